@@ -1,0 +1,339 @@
+"""Dice: notation, rolls through a passed-in Generator, and exact distributions.
+
+Notation (RULES.md 0) is parsed with a regular expression, never evaluated:
+
+- ``NdX``, ``NdX+M``, ``NdX-M``, ``dX``: N dice of X sides plus a modifier (War Game, 2W2P,
+  Deathwish). ``N`` defaults to 1.
+- ``ND``, ``ND+P``, ``ND-P``: a D6-tiers dice code, N six-sided dice plus P pips. Three pips
+  make one die, so codes are kept normalised (``2D+3`` is ``3D``; ``3D-1`` is ``2D+2``).
+
+Every roll takes a ``numpy.random.Generator``; nothing here owns or seeds randomness.
+
+Exact distributions are :class:`Dist` objects: immutable maps from an outcome (an ``int`` or
+a tuple of ints) to its probability as an exact :class:`fractions.Fraction`. Fractions keep
+the seeds' figures exact (``0.4096`` is ``Fraction(256, 625)``, not a float near it); the
+outcome spaces in these systems are small enough that this costs little.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Hashable, Iterator, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "D6Code",
+    "Dice",
+    "DiceError",
+    "Dist",
+    "parse",
+    "parse_code",
+    "parse_dice",
+    "roll_faces",
+]
+
+MAX_DICE = 10_000
+MAX_SIDES = 1_000
+
+
+class DiceError(ValueError):
+    """A dice expression that cannot be parsed, or a value out of range."""
+
+
+_NDX = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
+_CODE = re.compile(r"^\s*(\d+)\s*[dD]\s*(?:([+-])\s*(\d+))?\s*$")
+
+
+def _check_count(count: int, text: str) -> None:
+    if count > MAX_DICE:
+        raise DiceError(f"bad dice expression {text!r}: at most {MAX_DICE} dice")
+
+
+@dataclass(frozen=True, slots=True)
+class Dice:
+    """``count`` dice of ``sides`` sides, totalled, plus ``modifier``."""
+
+    count: int
+    sides: int
+    modifier: int = 0
+
+    def __post_init__(self) -> None:
+        if self.count < 0:
+            raise DiceError(f"dice count must be 0 or more, got {self.count}")
+        if not 1 <= self.sides <= MAX_SIDES:
+            raise DiceError(f"dice sides must be 1..{MAX_SIDES}, got {self.sides}")
+        _check_count(self.count, str(self))
+
+    def __str__(self) -> str:
+        mod = f"{self.modifier:+d}" if self.modifier else ""
+        return f"{self.count}d{self.sides}{mod}"
+
+    def roll(self, rng: np.random.Generator) -> int:
+        """Roll once and return the total."""
+        return int(roll_faces(rng, self.sides, self.count).sum()) + self.modifier
+
+    def roll_many(self, rng: np.random.Generator, size: int) -> np.ndarray:
+        """Roll ``size`` times at once; return an int64 array of totals."""
+        faces = rng.integers(1, self.sides + 1, size=(size, self.count), dtype=np.int64)
+        return faces.sum(axis=1) + self.modifier
+
+    def dist(self) -> Dist:
+        """Exact distribution of the total."""
+        return Dist.die(self.sides).repeat(self.count).shift(self.modifier)
+
+
+@dataclass(frozen=True, slots=True)
+class D6Code:
+    """A D6-tiers dice code ``ND+P``: ``dice`` six-sided dice plus ``pips`` (0, 1 or 2).
+
+    Build one from a pip total with :meth:`from_pips`; three pips make one die.
+    """
+
+    dice: int
+    pips: int = 0
+
+    def __post_init__(self) -> None:
+        if self.dice < 0 or not 0 <= self.pips <= 2:
+            raise DiceError(
+                f"dice code must have 0+ dice and 0..2 pips, got {self.dice}D+{self.pips}"
+            )
+        _check_count(self.dice, str(self))
+
+    @classmethod
+    def from_pips(cls, total_pips: int) -> D6Code:
+        """The code worth ``total_pips`` pips (3 per die), never below 0D."""
+        total = max(0, total_pips)
+        return cls(total // 3, total % 3)
+
+    @property
+    def total_pips(self) -> int:
+        """Worth of the code in pips: 3 per die plus the pips."""
+        return 3 * self.dice + self.pips
+
+    def __add__(self, other: D6Code) -> D6Code:
+        return D6Code.from_pips(self.total_pips + other.total_pips)
+
+    def plus_pips(self, pips: int) -> D6Code:
+        """This code with ``pips`` pips added (negative to take away), floored at 0D."""
+        return D6Code.from_pips(self.total_pips + pips)
+
+    def plus_dice(self, dice: int) -> D6Code:
+        """This code with ``dice`` whole dice added (negative to take away), floored at 0D."""
+        return D6Code.from_pips(self.total_pips + 3 * dice)
+
+    def __str__(self) -> str:
+        return f"{self.dice}D+{self.pips}" if self.pips else f"{self.dice}D"
+
+    def roll(self, rng: np.random.Generator) -> int:
+        """Roll once and return the total."""
+        return int(roll_faces(rng, 6, self.dice).sum()) + self.pips
+
+    def roll_many(self, rng: np.random.Generator, size: int) -> np.ndarray:
+        """Roll ``size`` times at once; return an int64 array of totals."""
+        faces = rng.integers(1, 7, size=(size, self.dice), dtype=np.int64)
+        return faces.sum(axis=1) + self.pips
+
+    def dist(self) -> Dist:
+        """Exact distribution of the total."""
+        return Dist.die(6).repeat(self.dice).shift(self.pips)
+
+
+def parse_dice(text: str) -> Dice:
+    """Parse ``NdX[+M]`` notation; raise :class:`DiceError` naming the text if it is bad."""
+    m = _NDX.match(text) if isinstance(text, str) else None
+    if not m:
+        raise DiceError(f"bad dice expression {text!r}: expected NdX or NdX+M, e.g. 2d8, d4, 1d6+1")
+    count = int(m.group(1)) if m.group(1) else 1
+    mod = int(m.group(4) or 0) * (-1 if m.group(3) == "-" else 1)
+    _check_count(count, text)
+    return Dice(count, int(m.group(2)), mod)
+
+
+def parse_code(text: str) -> D6Code:
+    """Parse a D6 dice code ``ND[+P]``; raise :class:`DiceError` naming the text if it is bad."""
+    m = _CODE.match(text) if isinstance(text, str) else None
+    if not m:
+        raise DiceError(f"bad dice code {text!r}: expected ND or ND+P, e.g. 3D, 3D+2, 4D-1")
+    dice = int(m.group(1))
+    _check_count(dice, text)
+    pips = int(m.group(3) or 0) * (-1 if m.group(2) == "-" else 1)
+    if 3 * dice + pips < 0:
+        raise DiceError(f"bad dice code {text!r}: worth less than 0D")
+    return D6Code.from_pips(3 * dice + pips)
+
+
+def parse(text: str) -> Dice | D6Code:
+    """Parse either notation: ``2d8`` gives :class:`Dice`, ``3D+2`` gives :class:`D6Code`."""
+    if isinstance(text, str) and _CODE.match(text):
+        return parse_code(text)
+    if isinstance(text, str) and _NDX.match(text):
+        return parse_dice(text)
+    raise DiceError(
+        f"bad dice expression {text!r}: expected NdX (2d8, 1d4+1) or a dice code (3D, 3D+2)"
+    )
+
+
+def roll_faces(rng: np.random.Generator, sides: int, count: int) -> np.ndarray:
+    """Roll ``count`` dice of ``sides`` sides; return each face as an int64 array."""
+    return rng.integers(1, sides + 1, size=count, dtype=np.int64)
+
+
+Outcome = Hashable
+
+
+class Dist:
+    """An exact, immutable probability distribution over hashable outcomes.
+
+    Probabilities are :class:`~fractions.Fraction` and always sum to exactly 1.
+    Outcomes that are ints support :meth:`mean` and adding (:meth:`__add__` convolves).
+    """
+
+    __slots__ = ("_p",)
+    _p: dict[Any, Fraction]
+
+    def __init__(self, probs: Mapping[Any, Fraction | int]) -> None:
+        p: dict[Any, Fraction] = {}
+        for k, v in probs.items():
+            fv = Fraction(v)
+            if fv < 0:
+                raise ValueError(f"negative probability for {k!r}")
+            if fv:
+                p[k] = p.get(k, Fraction(0)) + fv
+        if sum(p.values()) != 1:
+            raise ValueError("probabilities must sum to 1")
+        object.__setattr__(self, "_p", dict(sorted(p.items(), key=_sort_key)))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Dist is immutable")
+
+    # construction ---------------------------------------------------------------
+    @staticmethod
+    def constant(value: Any) -> Dist:
+        """The distribution that is always ``value``."""
+        return Dist({value: 1})
+
+    @staticmethod
+    def die(sides: int) -> Dist:
+        """One fair die numbered 1..sides."""
+        return _die(sides)
+
+    @staticmethod
+    def bernoulli(p: Fraction) -> Dist:
+        """1 with probability ``p``, else 0."""
+        return Dist({1: p, 0: 1 - Fraction(p)})
+
+    # queries --------------------------------------------------------------------
+    def __getitem__(self, outcome: Any) -> Fraction:
+        return self._p.get(outcome, Fraction(0))
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._p)
+
+    def __len__(self) -> int:
+        return len(self._p)
+
+    def items(self) -> Iterator[tuple[Any, Fraction]]:
+        """Pairs of (outcome, probability), outcomes in sorted order."""
+        return iter(self._p.items())
+
+    def outcomes(self) -> list[Any]:
+        """The outcomes with nonzero probability, sorted."""
+        return list(self._p)
+
+    def prob(self, pred: Callable[[Any], bool]) -> Fraction:
+        """Probability that ``pred(outcome)`` is true."""
+        return sum((p for k, p in self._p.items() if pred(k)), Fraction(0))
+
+    def mean(self) -> Fraction:
+        """Expected value (numeric outcomes only)."""
+        return sum((k * p for k, p in self._p.items()), Fraction(0))
+
+    def as_floats(self) -> dict[Any, float]:
+        """The same distribution with float probabilities (for printing and JSON)."""
+        return {k: float(v) for k, v in self._p.items()}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Dist) and self._p == other._p
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._p.items()))
+
+    def __repr__(self) -> str:
+        body = ", ".join(f"{k!r}: {v}" for k, v in self._p.items())
+        return f"Dist({{{body}}})"
+
+    # combination ----------------------------------------------------------------
+    def map(self, f: Callable[[Any], Any]) -> Dist:
+        """Distribution of ``f(outcome)``."""
+        out: dict[Any, Fraction] = {}
+        for k, p in self._p.items():
+            v = f(k)
+            out[v] = out.get(v, Fraction(0)) + p
+        return Dist(out)
+
+    def combine(self, other: Dist, f: Callable[[Any, Any], Any]) -> Dist:
+        """Distribution of ``f(a, b)`` for independent ``a`` from self and ``b`` from other."""
+        out: dict[Any, Fraction] = {}
+        for a, pa in self._p.items():
+            for b, pb in other._p.items():
+                v = f(a, b)
+                out[v] = out.get(v, Fraction(0)) + pa * pb
+        return Dist(out)
+
+    def bind(self, f: Callable[[Any], Dist]) -> Dist:
+        """Mixture: draw ``a`` from self, then an outcome from ``f(a)``."""
+        out: dict[Any, Fraction] = {}
+        for a, pa in self._p.items():
+            for v, pv in f(a)._p.items():
+                out[v] = out.get(v, Fraction(0)) + pa * pv
+        return Dist(out)
+
+    def __add__(self, other: Dist) -> Dist:
+        """Sum of independent draws (convolution); tuples add element-wise."""
+        return self.combine(other, _add)
+
+    def shift(self, k: int) -> Dist:
+        """Add the constant ``k`` to every outcome."""
+        return self if k == 0 else self.map(lambda v: v + k)
+
+    def repeat(self, n: int) -> Dist:
+        """Sum of ``n`` independent draws (``n`` = 0 gives the constant 0 of the right shape)."""
+        if n < 0:
+            raise ValueError("repeat count must be 0 or more")
+        zero = _zero_like(next(iter(self._p)))
+        result = Dist.constant(zero)
+        base = self
+        while n:  # exponentiation by squaring
+            if n & 1:
+                result = result + base
+            n >>= 1
+            if n:
+                base = base + base
+        return result
+
+
+def _sort_key(item: tuple[Any, Fraction]) -> tuple[int, Any]:
+    k = item[0]
+    return (0, k) if isinstance(k, (int, tuple)) else (1, str(k))
+
+
+def _add(a: Any, b: Any) -> Any:
+    if isinstance(a, tuple):
+        return tuple(x + y for x, y in zip(a, b, strict=True))
+    return a + b
+
+
+def _zero_like(v: Any) -> Any:
+    return tuple(0 for _ in v) if isinstance(v, tuple) else 0
+
+
+@cache
+def _die(sides: int) -> Dist:
+    if sides < 1:
+        raise DiceError(f"a die needs 1 or more sides, got {sides}")
+    return Dist({face: Fraction(1, sides) for face in range(1, sides + 1)})

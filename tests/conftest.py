@@ -1,0 +1,43 @@
+"""Shared test helpers: seeded generators and Monte Carlo checks against exact distributions."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+import pytest
+
+from sim.dice import Dist
+
+# Monte Carlo tolerance, stated once: every outcome's observed frequency must lie within
+# Z standard errors of its exact probability (plus one count of slack for tiny p). With
+# Z = 5 a correct sampler fails a single outcome check about once in 1.7 million.
+Z = 5.0
+
+
+def assert_matches(samples: Iterable[Any], exact: Dist, z: float = Z) -> None:
+    """Fail unless the samples' frequencies agree with ``exact`` outcome by outcome.
+
+    Also fails if a sample shows an outcome the exact distribution gives probability 0.
+    """
+    counts = Counter(samples)
+    n = sum(counts.values())
+    assert n > 0, "no samples"
+    impossible = set(counts) - set(exact.outcomes())
+    assert not impossible, f"outcomes outside the exact support: {sorted(impossible)[:5]}"
+    for outcome, p in exact.items():
+        pf = float(p)
+        freq = counts.get(outcome, 0) / n
+        tol = z * math.sqrt(pf * (1 - pf) / n) + 1 / n
+        assert abs(freq - pf) <= tol, (
+            f"outcome {outcome!r}: observed {freq:.5f}, exact {pf:.5f}, tolerance {tol:.5f}"
+        )
+
+
+@pytest.fixture
+def rng() -> np.random.Generator:
+    """A fixed-seed generator, fresh for each test."""
+    return np.random.default_rng(20261129)
