@@ -206,7 +206,11 @@ class Dist:
                 p[k] = p.get(k, Fraction(0)) + fv
         if sum(p.values()) != 1:
             raise ValueError("probabilities must sum to 1")
-        object.__setattr__(self, "_p", dict(sorted(p.items(), key=_sort_key)))
+        try:
+            p = dict(sorted(p.items(), key=_sort_key))
+        except TypeError:  # outcomes that do not order keep their first-seen order
+            pass
+        object.__setattr__(self, "_p", p)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Dist is immutable")

@@ -114,3 +114,8 @@ def test_dist_bounds_and_mean(count, sides, mod):
     assert min(d.outcomes()) == count + mod
     assert max(d.outcomes()) == count * sides + mod
     assert d.mean() == Fraction(count * (sides + 1), 2) + mod
+
+
+def test_unorderable_outcomes_keep_first_seen_order():
+    d = Dist({(1, "a"): Fraction(1, 2), (1, 2): Fraction(1, 2)})
+    assert d.outcomes() == [(1, "a"), (1, 2)]

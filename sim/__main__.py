@@ -1,0 +1,5 @@
+"""``python -m sim`` runs the command line."""
+
+from sim.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,318 @@
+"""The ``sim`` command line.
+
+Bad input never shows a traceback: it prints one line on stderr and exits with code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import sys
+from collections.abc import Sequence
+from itertools import accumulate
+from typing import Any, NoReturn
+
+from sim import __version__, odds
+from sim.dice import DiceError, parse_code
+from sim.errors import SimError
+from sim.rules import deathwish, twowp
+
+EXIT_USAGE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line on stderr, exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+# ---------------------------------------------------------------------------------------
+# rendering
+
+
+def pct(p: float) -> str:
+    """A probability as a percentage that stays readable for tiny values."""
+    if p == 0:
+        return "0%"
+    if p >= 0.0001:
+        return f"{100 * p:.2f}%"
+    return f"{100 * p:.2g}%"
+
+
+def render_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """Rows as aligned text columns: the first column left-aligned, the rest right-aligned."""
+    cells = [[str(h) for h in headers]] + [[str(c) for c in r] for r in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
+
+    def line(row: Sequence[str]) -> str:
+        parts = [
+            c.ljust(w) if i == 0 else c.rjust(w)
+            for i, (c, w) in enumerate(zip(row, widths, strict=True))
+        ]
+        return "  ".join(parts).rstrip()
+
+    rule = "  ".join("-" * w for w in widths)
+    return "\n".join([line(cells[0]), rule, *(line(r) for r in cells[1:])])
+
+
+def render_csv(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """Rows as CSV text with a header line."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(headers)
+    writer.writerows(rows)
+    return buf.getvalue().rstrip("\n")
+
+
+def emit(
+    fmt: str, data: Any, headers: Sequence[str], rows: Sequence[Sequence[Any]], title: str = ""
+) -> str:
+    """Text for ``--format``: JSON of ``data``, or ``rows`` as CSV or an aligned table."""
+    if fmt == "json":
+        return json.dumps(data)
+    if fmt == "csv":
+        return render_csv(headers, rows)
+    table = render_table(headers, rows)
+    return f"{title}\n\n{table}" if title else table
+
+
+# ---------------------------------------------------------------------------------------
+# sim odds
+
+
+def _odds_deathwish(a: argparse.Namespace) -> str:
+    if a.tt is not None and (a.body is not None or a.strength is not None):
+        raise SimError("give either --tt or --body with --strength, not both")
+    if (a.body is None) != (a.strength is None):
+        raise SimError("--body and --strength go together (they give the target's TT)")
+    if a.body is not None:
+        tt = deathwish.trauma_tolerance(a.body, a.strength)
+    else:
+        tt = 5 if a.tt is None else a.tt
+    armor = odds.parse_armor(a.armor)
+    thr = deathwish.thresholds(tt)
+    tt_text = f"TT {tt} (thresholds {thr.slight}/{thr.moderate}/{thr.serious}/{thr.critical})"
+    if a.weapon is None and a.penetration is None and a.lethality is None:
+        rows = odds.deathwish_table(tt, a.attacker_strength, a.cover, a.location, a.ammo)
+        if a.format == "json":
+            return json.dumps(rows)
+        headers = ["weapon", "pen", "leth", "armor", "mean", "P(0)", *odds.WOUND_LEVELS[1:]]
+        body = [
+            [
+                r["weapon"],
+                r["penetration"],
+                r["lethality"],
+                r["armor"],
+                f"{r['mean']:.3f}",
+                pct(r["p_zero"]),
+                *(pct(r["wounds"][w]) for w in odds.WOUND_LEVELS[1:]),
+            ]
+            for r in rows
+        ]
+        if a.format == "csv":
+            body = [
+                [
+                    r["weapon"],
+                    r["penetration"],
+                    r["lethality"],
+                    r["armor"],
+                    r["mean"],
+                    r["p_zero"],
+                    *(r["wounds"][w] for w in odds.WOUND_LEVELS[1:]),
+                ]
+                for r in rows
+            ]
+        title = (
+            f"Deathwish: every weapon against armor 0-3, {tt_text}, cover {a.cover}, "
+            f"{a.location}, {a.ammo} ammunition (exact)"
+        )
+        return emit(a.format, rows, headers, body, title)
+    if a.weapon is not None:
+        if a.penetration is not None or a.lethality is not None:
+            raise SimError("give either --weapon or --penetration/--lethality, not both")
+        weapon = deathwish.find_weapon(a.weapon)
+        name = weapon.name
+    else:
+        if a.penetration is None or a.lethality is None:
+            raise SimError("--penetration and --lethality go together")
+        weapon = deathwish.Weapon(name="custom", penetration=a.penetration, lethality=a.lethality)
+        name = "custom attack"
+    pen, leth = deathwish.attack_values(
+        weapon, strength=a.attacker_strength, location=a.location, ammo=a.ammo
+    )
+    data = odds.deathwish_odds(pen, leth, armor, a.cover, tt)
+    headers = ["damage", "P", "P(at least)"]
+    probs = list(data["damage"].values())
+    tails = list(accumulate(reversed(probs)))[::-1]  # P(damage >= d)
+    show = pct if a.format == "table" else float
+    dmg_rows = [
+        [int(d), show(p), show(t)] for d, p, t in zip(data["damage"], probs, tails, strict=True)
+    ]
+    if a.format == "table":
+        wounds = render_table(
+            ["wound", "P"], [[w, pct(data["wounds"][w])] for w in odds.WOUND_LEVELS]
+        )
+        title = (
+            f"Deathwish: {name} (penetration {pen}, lethality {leth}) against armor {armor},"
+            f" cover {a.cover}, {a.location}, {a.ammo}; {tt_text}\n"
+            f"mean damage {data['mean']:.4g}, P(0 damage) {pct(data['p_zero'])} (exact)"
+        )
+        return f"{emit('table', data, headers, dmg_rows, title)}\n\n{wounds}"
+    return emit(a.format, data, headers, dmg_rows)
+
+
+def _odds_2w2p(a: argparse.Namespace) -> str:
+    if (a.attack is None) == (a.attackers is None):
+        raise SimError("give exactly one of --attack N or --attackers TIER=COUNT,...")
+    if a.attackers is not None:
+        attack = twowp.group_dice(odds.parse_attackers(a.attackers))
+    else:
+        attack = a.attack
+    data = odds.twowp_odds(attack, a.defence)
+    if a.format == "json":
+        return json.dumps({"attack_dice": data["attack_dice"], "outcomes": data["outcomes"]})
+    rows = [
+        [o["felling"], o["wounding"], pct(o["p"]) if a.format == "table" else o["p"]]
+        for o in data["outcomes"]
+    ]
+    title = (
+        f"2W2P melee: {attack} attack dice against {a.defence} defence dice; hits that get "
+        f"through (exact)\nmean felling {data['mean_felling']:.4g}, "
+        f"mean wounding {data['mean_wounding']:.4g}"
+    )
+    return emit(a.format, data, ["felling", "wounding", "P"], rows, title)
+
+
+def _odds_wargame(a: argparse.Namespace) -> str:
+    data = odds.wargame_odds(a.dice, a.armor, a.mode)
+    rows = [[int(k), pct(p) if a.format == "table" else p] for k, p in data["damage"].items()]
+    title = (
+        f"War Game: {a.dice} HD spent ({a.mode}) against an armor pool of {a.armor}\n"
+        f"mean damage {data['mean']:.4g}, P(wound) {pct(data['p_wound'])} (exact)"
+    )
+    return emit(a.format, data, ["damage", "P"], rows, title)
+
+
+def _odds_d6(a: argparse.Namespace) -> str:
+    data = odds.d6_odds(parse_code(a.damage), parse_code(a.body))
+    rows = [[t, pct(p) if a.format == "table" else p] for t, p in data["tiers"].items()]
+    title = f"D6 tiers: damage {data['damage']} against body {data['body']} (exact; ties to body)"
+    return emit(a.format, data, ["tier", "P"], rows, title)
+
+
+def _options(a: argparse.Namespace) -> str:
+    from sim.rules import SYSTEMS, get_system
+    from sim.rules.common import describe_options
+
+    names = [a.system] if a.system else list(SYSTEMS)
+    rows: list[dict[str, Any]] = []
+    for name in names:
+        module = get_system(name)
+        rows += [{"system": name, **o} for o in describe_options(module.Options)]
+    if a.format == "json":
+        return json.dumps(rows, default=str)
+    table = [
+        [
+            r["system"],
+            r["name"],
+            r["default"],
+            r["tag"],
+            "|".join(map(str, r["choices"])) if r["choices"] else "",
+            r["doc"],
+        ]
+        for r in rows
+    ]
+    return emit(a.format, rows, ["system", "option", "default", "tag", "choices", "meaning"], table)
+
+
+def _add_format(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--format",
+        choices=["table", "json", "csv"],
+        default="table",
+        help="table for reading, json or csv for programs (default: table)",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser for every ``sim`` subcommand."""
+    parser = _Parser(prog="sim", description="Agent-based battle simulator.")
+    parser.add_argument("--version", action="version", version=f"sim {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p_odds = sub.add_parser("odds", help="exact probability tables for each rule system")
+    systems = p_odds.add_subparsers(dest="system", required=True, parser_class=_Parser)
+
+    dw = systems.add_parser("deathwish", help="damage and wound odds (whole table if no weapon)")
+    dw.add_argument("--weapon", help="a weapon from the seed's table, e.g. 'Glock 18'")
+    dw.add_argument("--penetration", type=int, help="a custom attack's penetration")
+    dw.add_argument("--lethality", type=int, help="a custom attack's lethality")
+    dw.add_argument("--armor", default="0", help="armor points or name, e.g. 2 or 'light vest'")
+    dw.add_argument("--cover", type=int, default=0, help="cover points (dice lost)")
+    dw.add_argument("--location", default="torso", help="torso, limb, head or vitals")
+    dw.add_argument("--ammo", default="standard", help="standard, hollow-point or armor-piercing")
+    dw.add_argument("--tt", type=int, help="target's trauma tolerance (default 5)")
+    dw.add_argument("--body", type=int, help="target's Body (with --strength gives TT)")
+    dw.add_argument("--strength", type=int, help="target's Strength (with --body gives TT)")
+    dw.add_argument(
+        "--attacker-strength",
+        type=int,
+        default=5,
+        help="attacker's Strength: the lethality of an unarmed attack (default 5)",
+    )
+    _add_format(dw)
+    dw.set_defaults(run=_odds_deathwish)
+
+    tw = systems.add_parser("2w2p", help="felling and wounding hits through defence dice")
+    tw.add_argument("--attack", type=int, help="number of attack dice")
+    tw.add_argument("--attackers", help="attackers by tier, e.g. green=3,veteran=1")
+    tw.add_argument("--defence", type=int, default=0, help="defence dice (default 0)")
+    _add_format(tw)
+    tw.set_defaults(run=_odds_2w2p)
+
+    wg = systems.add_parser("wargame", help="damage of spent HD and the chance of a wound")
+    wg.add_argument("--dice", type=int, required=True, help="HD spent on the attack")
+    wg.add_argument("--armor", type=int, default=0, help="target's armor pool (default 0)")
+    wg.add_argument(
+        "--mode",
+        choices=["hd_sum", "weapon_d8"],
+        default="hd_sum",
+        help="damage option (default hd_sum)",
+    )
+    _add_format(wg)
+    wg.set_defaults(run=_odds_wargame)
+
+    d = systems.add_parser("d6", help="chance of each damage-table tier")
+    d.add_argument("--damage", required=True, help="damage dice code, e.g. 4D+1")
+    d.add_argument("--body", required=True, help="body roll dice code, e.g. 3D")
+    _add_format(d)
+    d.set_defaults(run=_odds_d6)
+
+    p_opt = sub.add_parser("options", help="every rule option: default, tag [I]/[H], meaning")
+    p_opt.add_argument("system", nargs="?", help="one system: wargame, 2w2p, deathwish or d6")
+    _add_format(p_opt)
+    p_opt.set_defaults(run=_options)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``sim`` command line; return the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        out = args.run(args)
+    except (SimError, DiceError) as err:
+        print(f"sim {args.command}: error: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        print(out)
+    except BrokenPipeError:  # e.g. `sim odds deathwish | head`
+        sys.stderr.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

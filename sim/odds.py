@@ -1,0 +1,131 @@
+"""Exact odds for each rule system: the numbers behind ``sim odds``.
+
+Each function returns plain data (dicts and lists of floats) computed from the exact
+distributions in :mod:`sim.rules`; :mod:`sim.cli` renders it as a table, JSON or CSV.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from sim.dice import D6Code, Dist
+from sim.errors import SimError, unknown
+from sim.rules import d6, deathwish, twowp, wargame
+
+WOUND_LEVELS = ("none", "slight", "moderate", "serious", "critical")
+DEATHWISH_TABLE_ARMOR = (0, 1, 2, 3)
+
+
+def _floats(dist: Dist) -> dict[str, float]:
+    return {str(k): float(p) for k, p in dist.items()}
+
+
+def parse_armor(text: str) -> int:
+    """Deathwish armor as a number of points or a name from the armor table."""
+    try:
+        value = int(text)
+    except ValueError:
+        names = {name.lower(): pts for name, pts in deathwish.ARMORS.items()}
+        if text.lower() not in names:
+            raise unknown("armor", text, deathwish.ARMORS) from None
+        return names[text.lower()]
+    if value < 0:
+        raise SimError(f"armor must be 0 or more, got {value}")
+    return value
+
+
+def deathwish_odds(
+    penetration: int, lethality: int, armor: int, cover: int, tt: int
+) -> dict[str, Any]:
+    """Exact damage distribution, mean, P(0) and wound-level chances for one attack."""
+    if tt < 1:
+        raise SimError(f"trauma tolerance must be 1 or more, got {tt}")
+    if cover < 0:
+        raise SimError(f"cover must be 0 or more, got {cover}")
+    damage = deathwish.damage_dist(penetration, lethality, armor, cover)
+    wounds = deathwish.wound_dist(damage, deathwish.thresholds(tt))
+    return {
+        "mean": float(damage.mean()),
+        "p_zero": float(damage[0]),
+        "damage": _floats(damage),
+        "wounds": {level: float(wounds[level]) for level in WOUND_LEVELS},
+    }
+
+
+def deathwish_table(
+    tt: int, strength: int, cover: int, location: str, ammo: str
+) -> list[dict[str, Any]]:
+    """Every seed weapon against armor 0 to 3: mean, P(0) and wound-level chances."""
+    rows = []
+    for weapon in deathwish.WEAPONS.values():
+        pen, leth = deathwish.attack_values(weapon, strength=strength, location=location, ammo=ammo)
+        for armor in DEATHWISH_TABLE_ARMOR:
+            odds = deathwish_odds(pen, leth, armor, cover, tt)
+            del odds["damage"]
+            rows.append(
+                {
+                    "weapon": weapon.name,
+                    "penetration": pen,
+                    "lethality": leth,
+                    "armor": armor,
+                    **odds,
+                }
+            )
+    return rows
+
+
+def parse_attackers(text: str) -> dict[twowp.Tier, int]:
+    """``TIER=COUNT,...`` (e.g. ``green=3,veteran=1``) as counts per 2W2P tier."""
+    counts: dict[twowp.Tier, int] = {}
+    for part in text.split(","):
+        name, sep, count = part.partition("=")
+        if not sep or not count.strip().isdigit():
+            raise SimError(f"bad attackers {part.strip()!r}: expected TIER=COUNT, e.g. green=3")
+        tier = twowp.parse_tier(name.strip())
+        counts[tier] = counts.get(tier, 0) + int(count)
+    return counts
+
+
+def twowp_odds(attack_dice: int, defence_dice: int) -> dict[str, Any]:
+    """Exact joint distribution of felling and wounding hits that get through the defence."""
+    for name, n in (("attack", attack_dice), ("defence", defence_dice)):
+        if not 0 <= n <= 200:
+            raise SimError(f"{name} dice must be 0..200, got {n}")
+    dist = twowp.exchange_dist(attack_dice, defence_dice)
+    return {
+        "attack_dice": attack_dice,
+        "defence_dice": defence_dice,
+        "mean_felling": float(dist.map(lambda o: o[0]).mean()),
+        "mean_wounding": float(dist.map(lambda o: o[1]).mean()),
+        "outcomes": [{"felling": f, "wounding": w, "p": float(p)} for (f, w), p in dist.items()],
+    }
+
+
+def wargame_odds(dice: int, armor: int, mode: str) -> dict[str, Any]:
+    """Damage distribution of ``dice`` spent HD and the chance it wounds through ``armor``."""
+    if not 1 <= dice <= 100:
+        raise SimError(f"dice must be 1..100, got {dice}")
+    if armor < 0:
+        raise SimError(f"armor must be 0 or more, got {armor}")
+    dist = wargame.damage_dist(dice, mode)
+    return {
+        "dice": dice,
+        "armor": armor,
+        "mode": mode,
+        "mean": float(dist.mean()),
+        "p_wound": float(wargame.wound_chance(dice, armor, mode)),
+        "damage": _floats(dist),
+    }
+
+
+def d6_odds(damage: D6Code, body: D6Code) -> dict[str, Any]:
+    """Chance of each damage-table tier when ``damage`` is rolled against ``body``."""
+    dist = d6.tier_dist(damage, body)
+    tiers: Mapping[str, float] = {t: float(dist[t]) for t in d6_tier_names()}
+    return {"damage": str(damage), "body": str(body), "tiers": dict(tiers)}
+
+
+def d6_tier_names() -> list[str]:
+    """The damage table's tiers, mildest first, as the strings ``tier_dist`` uses."""
+    return [str(getattr(t, "value", t)) for t in d6.DamageTier]
