@@ -9,6 +9,7 @@ import argparse
 import csv
 import io
 import json
+import re
 import sys
 from collections.abc import Sequence
 from itertools import accumulate
@@ -42,20 +43,37 @@ def pct(p: float) -> str:
     return f"{100 * p:.2g}%"
 
 
+_NUMERIC = re.compile(r"^-?[\d.]+(e-?\d+)?%?$")
+
+
 def render_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """Rows as aligned text columns: the first column left-aligned, the rest right-aligned."""
+    """Rows as aligned text columns: numbers right-aligned, text left-aligned."""
     cells = [[str(h) for h in headers]] + [[str(c) for c in r] for r in rows]
     widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
+    numeric = [
+        bool(rows) and all(_NUMERIC.match(row[i]) for row in cells[1:]) for i in range(len(headers))
+    ]
 
     def line(row: Sequence[str]) -> str:
         parts = [
-            c.ljust(w) if i == 0 else c.rjust(w)
-            for i, (c, w) in enumerate(zip(row, widths, strict=True))
+            c.rjust(w) if num else c.ljust(w)
+            for c, w, num in zip(row, widths, numeric, strict=True)
         ]
         return "  ".join(parts).rstrip()
 
     rule = "  ".join("-" * w for w in widths)
     return "\n".join([line(cells[0]), rule, *(line(r) for r in cells[1:])])
+
+
+def render_markdown(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """Rows as a Markdown table (for docs)."""
+
+    def cell(v: Any) -> str:
+        return str(v).replace("|", "\\|")
+
+    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(cell(c) for c in r) + " |" for r in rows]
+    return "\n".join(lines)
 
 
 def render_csv(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
@@ -75,6 +93,8 @@ def emit(
         return json.dumps(data)
     if fmt == "csv":
         return render_csv(headers, rows)
+    if fmt == "markdown":
+        return render_markdown(headers, rows)
     table = render_table(headers, rows)
     return f"{title}\n\n{table}" if title else table
 
@@ -220,7 +240,7 @@ def _options(a: argparse.Namespace) -> str:
             r["name"],
             r["default"],
             r["tag"],
-            "|".join(map(str, r["choices"])) if r["choices"] else "",
+            ", ".join(map(str, r["choices"])) if r["choices"] else "",
             r["doc"],
         ]
         for r in rows
@@ -293,7 +313,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p_opt = sub.add_parser("options", help="every rule option: default, tag [I]/[H], meaning")
     p_opt.add_argument("system", nargs="?", help="one system: wargame, 2w2p, deathwish or d6")
-    _add_format(p_opt)
+    p_opt.add_argument(
+        "--format",
+        choices=["table", "json", "csv", "markdown"],
+        default="table",
+        help="output format (default: table)",
+    )
     p_opt.set_defaults(run=_options)
     return parser
 
