@@ -1,0 +1,110 @@
+"""Fighter: a Mesa agent that holds a fighter's state. It decides nothing itself.
+
+Every choice goes through the side's tactic (:mod:`sim.tactics`); every rule through
+:mod:`sim.rules`. The battle (:mod:`sim.battle`) moves state from one to the other.
+"""
+
+from __future__ import annotations
+
+import itertools
+import weakref
+from typing import Any
+
+import mesa
+
+from sim.rules import d6, deathwish, twowp, wargame
+from sim.rules.common import OUT_OF_FIGHT, Status
+from sim.scenario import FighterSpec
+
+
+class _WeakIds(weakref.WeakKeyDictionary[Any, Any]):
+    """Per-model id counters that do not keep finished models alive.
+
+    Mesa 3.3.1 keeps ``Agent._ids`` as a class-level ``defaultdict`` keyed by model, so every
+    model ever built stays in memory (upstream issue 3179). Weak keys let it go.
+    """
+
+    def __getitem__(self, model: Any) -> Any:
+        try:
+            return super().__getitem__(model)
+        except KeyError:
+            counter = itertools.count(1)
+            self[model] = counter
+            return counter
+
+
+class Fighter(mesa.Agent):
+    """One fighter on one side: its stat block and its state under every rule system.
+
+    ``wg`` is its War Game record (hit dice, armor pool, wounds); the other systems' state
+    sits beside it: ``wounding``/``felled`` (2W2P), ``dw_wounds`` (Deathwish levels),
+    ``d6_condition`` (D6 tiers). ``status`` is the one every system shares (RULES.md 0).
+    """
+
+    _ids = _WeakIds()
+
+    def __init__(self, model: mesa.Model, spec: FighterSpec, side: str, leader: bool) -> None:
+        super().__init__(model)
+        self.spec = spec
+        self.name = spec.name
+        self.side = side
+        self.role = spec.role
+        self.leader = leader
+        self.status = Status.ACTIVE
+        self.fights = spec.fights
+        self.fought = False
+        self.arrived_round = 0
+        # War Game (also used by every system for initiative and morale)
+        self.wg = wargame.combatant(
+            spec.hit_dice,
+            armor=[_armor_item(a) for a in spec.armor],
+            dex_modifier=spec.dex_modifier,
+            shield=spec.shield,
+            strength=max(spec.strength, spec.athletics),
+            resolve=spec.resolve,
+        )
+        self.hd_start = spec.hit_dice
+        self.in_cover = False
+        self.acted = False
+        # 2W2P
+        self.wounds_2w2p = twowp.Wounds(0, 0, prime=spec.prime)
+        # Deathwish
+        self.dw_weapon = deathwish.find_weapon(spec.deathwish.weapon)
+        self.dw_thresholds = deathwish.thresholds(
+            deathwish.trauma_tolerance(spec.body, spec.strength, spec.deathwish.traits)
+        )
+        self.dw_wounds: list[deathwish.WoundLevel] = []
+        self.dw_bleeding_out: int | None = None  # rounds left before an untreated wound kills
+        # D6 tiers
+        self.d6_condition = d6.UNHURT
+        self.d6_stuns: list[int] = []  # rounds in which a stun was taken
+        self.d6_mortal_rounds = 0
+        self.d6_reaction: int | None = None  # the reaction total that stands for this round
+        self.d6_reaction_kind = "dodge"
+        # records
+        self.wounds_dealt = 0
+        self.wounds_taken = 0
+
+    @property
+    def in_fight(self) -> bool:
+        """True while active or fleeing (not yet out of the fight)."""
+        return self.status not in OUT_OF_FIGHT
+
+    @property
+    def active(self) -> bool:
+        """True if the fighter can act (only active fighters do)."""
+        return self.status == Status.ACTIVE
+
+    @property
+    def tier(self) -> twowp.Tier:
+        """2W2P tier from the fight count."""
+        return twowp.tier_from_fights(self.fights)
+
+    def __repr__(self) -> str:
+        return f"Fighter({self.name!r}, side={self.side!r}, {self.status.value})"
+
+
+def _armor_item(text: str) -> str | tuple[str, int]:
+    """``"piecemeal:3"`` -> ``("piecemeal", 3)``; other names pass through."""
+    name, sep, pieces = text.partition(":")
+    return (name.strip(), int(pieces)) if sep else text

@@ -1,0 +1,664 @@
+"""Battle: a Mesa model that fights one scenario under the War Game frame (RULES.md 1).
+
+The frame gives every system its rounds and turn order (1.6), morale (1.8), goals (1.11)
+and scale switching (1.12); the scenario's rule system resolves the blows
+(:mod:`sim.combat`). One ``numpy.random.Generator`` (Mesa's ``Model.rng``) makes every draw.
+
+Python API::
+
+    battle = Battle(scenario, seed=7)          # or rng=np.random.default_rng(...)
+    outcome = battle.run()                    # an Outcome; outcome.to_dict() is the JSON
+    battle.rounds_frame(); battle.fighters_frame(); battle.events_frame()   # pandas
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import mesa
+import numpy as np
+import pandas as pd
+
+from sim import combat
+from sim.agents import Fighter
+from sim.errors import SimError, unknown
+from sim.rules import get_system, wargame
+from sim.rules.common import OUT_OF_FIGHT, Status, build_options, option
+from sim.scenario import FighterSpec, Goal, Scenario
+from sim.tactics import Tactic, make_tactic
+
+END_REASONS = ("defeat", "goal_achieved", "goal_failed", "mutual_defeat", "max_rounds")
+STATUSES = tuple(s.value for s in Status)
+
+
+@dataclass(frozen=True, slots=True)
+class BattleOptions:
+    """The battle frame's own house rules [H], for every system (scenario key ``battle``)."""
+
+    morale_hd: str = option(
+        "wounds",
+        "systems without War Game HD: a fighter's HD for morale is its hit_dice less its "
+        "wounds ('full': its hit_dice)",
+        choices=("wounds", "full"),
+    )
+    large_scale: str = option(
+        "auto",
+        "large scale is fought with faction pools ('pools', War Game 1.12) or with each "
+        "fighter acting and sides alternating ('turns'); 'auto' = pools under wargame, "
+        "turns otherwise",
+        choices=("auto", "pools", "turns"),
+    )
+    scattered: str = option(
+        "surrendered",
+        "a faction scattered at 0 HD when the battle ends there: its members surrender (or flee)",
+        choices=("surrendered", "fled"),
+    )
+    cover_rounds: int = option(
+        2, "rounds a fighter stays in cover after taking it (this one and the next)", low=1
+    )
+    deathwish_location: str = option(
+        "torso",
+        "Deathwish hit location: always torso, or rolled on a d10 (1 head, 2 vitals, "
+        "3-6 limb, 7-10 torso)",
+        choices=("torso", "random"),
+    )
+    deathwish_cover: int = option(1, "Deathwish cover points of a fighter in cover", low=0)
+    d6_difficulty: int = option(10, "D6 difficulty number every attack must meet", low=0)
+    d6_cover_dice: int = option(2, "D6 cover dice of a fighter in cover (+1D..+4D)", low=0)
+
+
+@dataclass
+class SideState:
+    """A side during the battle: its fighters, tactic, goals and morale bookkeeping."""
+
+    name: str
+    tactic: Tactic
+    goals: tuple[Goal, ...]
+    leader: str | None
+    fighters: list[Fighter] = field(default_factory=list)
+    triggers_fired: set[str] = field(default_factory=set)
+    goals_failed: set[int] = field(default_factory=set)
+    goals_achieved: set[int] = field(default_factory=set)
+    held_rounds: dict[int, int] = field(default_factory=dict)
+    toughness: dict[int, int] = field(default_factory=dict)
+    defeated: bool = False
+    pool: wargame.Combatant | None = None  # faction pool at large scale
+    wounds_dealt: int = 0
+    hd_lost: int = 0
+    round_dealt: int = 0
+    round_taken: int = 0
+
+    def in_fight(self) -> list[Fighter]:
+        """Fighters still active or fleeing."""
+        return [f for f in self.fighters if f.in_fight]
+
+    def leader_fighter(self) -> Fighter | None:
+        """The designated leader, if the side has one."""
+        return next((f for f in self.fighters if f.leader), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a battle ended: winner (None for a draw), reason, length, and per-side counts."""
+
+    winner: str | None
+    end_reason: str
+    rounds: int
+    scale_switches: int
+    sides: Mapping[str, Mapping[str, Any]]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The outcome as plain JSON-ready data."""
+        return {
+            "winner": self.winner,
+            "end_reason": self.end_reason,
+            "rounds": self.rounds,
+            "scale_switches": self.scale_switches,
+            "sides": {k: dict(v) for k, v in self.sides.items()},
+        }
+
+
+class Battle(mesa.Model):
+    """One battle of a :class:`~sim.scenario.Scenario`, seeded by ``seed`` or ``rng``.
+
+    ``events=True`` keeps a log of every roll and decision (off by default for speed).
+    """
+
+    def __init__(
+        self,
+        scenario: Scenario,
+        *,
+        seed: int | None = None,
+        rng: np.random.Generator | None = None,
+        events: bool = False,
+    ) -> None:
+        if rng is None:
+            if seed is None:
+                seed = scenario.seed
+            if seed is None:
+                raise SimError("a battle needs a seed (or an rng)")
+            rng = np.random.default_rng(seed)
+        super().__init__(rng=rng)
+        self.scenario = scenario
+        self.system = get_system(scenario.rules)
+        self.rules = self.system.NAME
+        self.options = build_options(
+            self.system.Options, dict(scenario.options), where="rules.options"
+        )
+        if self.rules == "wargame":
+            if scenario.frame:
+                raise SimError("frame: War Game frame options go in rules.options under wargame")
+            self.frame: wargame.Options = self.options
+        else:
+            self.frame = build_options(wargame.Options, dict(scenario.frame), where="frame")
+        self.opts: BattleOptions = build_options(
+            BattleOptions, dict(scenario.battle), where="battle"
+        )
+        self.max_rounds = scenario.max_rounds
+        self.round = 0
+        self.large = False
+        self.scale_switches = 0
+        self.quiet_rounds = 0
+        self.ended = False
+        self.winner: str | None = None
+        self.end_reason: str | None = None
+        self.factors: list[wargame.Factor] = [
+            wargame.factor(f.kind, f.name) for f in scenario.factors
+        ]
+        self.log: list[dict[str, Any]] | None = [] if events else None
+        self.round_rows: list[dict[str, Any]] = []
+        self.cover_until: dict[int, int] = {}
+        self.next_first: Fighter | None = None
+        self.sides: dict[str, SideState] = {}
+        for s in scenario.sides:
+            tactic = make_tactic(
+                s.tactic.name, dict(s.tactic.params), where=f"sides.{s.name}.tactic"
+            )
+            state = SideState(s.name, tactic, s.goals, s.leader)
+            self.sides[s.name] = state
+            names = {f.name for f in s.fighters}
+            if s.leader is not None and s.leader not in names:
+                raise unknown(f"leader of side {s.name!r}:", s.leader, sorted(names))
+            for g_index, goal in enumerate(s.goals):
+                if goal.kind == "destroy":
+                    state.toughness[g_index] = goal.toughness
+            for spec in s.fighters:
+                self._add_fighter(spec, state)
+        if self.rules == "2w2p" and len(self.sides) != 2:
+            raise SimError("2w2p battles have exactly two sides (fronts pit one side against one)")
+        self.large = self._should_be_large()
+
+    # ---------------------------------------------------------------------- building
+    def _add_fighter(self, spec: FighterSpec, side: SideState) -> Fighter:
+        f = Fighter(self, spec, side.name, leader=spec.name == side.leader)
+        f.arrived_round = self.round
+        side.fighters.append(f)
+        return f
+
+    # ---------------------------------------------------------------------- queries
+    def all_fighters(self) -> list[Fighter]:
+        """Every fighter of every side, in creation order."""
+        return [f for s in self.sides.values() for f in s.fighters]
+
+    def enemies_of(self, f: Fighter) -> list[Fighter]:
+        """Enemies still in the fight (active or fleeing)."""
+        return [
+            e for s in self.sides.values() if s.name != f.side for e in s.fighters if e.in_fight
+        ]
+
+    def tactic_of(self, f: Fighter) -> Tactic:
+        """The tactic of ``f``'s side."""
+        return self.sides[f.side].tactic
+
+    def in_cover(self, f: Fighter) -> bool:
+        """True while ``f`` is in cover."""
+        return self.cover_until.get(f.unique_id, 0) >= self.round
+
+    def factors_of(self, kind: str) -> list[wargame.Factor]:
+        """Factors of ``kind`` in play."""
+        return [x for x in self.factors if x.kind == kind]
+
+    def standing(self) -> int:
+        """Individuals still in the fight, all sides together."""
+        return sum(len(s.in_fight()) for s in self.sides.values())
+
+    def morale_hd(self, f: Fighter) -> int:
+        """A fighter's current HD as morale sees it (RULES.md 1.8, BattleOptions.morale_hd)."""
+        if self.rules == "wargame" or self.opts.morale_hd == "full":
+            return f.wg.hit_dice
+        return max(0, f.spec.hit_dice - f.wounds_taken)
+
+    @property
+    def large_mode(self) -> str:
+        """How large scale is fought now: ``pools`` or ``turns``."""
+        if self.opts.large_scale != "auto":
+            return self.opts.large_scale
+        return "pools" if self.rules == "wargame" else "turns"
+
+    # ---------------------------------------------------------------------- events
+    def note(
+        self, actor: str, action: str, target: str = "", dice: str = "", result: str = ""
+    ) -> None:
+        """Add one line to the event log (if it is on)."""
+        if self.log is not None:
+            self.log.append(
+                {
+                    "round": self.round,
+                    "actor": actor,
+                    "action": action,
+                    "target": target,
+                    "dice": dice,
+                    "result": result,
+                }
+            )
+
+    # ---------------------------------------------------------------------- harm and status
+    def set_status(self, f: Fighter, status: Status) -> None:
+        """Change ``f``'s status (keeping its War Game record in step) and check triggers."""
+        if f.status == status:
+            return
+        f.status = status
+        if f.wg.status != status:
+            from dataclasses import replace
+
+            f.wg = replace(f.wg, status=status)
+        self.note(f.name, "status", result=status.value)
+
+    def harmed(self, attacker: Fighter | None, target: Fighter, wounds: int, hd_lost: int) -> None:
+        """Book damage or wounds that ``attacker`` did to ``target``."""
+        if wounds <= 0 and hd_lost <= 0:
+            return
+        target.wounds_taken += wounds
+        side_t = self.sides[target.side]
+        side_t.round_taken += wounds
+        side_t.hd_lost += hd_lost
+        if attacker is not None:
+            attacker.wounds_dealt += wounds
+            self.sides[attacker.side].wounds_dealt += wounds
+            self.sides[attacker.side].round_dealt += max(wounds, 1)
+        else:
+            side_t.round_dealt += 0
+        self.harm_this_round = True
+        if target.status == Status.FLEEING:
+            from dataclasses import replace
+
+            target.wg = replace(target.wg, damaged_while_fleeing=True)
+
+    def damaged(self) -> None:
+        """Book damage that wounded nobody (it still breaks a quiet spell)."""
+        self.harm_this_round = True
+
+    # ---------------------------------------------------------------------- the round
+    def step(self) -> None:
+        """Fight one round."""
+        if self.ended:
+            return
+        self.round += 1
+        self.harm_this_round = False
+        for s in self.sides.values():
+            s.round_dealt = s.round_taken = 0
+        self._start_round()
+        if not self.ended:
+            if self.rules == "2w2p":
+                combat.twowp_round(self)
+            elif self.large and self.large_mode == "pools":
+                combat.large_round(self)
+            else:
+                self._turns()
+        if not self.ended:
+            self._end_round()
+        self._record_round()
+        if not self.ended and self.round >= self.max_rounds:
+            self._finish(None, "max_rounds")
+
+    def run(self) -> Outcome:
+        """Fight until one side is left, a goal decides, or ``max_rounds`` passes."""
+        while not self.ended:
+            self.step()
+        return self.outcome()
+
+    def _start_round(self) -> None:
+        for ev in self.scenario.events:
+            if ev.round != self.round:
+                continue
+            if ev.kind == "reinforce":
+                side = self.sides.get(ev.side)
+                if side is None:
+                    raise unknown("side in event", ev.side, list(self.sides))
+                for spec in ev.fighters:
+                    f = self._add_fighter(spec, side)
+                    self.note(f.name, "arrives", result=f"reinforces {side.name}")
+                    if self.large and self.large_mode == "pools":
+                        side.pool = None  # rebuilt from its members below
+            elif ev.kind == "add_factor" and ev.factor is not None:
+                self.factors.append(wargame.factor(ev.factor.kind, ev.factor.name))
+                self.note("scenario", "factor added", result=f"{ev.factor.kind} {ev.factor.name}")
+            elif ev.kind == "remove_factor" and ev.factor is not None:
+                gone = wargame.factor(ev.factor.kind, ev.factor.name)
+                self.factors = [x for x in self.factors if x != gone]
+                self.note("scenario", "factor removed", result=f"{ev.factor.kind} {ev.factor.name}")
+        self._check_scale()
+        for f in self.all_fighters():
+            f.acted = False
+            f.d6_reaction = None
+            if f.in_fight:
+                before = f.wg.hit_dice
+                f.wg, start = wargame.start_round(f.wg, options=self.frame)
+                if start.burning is not None:
+                    self.note(f.name, "burning", result=start.burning.describe())
+                    self.harmed(None, f, start.burning.lost, before - f.wg.hit_dice)
+                    if f.wg.status != f.status:
+                        self.set_status(f, f.wg.status)
+        if self.large and self.large_mode == "pools":
+            for s in self.sides.values():
+                if s.pool is None and s.in_fight():
+                    s.pool = wargame.faction_pool([f.wg for f in s.in_fight()], self.frame)
+                    self.note(s.name, "faction pool", result=_pool_text(s.pool))
+                elif s.pool is not None:
+                    s.pool, _ = wargame.start_round(s.pool, options=self.frame)
+        self.check_end()
+
+    def _should_be_large(self) -> bool:
+        return wargame.is_large_scale(self.standing(), self.frame)
+
+    def _check_scale(self) -> None:
+        large = self._should_be_large()
+        if large == self.large:
+            return
+        self.switch_scale(large)
+
+    def switch_scale(self, large: bool) -> None:
+        """Change scale (RULES.md 1.12); individuals keep their own state."""
+        self.large = large
+        self.scale_switches += 1
+        self.next_first = None
+        for s in self.sides.values():
+            s.pool = None
+        word = "large" if large else "small"
+        self.note("battle", "scale", result=f"{word} scale ({self.standing()} standing)")
+
+    def _turns(self) -> None:
+        """Small scale: popcorn initiative. Large scale with ``turns``: sides alternate."""
+        fighters = [f for f in self.all_fighters() if f.in_fight]
+        if not fighters:
+            return
+        if self.large:
+            order = self._side_order(leaders_only=True)
+            for side in order:
+                for f in [g for g in self.sides[side].fighters if g.in_fight]:
+                    combat.take_turn(self, f)
+                    if self.ended:
+                        return
+            return
+        first = self.next_first
+        if first is None or not first.in_fight:
+            side = self._side_order(leaders_only=False)[0]
+            allies = [f for f in self.sides[side].fighters if f.in_fight]
+            first = self.sides[side].tactic.name_next_actor(allies, [])
+        actor: Fighter | None = first
+        last: Fighter | None = None
+        while actor is not None and not self.ended:
+            combat.take_turn(self, actor)
+            actor.acted = True
+            last = actor
+            actor = self._name_next(actor)
+        if last is not None and not self.ended:
+            tactic = self.tactic_of(last)
+            allies = [f for f in self.sides[last.side].fighters if f.in_fight]
+            self.next_first = tactic.name_next_actor(allies, self.enemies_of(last))
+
+    def _name_next(self, actor: Fighter) -> Fighter | None:
+        waiting = [f for f in self.all_fighters() if f.in_fight and not f.acted]
+        ready = [f for f in waiting if not f.wg.goes_last] or waiting
+        if not ready:
+            return None
+        allies = [f for f in ready if f.side == actor.side]
+        enemies = [f for f in ready if f.side != actor.side]
+        return self.tactic_of(actor).name_next_actor(allies, enemies)
+
+    def _side_order(self, *, leaders_only: bool) -> list[str]:
+        """Initiative: everyone (or each leader) rolls 1 HD; the highest side goes first."""
+        names = [s.name for s in self.sides.values() if s.in_fight()]
+        if len(names) < 2:
+            return names
+        counts = [1 if leaders_only else len(self.sides[n].in_fight()) for n in names]
+        ini = wargame.roll_initiative(counts, self.rng, self.frame)
+        self.note(
+            "battle",
+            "initiative",
+            dice=str([list(r) for r in ini.rolls]),
+            result=f"{names[ini.first]} first",
+        )
+        first = names[ini.first]
+        return [first] + [n for n in names if n != first]
+
+    def _end_round(self) -> None:
+        for f in self.all_fighters():
+            f.wg = wargame.end_round(f.wg)
+        combat.end_of_round(self)
+        if self.harm_this_round:
+            self.quiet_rounds = 0
+        else:
+            self.quiet_rounds += 1
+            if self.quiet_rounds >= wargame.QUIET_ROUNDS:
+                self.quiet_rounds = 0
+                for s in self.sides.values():
+                    self.morale_check(s, "quiet_rounds", once=False)
+        self._update_goals()
+        self.check_end()
+
+    # ---------------------------------------------------------------------- morale
+    def check_triggers(self) -> None:
+        """Morale triggers that fire at once (RULES.md 1.8): half out, leader down."""
+        for s in self.sides.values():
+            if s.defeated:
+                continue
+            total = len(s.fighters)
+            out = sum(1 for f in s.fighters if f.status in OUT_OF_FIGHT)
+            if total and 2 * out >= total:
+                self.morale_check(s, "half_out")
+            lead = s.leader_fighter()
+            if lead is not None and lead.status in (Status.INCAPACITATED, Status.DEAD):
+                self.morale_check(s, "leader_out")
+
+    def morale_check(self, s: SideState, trigger: str, *, once: bool = True) -> None:
+        """Roll 1 HD for side ``s``: every active fighter at or below the roll flees."""
+        if once and self.frame.morale_triggers_once:
+            if trigger in s.triggers_fired:
+                return
+            s.triggers_fired.add(trigger)
+        members = [f for f in s.fighters if f.active]
+        if not members:
+            return
+        if self.frame.morale_compare == "fixed":
+            values = [f.spec.resolve for f in members]
+        else:
+            values = [self.morale_hd(f) for f in members]
+        morale = wargame.roll_morale(values, self.rng)
+        fleeing = [members[i] for i in morale.fleeing]
+        self.note(
+            s.name,
+            "morale",
+            dice=f"d8={morale.roll}",
+            result=f"{trigger}: "
+            + (", ".join(f.name for f in fleeing) + " flee" if fleeing else "all hold"),
+        )
+        for f in fleeing:
+            f.wg = wargame.start_fleeing(f.wg)
+            self.set_status(f, Status.FLEEING)
+        if fleeing:
+            self.check_end()
+
+    # ---------------------------------------------------------------------- goals
+    def _update_goals(self) -> None:
+        sides = list(self.sides.values())
+        for s in sides:
+            if s.defeated:
+                continue
+            for i, goal in enumerate(s.goals):
+                if i in s.goals_failed or i in s.goals_achieved:
+                    continue
+                if goal.kind == "hold" and self.round >= goal.rounds and s.in_fight():
+                    self.goal_achieved(s, i)
+                elif goal.kind == "take_and_hold":
+                    mine = sum(1 for f in s.fighters if f.active)
+                    theirs = sum(1 for o in sides if o is not s for f in o.fighters if f.active)
+                    s.held_rounds[i] = s.held_rounds.get(i, 0) + 1 if mine > theirs else 0
+                    if s.held_rounds[i] >= goal.rounds:
+                        self.goal_achieved(s, i)
+        self.check_goals()
+
+    def check_goals(self) -> None:
+        """Fail goals that became impossible (a protected fighter down)."""
+        for s in self.sides.values():
+            for i, goal in enumerate(s.goals):
+                if i in s.goals_failed or i in s.goals_achieved or goal.kind != "protect":
+                    continue
+                ward = next((f for f in s.fighters if f.name == goal.target), None)
+                if ward is not None and ward.status in (Status.INCAPACITATED, Status.DEAD):
+                    self.goal_failed(s, i)
+
+    def goal_achieved(self, s: SideState, index: int) -> None:
+        """Side ``s`` achieved goal ``index``; a winning goal ends the battle."""
+        s.goals_achieved.add(index)
+        goal = s.goals[index]
+        self.note(s.name, "goal achieved", result=goal.kind)
+        if goal.wins and not self.ended:
+            for o in self.sides.values():
+                if o is not s:
+                    o.defeated = True
+            self._finish(s.name, "goal_achieved")
+
+    def goal_failed(self, s: SideState, index: int) -> None:
+        """Side ``s``'s goal ``index`` became impossible: a morale trigger, and it loses."""
+        s.goals_failed.add(index)
+        self.note(s.name, "goal failed", result=s.goals[index].kind)
+        self.morale_check(s, "goal_failed")
+        s.defeated = True
+        self.check_end(reason="goal_failed")
+
+    # ---------------------------------------------------------------------- the end
+    def check_end(self, reason: str = "defeat") -> None:
+        """End the battle when at most one side is left standing."""
+        if self.ended:
+            return
+        self.check_goals()
+        if self.ended:
+            return
+        for s in self.sides.values():
+            if not s.defeated and not s.in_fight():
+                s.defeated = True
+        standing = [s for s in self.sides.values() if not s.defeated]
+        if len(standing) == 1:
+            self._finish(standing[0].name, reason)
+        elif not standing:
+            self._finish(None, "mutual_defeat")
+
+    def _finish(self, winner: str | None, reason: str) -> None:
+        self.ended = True
+        self.running = False
+        self.winner = winner
+        self.end_reason = reason
+        self.note("battle", "end", result=f"{reason}; winner {winner}")
+
+    # ---------------------------------------------------------------------- records
+    def _record_round(self) -> None:
+        for s in self.sides.values():
+            counts = {st: 0 for st in STATUSES}
+            for f in s.fighters:
+                counts[f.status.value] += 1
+            self.round_rows.append(
+                {
+                    "round": self.round,
+                    "side": s.name,
+                    "scale": "large" if self.large else "small",
+                    **counts,
+                    "hd": sum(f.wg.hit_dice for f in s.fighters if f.in_fight),
+                    "armor": sum(f.wg.armor_pool for f in s.fighters if f.in_fight),
+                    "pool_hd": s.pool.hit_dice if s.pool is not None else None,
+                    "wounds_dealt": s.round_dealt,
+                    "wounds_taken": s.round_taken,
+                }
+            )
+
+    def outcome(self) -> Outcome:
+        """The battle's outcome (call after :meth:`run`)."""
+        sides: dict[str, dict[str, Any]] = {}
+        for s in self.sides.values():
+            counts = {st: 0 for st in STATUSES}
+            for f in s.fighters:
+                counts[f.status.value] += 1
+            lead = s.leader_fighter()
+            sides[s.name] = {
+                **counts,
+                "fighters": len(s.fighters),
+                "leader_status": lead.status.value if lead is not None else None,
+                "wounds_dealt": s.wounds_dealt,
+                "hd_lost": s.hd_lost,
+            }
+        return Outcome(
+            self.winner, self.end_reason or "running", self.round, self.scale_switches, sides
+        )
+
+    def fighter_rows(self) -> list[dict[str, Any]]:
+        """One row per fighter: its final state."""
+        from sim.rules import twowp
+
+        rows = []
+        for f in self.all_fighters():
+            survived = f.status != Status.DEAD
+            after = twowp.fights_after_battle(f.fights, f.fought, survived)
+            rows.append(
+                {
+                    "name": f.name,
+                    "side": f.side,
+                    "role": f.role,
+                    "leader": f.leader,
+                    "status": f.status.value,
+                    "arrived_round": f.arrived_round,
+                    "hd_start": f.hd_start,
+                    "hd_end": f.wg.hit_dice,
+                    "armor_end": f.wg.armor_pool,
+                    "wounds_taken": f.wounds_taken,
+                    "wounds_dealt": f.wounds_dealt,
+                    "fights_before": f.fights,
+                    "fights_after": after,
+                    "tier_before": twowp.tier_from_fights(f.fights).name.lower(),
+                    "tier_after": twowp.tier_from_fights(after).name.lower(),
+                }
+            )
+        return rows
+
+    def rounds_frame(self) -> pd.DataFrame:
+        """The per-round summary per side as a DataFrame."""
+        return pd.DataFrame(self.round_rows)
+
+    def fighters_frame(self) -> pd.DataFrame:
+        """The per-fighter final state as a DataFrame."""
+        return pd.DataFrame(self.fighter_rows())
+
+    def events_frame(self) -> pd.DataFrame:
+        """The event log as a DataFrame (empty unless the battle ran with ``events=True``)."""
+        cols = ["round", "actor", "action", "target", "dice", "result"]
+        return pd.DataFrame(self.log or [], columns=cols)
+
+    def narrative(self) -> Iterable[str]:
+        """The event log as readable lines: ``round 3: Bran attack Osk: ...``."""
+        for e in self.log or []:
+            target = f" {e['target']}" if e["target"] else ""
+            dice = f" [{e['dice']}]" if e["dice"] else ""
+            sep = ": " if e["result"] else ""
+            yield f"round {e['round']}: {e['actor']} {e['action']}{target}{dice}{sep}{e['result']}"
+
+
+def _pool_text(p: wargame.Combatant) -> str:
+    return f"{p.hit_dice} HD, armor {p.armor_pool}"
+
+
+def run_battle(scenario: Scenario, seed: int, *, events: bool = False) -> Battle:
+    """Build and fight one battle; return it (``.outcome()``, frames, ``.narrative()``)."""
+    battle = Battle(scenario, seed=seed, events=events)
+    battle.run()
+    return battle

@@ -1,0 +1,236 @@
+"""Scenario: the frozen description of a battle (sides, fighters, goals, factors, events).
+
+A :class:`Scenario` is plain, immutable data; :class:`sim.battle.Battle` builds Mesa agents
+from it. Everything a battle needs is here, so the same scenario and seed give the same
+battle. Fighters carry stats for every system, so one scenario can be fought under any of
+the four: War Game fields at the top level, 2W2P's fight count and skills, and the
+``deathwish`` and ``d6`` blocks (defaults give an average fighter).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, NoReturn
+
+from sim.errors import SimError
+
+GOAL_KINDS = ("protect", "destroy", "hold", "take_and_hold")
+EVENT_KINDS = ("reinforce", "add_factor", "remove_factor")
+
+
+class FrozenDict(dict[str, Any]):
+    """A dict that cannot change after it is built; hashable and picklable."""
+
+    def _readonly(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError("this mapping is frozen")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _readonly
+    __ior__ = _readonly
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(sorted(self.items(), key=repr)))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FrozenDict, (dict(self),))
+
+
+def _frozen(mapping: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    return mapping if isinstance(mapping, FrozenDict) else FrozenDict(mapping or {})
+
+
+@dataclass(frozen=True, slots=True)
+class DeathwishStats:
+    """A fighter's Deathwish block: firearm, armor points, attack skill, trait modifier."""
+
+    weapon: str = "Unarmed"
+    armor: int = 0
+    skill: int = 5
+    traits: int = 0
+    ammo: str = "standard"
+
+
+@dataclass(frozen=True, slots=True)
+class D6Stats:
+    """A fighter's D6-tiers block as dice codes (``3D``, ``4D+1``).
+
+    ``attack`` is the weapon skill (hit rating), ``damage`` the weapon's damage code (empty:
+    unarmed, Strength - 2 pips), ``armor`` the armor/shield dice added to the body roll.
+    """
+
+    strength: str = "3D"
+    dexterity: str = "3D"
+    attack: str = "4D"
+    dodge: str = "3D"
+    parry: str = ""
+    damage: str = "4D"
+    armor: str = "0D"
+    size: str | int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class FighterSpec:
+    """One fighter's stat block.
+
+    War Game: ``hit_dice``, worn ``armor`` (table names; piecemeal as ``"piecemeal:3"``),
+    ``shield`` (small/medium/large or 2..4), ``weapon`` (a d12 category or ``plain``),
+    ``dex_modifier``, ``inventory_slots``, ``mounted``, ``two_handed``. Shared attributes on
+    the Deathwish scale (5 = average): ``body``, ``strength``, ``dexterity``; ``athletics`` is
+    added in War Game contests instead of Strength when higher. 2W2P: ``fights`` (the count
+    of life-or-death fights: its tier), ``prime``, ``skills`` (name -> level),
+    ``head_protection`` (body protection is any worn armor). ``resolve`` is used by
+    ``morale_compare: fixed``. ``front`` groups 2W2P fronts.
+    """
+
+    name: str
+    role: str = "fighter"
+    hit_dice: int = 4
+    armor: tuple[str, ...] = ()
+    shield: str | int | None = None
+    weapon: str = "plain"
+    dex_modifier: int = 0
+    inventory_slots: int = 10
+    mounted: bool = False
+    two_handed: bool = False
+    body: int = 5
+    strength: int = 5
+    dexterity: int = 5
+    athletics: int = 0
+    prime: bool = True
+    fights: int = 0
+    skills: Mapping[str, str] = field(default_factory=dict)
+    head_protection: bool = False
+    resolve: int = 4
+    front: str = "main"
+    deathwish: DeathwishStats = DeathwishStats()
+    d6: D6Stats = D6Stats()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "skills", _frozen(self.skills))
+        object.__setattr__(self, "armor", tuple(self.armor))
+        if not self.name:
+            raise SimError("a fighter needs a name")
+        if self.hit_dice < 1:
+            raise SimError(f"{self.name}: hit_dice must be 1 or more, got {self.hit_dice}")
+        if self.fights < 0:
+            raise SimError(f"{self.name}: fights must be 0 or more, got {self.fights}")
+
+    def renamed(self, name: str) -> FighterSpec:
+        """The same stat block under another name (for groups with a count)."""
+        return replace(self, name=name)
+
+
+@dataclass(frozen=True, slots=True)
+class Goal:
+    """A side's goal beyond beating the enemy (RULES.md 1.11).
+
+    - ``protect``: ``target`` (an own fighter) must not be incapacitated or killed.
+    - ``destroy``: bring an object of ``toughness`` to 0 (damage reduces it).
+    - ``hold``: still have fighters in the fight after ``rounds`` rounds.
+    - ``take_and_hold``: hold the territory (more fighters active than all enemies) for
+      ``rounds`` consecutive rounds.
+
+    A goal achieved wins the battle for its side when ``wins`` is true; a goal made
+    impossible loses it (and is a morale trigger).
+    """
+
+    kind: str
+    target: str = ""
+    toughness: int = 0
+    rounds: int = 0
+    wins: bool = True
+
+    def __post_init__(self) -> None:
+        if self.kind not in GOAL_KINDS:
+            from sim.errors import unknown
+
+            raise unknown("goal kind", self.kind, GOAL_KINDS)
+
+
+@dataclass(frozen=True, slots=True)
+class FactorSpec:
+    """An environmental factor in play: ``kind`` (cover/distraction/hazard) and table ``name``."""
+
+    kind: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """A scripted event at the start of round ``round``.
+
+    ``reinforce``: ``fighters`` join ``side``. ``add_factor`` / ``remove_factor``: a factor
+    enters or leaves play.
+    """
+
+    round: int
+    kind: str
+    side: str = ""
+    fighters: tuple[FighterSpec, ...] = ()
+    factor: FactorSpec | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TacticSpec:
+    """A side's tactic by name, with parameter overrides (see :mod:`sim.tactics`)."""
+
+    name: str = "balanced"
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "params", _frozen(self.params))
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One side: its fighters, the name of its leader, its tactic and goals."""
+
+    name: str
+    fighters: tuple[FighterSpec, ...]
+    leader: str | None = None
+    tactic: TacticSpec = TacticSpec()
+    goals: tuple[Goal, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "fighters", tuple(self.fighters))
+        object.__setattr__(self, "goals", tuple(self.goals))
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """A whole battle: rules system and options, sides, factors, events, limits.
+
+    ``options`` are the rule system's own (see ``sim options``); ``frame`` holds War Game
+    frame options (morale, scale, initiative) when the system is not ``wargame``;
+    ``battle`` holds the battle's own house rules (:class:`sim.battle.BattleOptions`).
+    """
+
+    sides: tuple[Side, ...]
+    name: str = "battle"
+    description: str = ""
+    rules: str = "wargame"
+    options: Mapping[str, Any] = field(default_factory=dict)
+    frame: Mapping[str, Any] = field(default_factory=dict)
+    battle: Mapping[str, Any] = field(default_factory=dict)
+    max_rounds: int = 50
+    factors: tuple[FactorSpec, ...] = ()
+    events: tuple[Event, ...] = ()
+    seed: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("options", "frame", "battle"):
+            object.__setattr__(self, name, _frozen(getattr(self, name)))
+        object.__setattr__(self, "sides", tuple(self.sides))
+        object.__setattr__(self, "factors", tuple(self.factors))
+        object.__setattr__(self, "events", tuple(self.events))
+        if len(self.sides) < 2:
+            raise SimError("a battle needs at least two sides")
+        if self.max_rounds < 1:
+            raise SimError(f"max_rounds must be 1 or more, got {self.max_rounds}")
+        names = [s.name for s in self.sides]
+        if len(set(names)) != len(names):
+            raise SimError(f"side names must differ, got {names}")
+
+    def mirrored(self) -> Scenario:
+        """The same battle with the order of the sides reversed (for bias checks)."""
+        return replace(self, sides=tuple(reversed(self.sides)))

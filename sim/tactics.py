@@ -1,0 +1,171 @@
+"""Tactics: the decisions the rules leave to players and the GM (RULES.md section 5).
+
+A tactic is a frozen set of parameters plus small pure decision functions. Each side names
+one in its scenario (default ``balanced``) and may override any parameter; every parameter
+can be swept like a rule option. The named tactics are presets:
+
+- ``balanced`` (default): attack the weakest enemy in reach; keep 1 HD to dodge a blow that
+  would wound; declare a mighty attack on a well-armored target; recover armor below half;
+  take cover from ranged attackers; push enemies into hazards when there are any.
+- ``aggressive``: spend every HD on attacks, mighty whenever the target has armor, dodge
+  only a blow that would take the fighter out, never stop to recover armor or take cover.
+- ``defensive``: keep 2 HD to dodge, never mighty, recover armor below three quarters, set
+  half of a 2W2P front's dice aside for defence, take cover.
+- ``focus_leader``: like ``balanced``, but go for the enemy leader first, and at large scale
+  try leader killing.
+
+Parameters (all presets share them):
+
+- ``target``: ``weakest`` (fewest HD, then most wounds), ``strongest``, ``leader``
+  (the enemy leader while it stands, else weakest) or ``random``.
+- ``reserve``: HD a War Game fighter keeps unspent on its turn, for dodging.
+- ``dodge``: ``never``, ``wound`` (dodge a blow that would wound) or ``out`` (only one that
+  would take the fighter out).
+- ``mighty``: ``never``, ``armored`` (when the target's armor pool is at least
+  ``mighty_pool``) or ``always``.
+- ``recover_below``: recover armor (1 HD, start of turn) when the pool is below this share
+  of its maximum.
+- ``cover``: take cover (a maneuver) when an enemy has a ranged weapon and cover is in play.
+- ``hazard``: push an enemy into a hazard in play instead of attacking.
+- ``distract``: invoke a distraction in play on the target before attacking.
+- ``leader_killing``: at large scale, ``never`` or ``always`` go for the enemy leader.
+- ``defence_share``: share of a side's 2W2P front dice set aside for defence.
+- ``objective_share``: share of a side's fighters that work on a ``destroy`` goal.
+- ``name_next``: popcorn initiative, ``ally_first`` or ``enemy_first`` (RULES.md 1.6 [H]).
+- ``parry``: D6 tiers, parry instead of dodging when the parry code is the better one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields, replace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from sim.errors import SimError, unknown
+from sim.rules.common import build_options, describe_options, option
+
+if TYPE_CHECKING:
+    from sim.agents import Fighter
+
+
+@dataclass(frozen=True, slots=True)
+class Tactic:
+    """A side's tactic: a name and its parameters (see the module docstring)."""
+
+    name: str = "balanced"
+    target: str = option(
+        "weakest", "whom to attack", choices=("weakest", "strongest", "leader", "random")
+    )
+    reserve: int = option(1, "HD kept unspent for dodging", low=0, high=100)
+    dodge: str = option("wound", "which blows to dodge", choices=("never", "wound", "out"))
+    mighty: str = option(
+        "armored", "when to declare a mighty attack", choices=("never", "armored", "always")
+    )
+    mighty_pool: int = option(6, "armor pool that makes a target 'armored'", low=0, high=100)
+    recover_below: float = option(0.5, "recover armor below this share of max", low=0, high=1)
+    cover: bool = option(True, "take cover from ranged attackers")
+    hazard: bool = option(True, "push enemies into hazards in play")
+    distract: bool = option(False, "distract the target before attacking")
+    leader_killing: str = option(
+        "never", "large scale: try leader killing", choices=("never", "always")
+    )
+    defence_share: float = option(0.0, "2W2P: share of dice for defence", low=0, high=1)
+    objective_share: float = option(0.5, "share of fighters on a destroy goal", low=0, high=1)
+    name_next: str = option(
+        "ally_first", "popcorn: whom to name next", choices=("ally_first", "enemy_first")
+    )
+    parry: bool = option(True, "D6: parry when the parry code is better than dodge")
+
+    # --- decisions -----------------------------------------------------------------
+    def choose_target(self, enemies: Sequence[Fighter], rng: np.random.Generator) -> Fighter | None:
+        """The enemy to attack among ``enemies`` (those still in the fight)."""
+        if not enemies:
+            return None
+        if self.target == "random":
+            return enemies[int(rng.integers(len(enemies)))]
+        if self.target == "leader":
+            leaders = [e for e in enemies if e.leader]
+            if leaders:
+                return leaders[0]
+        ranked = sorted(enemies, key=_weakness)
+        return ranked[-1] if self.target == "strongest" else ranked[0]
+
+    def wants_dodge(self, would_wound: bool, would_out: bool) -> bool:
+        """Whether to spend 1 HD to dodge a blow, given what it would do."""
+        if self.dodge == "never":
+            return False
+        if self.dodge == "out":
+            return would_out
+        return would_wound
+
+    def wants_mighty(self, target_pool: int) -> bool:
+        """Whether to declare the next attack mighty."""
+        if self.mighty == "always":
+            return True
+        return self.mighty == "armored" and target_pool >= self.mighty_pool
+
+    def wants_recover(self, armor_pool: int, armor_max: int) -> bool:
+        """Whether to spend 1 HD at the start of the turn to recover armor."""
+        return armor_max > 0 and armor_pool < self.recover_below * armor_max
+
+    def name_next_actor(
+        self, allies: Sequence[Fighter], enemies: Sequence[Fighter]
+    ) -> Fighter | None:
+        """Popcorn initiative: whom the last actor names among those yet to act.
+
+        ``ally_first``: the ally with the most HD to spend; once none is left, the enemy
+        most likely to be harmless (fewest HD). ``enemy_first`` names the harmless enemy
+        first.
+        """
+        best_ally = max(allies, key=lambda f: (f.wg.spendable, -f.unique_id), default=None)
+        harmless = min(enemies, key=lambda f: (f.wg.hit_dice, f.unique_id), default=None)
+        if self.name_next == "enemy_first":
+            return harmless if harmless is not None else best_ally
+        return best_ally if best_ally is not None else harmless
+
+
+def _weakness(f: Fighter) -> tuple[int, int, int]:
+    """Sort key: fewer HD and more wounds first (ties by creation order)."""
+    return (f.wg.hit_dice, -f.wounds_taken, f.unique_id)
+
+
+_PRESETS: dict[str, dict[str, Any]] = {
+    "balanced": {},
+    "aggressive": {
+        "reserve": 0,
+        "dodge": "out",
+        "mighty": "always",
+        "recover_below": 0.0,
+        "cover": False,
+    },
+    "defensive": {
+        "reserve": 2,
+        "mighty": "never",
+        "recover_below": 0.75,
+        "defence_share": 0.5,
+    },
+    "focus_leader": {"target": "leader", "leader_killing": "always"},
+}
+
+TACTICS: tuple[str, ...] = tuple(_PRESETS)
+PARAMETERS: tuple[str, ...] = tuple(f.name for f in fields(Tactic) if f.name != "name")
+
+
+def make_tactic(
+    name: str = "balanced", params: Mapping[str, Any] | None = None, where: str = "tactic"
+) -> Tactic:
+    """The tactic ``name`` with ``params`` overriding its preset; clear errors otherwise."""
+    if name not in _PRESETS:
+        raise unknown("tactic", name, _PRESETS)
+    values = {**_PRESETS[name], **(params or {})}
+    if "name" in values:
+        raise SimError(f"{where}.params.name: the tactic's name is not a parameter")
+    built = build_options(Tactic, values, where=f"{where}.params")
+    return replace(built, name=name)
+
+
+def describe_tactics() -> list[dict[str, Any]]:
+    """Every tactic parameter with its default (the ``balanced`` preset) and meaning."""
+    return [o for o in describe_options(Tactic) if o["name"] != "name"]
