@@ -214,7 +214,7 @@ class Battle(mesa.Model):
 
     def in_cover(self, f: Fighter) -> bool:
         """True while ``f`` is in cover."""
-        return self.cover_until.get(f.unique_id, 0) >= self.round
+        return self.cover_until.get(f.unique_id, -1) >= self.round
 
     def factors_of(self, kind: str) -> list[wargame.Factor]:
         """Factors of ``kind`` in play."""

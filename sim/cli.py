@@ -223,15 +223,28 @@ def _odds_d6(a: argparse.Namespace) -> str:
     return emit(a.format, data, ["tier", "P"], rows, title)
 
 
-def _options(a: argparse.Namespace) -> str:
-    from sim.rules import SYSTEMS, get_system
+def option_rows(group: str | None = None) -> list[dict[str, Any]]:
+    """Every documented option: each system's, the battle frame's and the tactics' parameters."""
+    from sim.battle import BattleOptions
+    from sim.rules import SYSTEMS
     from sim.rules.common import describe_options
+    from sim.tactics import describe_tactics
 
-    names = [a.system] if a.system else list(SYSTEMS)
-    rows: list[dict[str, Any]] = []
-    for name in names:
-        module = get_system(name)
-        rows += [{"system": name, **o} for o in describe_options(module.Options)]
+    groups: dict[str, list[dict[str, Any]]] = {
+        name: describe_options(module.Options) for name, module in SYSTEMS.items()
+    }
+    groups["battle"] = describe_options(BattleOptions)
+    groups["tactic"] = describe_tactics()
+    if group is not None and group not in groups:
+        from sim.errors import unknown
+
+        raise unknown("option group", group, groups)
+    names = [group] if group else list(groups)
+    return [{"system": n, **o} for n in names for o in groups[n]]
+
+
+def _options(a: argparse.Namespace) -> str:
+    rows = option_rows(a.system)
     if a.format == "json":
         return json.dumps(rows, default=str)
     table = [
@@ -239,13 +252,13 @@ def _options(a: argparse.Namespace) -> str:
             r["system"],
             r["name"],
             r["default"],
-            r["tag"],
+            r["tag"] or "",
             ", ".join(map(str, r["choices"])) if r["choices"] else "",
             r["doc"],
         ]
         for r in rows
     ]
-    return emit(a.format, rows, ["system", "option", "default", "tag", "choices", "meaning"], table)
+    return emit(a.format, rows, ["group", "option", "default", "tag", "choices", "meaning"], table)
 
 
 def _add_format(p: argparse.ArgumentParser) -> None:
@@ -311,8 +324,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_format(d)
     d.set_defaults(run=_odds_d6)
 
-    p_opt = sub.add_parser("options", help="every rule option: default, tag [I]/[H], meaning")
-    p_opt.add_argument("system", nargs="?", help="one system: wargame, 2w2p, deathwish or d6")
+    p_opt = sub.add_parser("options", help="every option: default, tag [I]/[H], meaning")
+    p_opt.add_argument(
+        "system", nargs="?", help="one group: wargame, 2w2p, deathwish, d6, battle or tactic"
+    )
     p_opt.add_argument(
         "--format",
         choices=["table", "json", "csv", "markdown"],

@@ -41,3 +41,29 @@ def assert_matches(samples: Iterable[Any], exact: Dist, z: float = Z) -> None:
 def rng() -> np.random.Generator:
     """A fixed-seed generator, fresh for each test."""
     return np.random.default_rng(20261129)
+
+
+class ScriptedRng:
+    """A Generator stand-in that returns forced dice first, then falls back to a real one.
+
+    ``integers`` pops one forced value per die asked for (so ``integers(1, 9, size=2)``
+    takes two); when the script runs out, draws come from ``fallback``. Used for the
+    "versus" tests that force a particular roll.
+    """
+
+    def __init__(self, forced, fallback_seed: int = 0) -> None:
+        self.forced = list(forced)
+        self.fallback = np.random.default_rng(fallback_seed)
+
+    def integers(self, low, high=None, size=None, dtype=np.int64):
+        if size is None:
+            if self.forced:
+                return dtype(self.forced.pop(0))
+            return self.fallback.integers(low, high, dtype=dtype)
+        n = int(np.prod(size))
+        take = [self.forced.pop(0) for _ in range(min(n, len(self.forced)))]
+        rest = self.fallback.integers(low, high, size=n - len(take), dtype=dtype)
+        return np.concatenate([np.asarray(take, dtype=dtype), rest]).reshape(size)
+
+    def random(self, size=None):
+        return self.fallback.random(size)

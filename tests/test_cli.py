@@ -76,7 +76,7 @@ def test_options_lists_every_system(capsys):
     code, out, _ = run(capsys, "options", "--format", "json")
     assert code == 0
     systems = {r["system"] for r in json.loads(out)}
-    assert systems == {"wargame", "2w2p", "deathwish", "d6"}
+    assert systems == {"wargame", "2w2p", "deathwish", "d6", "battle", "tactic"}
 
 
 @pytest.mark.parametrize(

@@ -2,18 +2,18 @@
 
 from pathlib import Path
 
-from sim.rules import SYSTEMS
-from sim.rules.common import describe_options
+from sim.cli import option_rows
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
 
 
-def test_readme_lists_every_rule_option():
+def test_readme_lists_every_option():
+    rows = option_rows()
+    assert {r["system"] for r in rows} == {"wargame", "2w2p", "deathwish", "d6", "battle", "tactic"}
     missing = [
-        f"{name}.{o['name']}"
-        for name, module in SYSTEMS.items()
-        for o in describe_options(module.Options)
-        if f"| {name} | {o['name']} |" not in README
+        f"{r['system']}.{r['name']}"
+        for r in rows
+        if f"| {r['system']} | {r['name']} |" not in README
     ]
     assert missing == []
 

@@ -19,13 +19,16 @@ Options (fields of :class:`Options`; [I] interpretation, [H] house rule):
 - ``called_shot_difficulty`` = "1D", ``called_shot_damage`` = "1D" [H]: the seed's defaults
   for the GM's call.
 - ``body_average`` = "pips_down" [I]: average of Strength and Dexterity codes in pips.
-- ``scale_basis`` = "relative" [I]: relative size = target value minus attacker value.
+- ``scale_basis`` = "target" [I]: the target's size value as written ("relative": target
+  value minus attacker value).
 - ``modifier_overlap_16`` = "decisive" [I]: which row of the modifiers table 16 pips is.
 - ``stun_penalty`` = "per_stun" [H]: each stun in effect is -1D (``once``: -1D in all).
 - ``wound_penalty`` = "per_wound" [H]: Wounded twice is -2D (``once``: -1D).
 - ``infection_max`` = 4 [I]: a time-healing Strength total (plus bonus) at most this infects.
 - ``first_aid_heal_dice`` = "2D" [H]: the heal dice of first aid.
 - ``heal_wounded_twice`` = "one_wound" [H]: a heal treats one of two wounds (``both``: each).
+- ``heal_stunned`` = "stunned" [I]: a heal landing in the Stunned band leaves the patient
+  Stunned ("healed": counts as healed).
 - ``wando_pea_halves`` = "penalties" [I]: Wando Pea halves the penalties (or the duration).
 """
 
@@ -199,9 +202,9 @@ class Options:
         choices=("pips_down", "pips_up"),
     )
     scale_basis: str = option(
-        "relative",
-        "Scale uses the target's size value minus the attacker's ('relative') or the "
-        "target's value alone, as against an Average Mortal ('target').",
+        "target",
+        "Scale uses the target's size value alone, as RULES.md 4 says ('target'), or the "
+        "target's value minus the attacker's ('relative').",
         tag="I",
         choices=("relative", "target"),
     )
@@ -232,6 +235,13 @@ class Options:
     )
     first_aid_heal_dice: str = option(
         "2D", "Heal dice of first aid (the seed gives first aid 'a set amount of dice').", tag="H"
+    )
+    heal_stunned: str = option(
+        "stunned",
+        "A heal whose difference lands in the Stunned band leaves the patient Stunned, the "
+        "tier of the difference as RULES.md 4 says ('stunned'), or counts as healed ('healed').",
+        tag="I",
+        choices=("stunned", "healed"),
     )
     heal_wounded_twice: str = option(
         "one_wound",
@@ -977,7 +987,7 @@ def heal(
         return condition
     points = unknown_damage(condition.tier) if damage is None else damage
     new = Condition.of(tier_for(points - heal_total))
-    if new.tier is DamageTier.STUNNED:  # a Stunned remainder counts as healed [I]
+    if new.tier is DamageTier.STUNNED and options.heal_stunned == "healed":
         new = UNHURT
     if condition.label == "wounded_twice":
         if new.rank >= condition.rank - 1:

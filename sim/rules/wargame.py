@@ -50,6 +50,8 @@ Options (fields of :class:`Options`; [I] interpretation, [H] house rule):
 - ``initiative_ties`` = ``"reroll"`` [H]: tied initiative re-rolls (``"first_listed"``).
 - ``popcorn`` = ``"ally_first"`` [H]: whom the last actor names next (``"enemy_first"``).
 - ``act_out_of_turn`` = False [H]: the tactic of spending 1 HD to act at once is used.
+- ``weak_cover`` = ``"table"`` [I]: cover the seed calls "no real protection" (fog, bushes,
+  pits) does not stop ranged attacks (``"protects"``: every cover does).
 - ``large_scale_above`` = 10 [H]: more individuals than this is a large-scale War Game.
 - ``pool`` = ``"literal"`` [I]: a faction's HD is its members' average HD (``"headcount"``:
   its head count, with the average HD as the dice it may spend per round).
@@ -235,6 +237,13 @@ class Options:
     )
     act_out_of_turn: bool = option(
         False, "the tactic of spending 1 HD to act at once, out of order, is used", tag="H"
+    )
+    weak_cover: str = option(
+        "table",
+        "cover the seed's table calls 'no real protection' (fog, bushes, pits) does not stop "
+        "ranged attacks ('table'); 'protects' = all cover stops them",
+        tag="I",
+        choices=("table", "protects"),
     )
     large_scale_above: int = option(
         10, "more individuals than this is a large-scale War Game", tag="H", low=1, high=10_000
@@ -1332,11 +1341,17 @@ def _on_pool_emptied(c: Combatant, w: Weapon, effects: list[str]) -> Combatant:
 
 
 def _attack_setup(
-    name: str | Weapon, defence: str, cover: str | Factor | None, ranged: bool | None
+    name: str | Weapon,
+    defence: str,
+    cover: str | Factor | None,
+    ranged: bool | None,
+    options: Options = DEFAULT_OPTIONS,
 ) -> tuple[Weapon, bool, bool]:
     _check_choice("defence", defence, DEFENCES)
     w = weapon(name)
-    protected = cover is not None and factor("cover", cover).protects
+    protected = cover is not None and (
+        factor("cover", cover).protects or options.weak_cover == "protects"
+    )
     return w, protected, w.ranged if ranged is None else ranged
 
 
@@ -1364,7 +1379,7 @@ def resolve_attack(
     behind protecting ``cover`` does 0 damage and nothing else. ``rng`` is needed only for a
     gun's 1d4 and for ``wound_types="rolled"``.
     """
-    w, protected, is_ranged = _attack_setup(weapon, defence, cover, ranged)
+    w, protected, is_ranged = _attack_setup(weapon, defence, cover, ranged, options)
     return _attack_core(
         target,
         roll,
@@ -1400,7 +1415,7 @@ def attack_dist(
     The counterpart of ``resolve_attack(target, roll_damage(dice, rng, options.damage,
     max_damage=options.max_damage), ...)``.
     """
-    w, protected, is_ranged = _attack_setup(weapon, defence, cover, ranged)
+    w, protected, is_ranged = _attack_setup(weapon, defence, cover, ranged, options)
     fin = options.finish if finish is None else finish
 
     def after(outcome: tuple[int, bool]) -> Dist:

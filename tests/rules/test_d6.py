@@ -61,7 +61,7 @@ def test_option_defaults():
     assert (o.called_shot_difficulty, o.called_shot_damage) == ("1D", "1D")
     assert (o.body_average, o.scale_basis, o.modifier_overlap_16) == (
         "pips_down",
-        "relative",
+        "target",
         "decisive",
     )
     assert (o.stun_penalty, o.wound_penalty, o.infection_max) == ("per_stun", "per_wound", 4)
@@ -245,19 +245,27 @@ def test_scale_smaller_target_adds_difficulty_and_damage():
 
 
 def test_scale_is_relative_to_the_attacker():
+    relative = Options(scale_basis="relative")
     # a Humu (2 smaller) attacking a Doka (1 smaller): the Doka is 1 larger than it
-    assert d6.attack_modifiers(target_size="Doka", attacker_size="Humu") == AttackModifiers(
-        easing_dice=C("1D"), body_dice=C("1D")
-    )
+    m = d6.attack_modifiers(target_size="Doka", attacker_size="Humu", options=relative)
+    assert m == AttackModifiers(easing_dice=C("1D"), body_dice=C("1D"))
     # a dragon attacking a mortal: the mortal is 12 smaller
-    assert d6.attack_modifiers(target_size="Average Mortal", attacker_size="Dragon") == (
-        AttackModifiers(difficulty_dice=C("12D"), damage_dice=C("12D"))
-    )
-    same = d6.attack_modifiers(target_size="Sern", attacker_size="Besith")
+    m = d6.attack_modifiers(target_size="Average Mortal", attacker_size="Dragon", options=relative)
+    assert m == AttackModifiers(difficulty_dice=C("12D"), damage_dice=C("12D"))
+    same = d6.attack_modifiers(target_size="Sern", attacker_size="Besith", options=relative)
     assert same == AttackModifiers()
-    absolute = Options(scale_basis="target")
-    m = d6.attack_modifiers(target_size="Doka", attacker_size="Humu", options=absolute)
+
+
+def test_scale_by_default_is_the_target_size_value():
+    # RULES.md 4: a smaller target adds its size value to the difficulty and the damage
+    m = d6.attack_modifiers(target_size="Doka", attacker_size="Humu")
     assert m == AttackModifiers(difficulty_dice=C("1D"), damage_dice=C("1D"))
+    # a larger target subtracts its value from the difficulty and adds it to its body
+    m = d6.attack_modifiers(target_size="Sern", attacker_size="Dragon")
+    assert m == AttackModifiers(easing_dice=C("5D"), body_dice=C("5D"))
+    assert d6.attack_modifiers(target_size="Average Mortal", attacker_size="Dragon") == (
+        AttackModifiers()
+    )
 
 
 # --- difficulty numbers and modifiers ------------------------------------------------------
@@ -527,8 +535,10 @@ def test_time_heal_dist_by_hand():
 
 def test_heal_subtracts_from_the_damage():
     assert d6.heal(W1, 2, damage=8) == W1  # 6 is still wounded
-    assert d6.heal(W1, 5, damage=8) == NONE  # 3 is in the stunned band: healed
-    assert d6.heal(W1, 4) == NONE  # unknown damage: 5 - 4 = 1
+    assert d6.heal(W1, 5, damage=8) == STUNNED  # 3: the tier of the difference
+    assert d6.heal(W1, 5, damage=8, options=Options(heal_stunned="healed")) == NONE
+    assert d6.heal(W1, 4) == STUNNED  # unknown damage: 5 - 4 = 1
+    assert d6.heal(W1, 5) == NONE  # 5 - 5 = 0
     assert d6.heal(INC, 2) == W1  # 10 - 2 = 8: wounded
     assert d6.heal(INC, 1) == INC
     assert d6.heal(MORT, 3) == INC  # 14 - 3 = 11
@@ -538,8 +548,10 @@ def test_heal_subtracts_from_the_damage():
     # wounded twice: one wound at a time, or the total applied to each
     assert d6.heal(W2, 2) == W1
     assert d6.heal(W2, 1) == W2
-    assert d6.heal(W2, 2, options=Options(heal_wounded_twice="both")) == NONE
-    assert d6.heal_dist(W1, C("1D")) == Dist({W1: Fraction(1, 6), NONE: Fraction(5, 6)})
+    assert d6.heal(W2, 2, options=Options(heal_wounded_twice="both")) == STUNNED  # 5 - 2 = 3
+    # unknown damage 5: a heal of 1 leaves 4 (wounded), 2-4 leave 3-1 (stunned), 5-6 heal
+    expected = {W1: Fraction(1, 6), STUNNED: Fraction(3, 6), NONE: Fraction(2, 6)}
+    assert d6.heal_dist(W1, C("1D")) == Dist(expected)
 
 
 def test_first_aid_by_tier():
@@ -561,8 +573,8 @@ def test_first_aid_results():
     fail = d6.first_aid(W1, 9, 6)
     assert fail == FirstAidResult(False, False, W1)
     assert (fail.time_heal_bonus, fail.resist_dice) == (0, 0)
-    ok = d6.first_aid(W1, 10, 4)  # meets Easy; 5 - 4 = 1: healed
-    assert ok == FirstAidResult(True, False, NONE)
+    ok = d6.first_aid(W1, 10, 4)  # meets Easy; 5 - 4 = 1: stunned
+    assert ok == FirstAidResult(True, False, STUNNED)
     assert (ok.time_heal_bonus, ok.resist_dice) == (1, 1)
     big = d6.first_aid(W1, 20, 0)  # success by 10: doubled
     assert big == FirstAidResult(True, True, W1)

@@ -601,7 +601,8 @@ def test_take_hits_random(rng):
     assert_matches(samples, exact)
     with pytest.raises(SimError):
         take_hits(1, 0, side, None, opts)
-    assert take_hits_dist(1, 3, side) == Dist.constant(take_hits(1, 3, side))
+    spread = (Wounds(2), Wounds(1, 1, prime=False), Wounds(1))
+    assert take_hits_dist(1, 3, side) == Dist.constant(spread)
 
 
 wounds_st = st.builds(Wounds, wounding=st.integers(0, 2), felling=st.just(0), prime=st.booleans())

@@ -1,0 +1,549 @@
+"""Scripted "versus" tests of the War Game frame (RULES.md 1), with forced dice."""
+
+from dataclasses import replace
+
+import pytest
+
+from sim import combat
+from sim.battle import END_REASONS, Battle, run_battle
+from sim.errors import SimError
+from sim.rules.common import Status
+from sim.scenario import (
+    Event,
+    FactorSpec,
+    FighterSpec,
+    Goal,
+    Scenario,
+    Side,
+    TacticSpec,
+)
+from tests.conftest import ScriptedRng
+
+
+def fighters(prefix, n, **kw):
+    return tuple(FighterSpec(f"{prefix}{i}", **kw) for i in range(n))
+
+
+def duel(attacker, target, *, tactic_a="balanced", params_a=None, params_b=None, **kw):
+    return Scenario(
+        sides=(
+            Side("red", (attacker,), tactic=TacticSpec(tactic_a, params_a or {})),
+            Side("blue", (target,), tactic=TacticSpec("balanced", params_b or {})),
+        ),
+        **kw,
+    )
+
+
+def by_name(b, name):
+    return next(f for f in b.all_fighters() if f.name == name)
+
+
+def test_mighty_attack_takes_one_hd_through_full_armor():
+    sc = duel(
+        FighterSpec("A", hit_dice=4),
+        FighterSpec("B", hit_dice=4, armor=("plate",)),
+        params_a={"mighty": "always"},
+        params_b={"dodge": "never"},
+    )
+    b = Battle(sc, seed=1, events=True)
+    a, t = by_name(b, "A"), by_name(b, "B")
+    assert t.wg.armor_pool == 8
+    b.rng = ScriptedRng([1, 1])  # 2d8 = 2 damage
+    combat._wargame_attack(b, a, t)
+    assert t.wg.armor_pool == 6  # the pool absorbed the 2
+    assert t.wg.hit_dice == 3  # and the mighty attack took 1 HD anyway
+    assert a.wg.mighty_attack_pending  # no dodging until its next turn
+
+
+def test_cover_stops_standard_ranged_damage():
+    sc = duel(
+        FighterSpec("A", weapon="warbow"),
+        FighterSpec("B"),
+        params_a={"mighty": "never"},
+        params_b={"dodge": "never"},
+        factors=(FactorSpec("cover", "building wall"),),
+    )
+    b = Battle(sc, seed=1, events=True)
+    a, t = by_name(b, "A"), by_name(b, "B")
+    b.cover_until[t.unique_id] = b.round + 1
+    b.rng = ScriptedRng([8, 8])
+    combat._wargame_attack(b, a, t)
+    assert t.wg.hit_dice == 4 and t.wounds_taken == 0
+    # without cover the same warbow wounds directly
+    b.cover_until.clear()
+    b.rng = ScriptedRng([8, 8])
+    combat._wargame_attack(b, a, t)
+    assert t.wg.hit_dice == 3
+
+
+def test_fog_gives_no_real_protection():
+    sc = duel(
+        FighterSpec("A", weapon="warbow"),
+        FighterSpec("B"),
+        params_a={"mighty": "never"},
+        params_b={"dodge": "never"},
+        factors=(FactorSpec("cover", "fog"),),
+    )
+    b = Battle(sc, seed=1)
+    a, t = by_name(b, "A"), by_name(b, "B")
+    b.cover_until[t.unique_id] = b.round + 1
+    combat._wargame_attack(b, a, t)
+    assert t.wg.hit_dice == 3
+
+
+def test_dodge_avoids_the_attack_for_one_hd():
+    sc = duel(FighterSpec("A"), FighterSpec("B"), params_a={"mighty": "never"})
+    b = Battle(sc, seed=1)
+    a, t = by_name(b, "A"), by_name(b, "B")
+    b.rng = ScriptedRng([8, 8])
+    combat._wargame_attack(b, a, t)
+    assert t.wg.hit_dice == 4 and t.wg.spendable == 3  # dodged, 1 HD spent
+
+
+def test_wound_on_one_hd_takes_the_target_out():
+    sc = duel(
+        FighterSpec("A"),
+        FighterSpec("B", hit_dice=1),
+        params_a={"mighty": "never"},
+        params_b={"dodge": "never"},
+    )
+    b = Battle(sc, seed=1)
+    a, t = by_name(b, "A"), by_name(b, "B")
+    b.rng = ScriptedRng([3, 4])
+    combat._wargame_attack(b, a, t)
+    assert t.status == Status.INCAPACITATED and t.wg.hit_dice == 0
+    b.check_end()
+    assert b.ended and b.winner == "red" and b.end_reason == "defeat"
+
+
+def test_half_a_side_down_triggers_a_morale_check():
+    sc = Scenario(sides=(Side("red", fighters("r", 2)), Side("blue", fighters("b", 2))))
+    b = Battle(sc, seed=1, events=True)
+    b.set_status(by_name(b, "r0"), Status.INCAPACITATED)
+    b.rng = ScriptedRng([8])  # morale d8 = 8: every fighter with 8 HD or fewer flees
+    b.check_triggers()
+    assert by_name(b, "r1").status == Status.FLEEING
+    morale = [e for e in b.log if e["action"] == "morale"]
+    assert morale and morale[0]["actor"] == "red" and "half_out" in morale[0]["result"]
+    # each trigger fires once per side
+    b.check_triggers()
+    assert len([e for e in b.log if e["action"] == "morale"]) == 1
+
+
+def test_morale_roll_below_hd_holds():
+    sc = Scenario(sides=(Side("red", fighters("r", 2, hit_dice=5)), Side("blue", fighters("b", 2))))
+    b = Battle(sc, seed=1)
+    b.set_status(by_name(b, "r0"), Status.INCAPACITATED)
+    b.rng = ScriptedRng([4])  # 4 < 5 HD: holds
+    b.check_triggers()
+    assert by_name(b, "r1").status == Status.ACTIVE
+
+
+def test_fixed_morale_uses_resolve():
+    red = (FighterSpec("r0"), FighterSpec("r1", resolve=7), FighterSpec("r2", resolve=2))
+    sc = Scenario(
+        sides=(Side("red", red), Side("blue", fighters("b", 2))),
+        options={"morale_compare": "fixed"},
+    )
+    b = Battle(sc, seed=1)
+    b.rng = ScriptedRng([5])
+    b.morale_check(b.sides["red"], "test")
+    assert [f.status for f in b.sides["red"].fighters] == [
+        Status.FLEEING,
+        Status.ACTIVE,
+        Status.FLEEING,
+    ]  # resolve 4, 7, 2 against a 5
+
+
+def test_leader_down_triggers_morale():
+    sc = Scenario(
+        sides=(Side("red", fighters("r", 4), leader="r0"), Side("blue", fighters("b", 2)))
+    )
+    b = Battle(sc, seed=1, events=True)
+    b.set_status(by_name(b, "r0"), Status.INCAPACITATED)
+    b.rng = ScriptedRng([1])
+    b.check_triggers()
+    assert any("leader_out" in e["result"] for e in b.log if e["action"] == "morale")
+
+
+def test_two_quiet_rounds_trigger_morale_for_every_side():
+    sc = Scenario(sides=(Side("red", fighters("r", 2)), Side("blue", fighters("b", 2))))
+    b = Battle(sc, seed=1, events=True)
+    for _ in range(2):
+        b.harm_this_round = False
+        b._end_round()
+    quiet = [e for e in b.log if e["action"] == "morale" and "quiet_rounds" in e["result"]]
+    assert {e["actor"] for e in quiet} == {"red", "blue"}
+
+
+def test_fleeing_fighter_leaves_the_field_after_its_turn():
+    sc = Scenario(sides=(Side("red", fighters("r", 2)), Side("blue", fighters("b", 2))))
+    b = Battle(sc, seed=1)
+    f = by_name(b, "r0")
+    from sim.rules import wargame
+
+    f.wg = wargame.start_fleeing(f.wg)
+    b.set_status(f, Status.FLEEING)
+    combat.take_turn(b, f)
+    assert f.status == Status.FLED
+
+
+def test_leader_killing_leaves_the_faction_with_one_hd():
+    red = fighters("r", 6, hit_dice=4)
+    blue = fighters("b", 6, hit_dice=4)
+    sc = Scenario(
+        sides=(
+            Side("red", red, leader="r0", tactic=TacticSpec("focus_leader")),
+            Side("blue", blue, leader="b0"),
+        )
+    )
+    b = Battle(sc, seed=1, events=True)
+    assert b.large  # 12 > 10: large scale
+    # initiative: red's leader 8, blue's 1; leader killing d8 = 7
+    b.rng = ScriptedRng([8, 1, 7])
+    b.step()
+    assert by_name(b, "b0").status == Status.INCAPACITATED
+    blue_row = [r for r in b.round_rows if r["side"] == "blue"][-1]
+    assert blue_row["pool_hd"] == 1
+    assert sum(1 for f in b.sides["blue"].fighters if f.status == Status.INCAPACITATED) == 4
+
+
+def test_failed_leader_killing_costs_the_attackers_hd():
+    sc = Scenario(
+        sides=(
+            Side(
+                "red", fighters("r", 6, hit_dice=8), leader="r0", tactic=TacticSpec("focus_leader")
+            ),
+            Side("blue", fighters("b", 6), leader="b0"),
+        )
+    )
+    b = Battle(sc, seed=1, events=True)
+    b.rng = ScriptedRng([8, 1, 4])  # red first; leader killing d8 = 4: 3 short of 7
+    b.step()
+    red_row = [r for r in b.round_rows if r["side"] == "red"][-1]
+    assert red_row["pool_hd"] == 8 - 3
+    assert sum(1 for f in b.sides["red"].fighters if f.status == Status.INCAPACITATED) == 3
+    assert by_name(b, "b0").status == Status.ACTIVE
+
+
+def test_reinforcements_lift_to_large_scale_and_losses_drop_it_back():
+    red = fighters("r", 6, hit_dice=8, armor=("plate",))
+    blue = fighters("b", 4, hit_dice=8, armor=("plate",))
+    extra = fighters("x", 1, hit_dice=8, armor=("plate",))
+    careful = TacticSpec("balanced", {"reserve": 6, "mighty": "never", "dodge": "never"})
+    sc = Scenario(
+        sides=(
+            Side("red", red, leader="r0", tactic=careful),
+            Side("blue", blue, leader="b0", tactic=careful),
+        ),
+        events=(Event(2, "reinforce", side="red", fighters=extra),),
+    )
+    b = Battle(sc, seed=3, events=True)
+    assert not b.large  # 10 is small scale
+    b.step()
+    assert b.standing() == 10  # one attack each against 8 HD and plate: nobody is out
+    b.step()
+    assert b.round_rows[-1]["scale"] == "large"  # 11 > 10
+    b.run()
+    scales = [r["scale"] for r in b.round_rows if r["side"] == "red"]
+    assert scales[0] == "small" and scales[1] == "large" and "small" in scales[2:]
+    assert b.scale_switches >= 2
+    assert len(b.fighters_frame()) == 11
+
+
+def test_faction_pool_averages_hd_and_armor():
+    red = (
+        FighterSpec("r0", hit_dice=3),
+        *fighters("r", 5, hit_dice=6)[1:],
+        FighterSpec("r9", hit_dice=4),
+    )
+    sc = Scenario(sides=(Side("red", red), Side("blue", fighters("b", 6))))
+    b = Battle(sc, seed=1)
+    b._start_round()
+    # HD 3, 6, 6, 6, 6, 4: average 31/6 = 5.17 -> 5
+    assert b.sides["red"].pool.hit_dice == 5
+    headcount = replace(sc, options={"pool": "headcount"})
+    b2 = Battle(headcount, seed=1)
+    b2._start_round()
+    assert b2.sides["red"].pool.hit_dice == 6
+
+
+def test_protect_goal_fails_when_the_ward_falls():
+    red = (FighterSpec("king", hit_dice=1), FighterSpec("guard"))
+    sc = Scenario(
+        sides=(
+            Side("red", red, goals=(Goal("protect", target="king"),)),
+            Side("blue", fighters("b", 3)),
+        )
+    )
+    b = Battle(sc, seed=1)
+    b.set_status(by_name(b, "king"), Status.INCAPACITATED)
+    b.check_end()
+    assert b.ended and b.winner == "blue" and b.end_reason == "goal_failed"
+
+
+def test_hold_goal_wins_after_n_rounds():
+    sc = Scenario(
+        sides=(
+            Side("red", fighters("r", 2), goals=(Goal("hold", rounds=3),)),
+            Side("blue", fighters("b", 2)),
+        )
+    )
+    b = Battle(sc, seed=2)
+    for r in (1, 2):
+        b.round = r
+        b._update_goals()
+        assert not b.ended
+    b.round = 3
+    b._update_goals()
+    assert b.ended and b.winner == "red" and b.end_reason == "goal_achieved"
+
+
+def test_destroy_goal_wears_down_toughness():
+    sc = Scenario(
+        sides=(
+            Side(
+                "red",
+                fighters("r", 2, hit_dice=6),
+                goals=(Goal("destroy", toughness=10),),
+                tactic=TacticSpec("balanced", {"objective_share": 1.0}),
+            ),
+            Side("blue", fighters("b", 2, hit_dice=8, armor=("plate",))),
+        )
+    )
+    b = Battle(sc, seed=4, events=True)
+    out = b.run()
+    hits = [e for e in b.log if e["action"] == "attacks the object"]
+    assert hits and out.winner == "red" and out.end_reason == "goal_achieved"
+
+
+def test_take_and_hold_needs_the_majority_for_n_rounds():
+    sc = Scenario(
+        sides=(
+            Side("red", fighters("r", 3), goals=(Goal("take_and_hold", rounds=2),)),
+            Side("blue", fighters("b", 3)),
+        )
+    )
+    b = Battle(sc, seed=5)
+    b.round = 1
+    b._update_goals()  # 3 against 3: not held
+    b.set_status(by_name(b, "b0"), Status.FLED)
+    for r in (2, 3):
+        b.round = r
+        b._update_goals()
+        assert b.ended == (r == 3)
+    assert b.winner == "red" and b.end_reason == "goal_achieved"
+
+
+def test_max_rounds_is_a_draw():
+    sc = Scenario(
+        sides=(
+            Side("red", fighters("r", 2, hit_dice=8, armor=("plate",))),
+            Side("blue", fighters("b", 2, hit_dice=8, armor=("plate",))),
+        ),
+        max_rounds=1,
+    )
+    out = Battle(sc, seed=1).run()
+    assert out.winner is None and out.end_reason == "max_rounds" and out.rounds == 1
+
+
+def test_popcorn_everyone_in_the_fight_acts_once_a_round():
+    sc = Scenario(
+        sides=(
+            Side("red", fighters("r", 3, hit_dice=6, armor=("plate",))),
+            Side("blue", fighters("b", 3, hit_dice=6, armor=("plate",))),
+        )
+    )
+    b = Battle(sc, seed=8, events=True)
+    b.step()
+    assert all(f.acted for f in b.all_fighters() if f.in_fight)
+    actors = [e["actor"] for e in b.log if e["action"] in ("attack", "mighty attack")]
+    assert len(set(actors)) >= 4  # a fighter that spent its HD dodging has none left to attack
+
+
+def test_the_last_actor_names_the_first_of_the_next_round():
+    sc = Scenario(
+        sides=(
+            Side("red", fighters("r", 2, hit_dice=6, armor=("plate",))),
+            Side("blue", fighters("b", 2, hit_dice=6, armor=("plate",))),
+        )
+    )
+    b = Battle(sc, seed=8)
+    b.step()
+    assert b.next_first is not None and b.next_first.in_fight
+
+
+@pytest.mark.parametrize("rules", ["wargame", "2w2p", "deathwish", "d6"])
+def test_every_system_fights_to_an_end(rules):
+    kw = {"deathwish": combat_stats()} if rules == "deathwish" else {}
+    sc = Scenario(
+        sides=(
+            Side("red", fighters("r", 3, fights=3, **kw), leader="r0"),
+            Side("blue", fighters("b", 3, fights=3, **kw), leader="b0"),
+        ),
+        rules=rules,
+    )
+    b = run_battle(sc, seed=11, events=True)
+    out = b.outcome()
+    assert out.end_reason in END_REASONS
+    assert list(b.narrative())
+    data = out.to_dict()
+    assert set(data) >= {"winner", "end_reason", "rounds", "scale_switches", "sides"}
+    for side in data["sides"].values():
+        assert {"active", "dead", "incapacitated", "leader_status"} <= set(side)
+
+
+def combat_stats():
+    from sim.scenario import DeathwishStats
+
+    return DeathwishStats(weapon="M1911")
+
+
+def test_2w2p_fight_counts_grow_for_survivors():
+    sc = Scenario(
+        sides=(Side("red", fighters("r", 3, fights=2)), Side("blue", fighters("b", 3, fights=2))),
+        rules="2w2p",
+    )
+    b = run_battle(sc, seed=5)
+    frame = b.fighters_frame()
+    alive = frame[frame.status != "dead"]
+    assert (alive.fights_after == 3).all()
+    assert (alive.tier_after == "tested").all()  # Fresh after 2 fights, Tested after the 3rd
+
+
+def test_2w2p_fronts_roll_at_once():
+    sc = Scenario(
+        sides=(Side("red", fighters("r", 1, fights=10)), Side("blue", fighters("b", 1, fights=10))),
+        rules="2w2p",
+    )
+    b = Battle(sc, seed=1, events=True)
+    # Veteran: 3 dice each. red rolls 6,6,6 (3 felling); blue rolls 5,1,1 (1 felling)
+    b.rng = ScriptedRng([6, 6, 6, 5, 1, 1])
+    b.step()
+    assert by_name(b, "r0").status == Status.INCAPACITATED
+    assert by_name(b, "b0").status == Status.INCAPACITATED
+    assert b.ended and b.winner is None and b.end_reason == "mutual_defeat"
+
+
+def test_deathwish_attack_uses_to_hit_then_damage_then_wound_level():
+    from sim.scenario import DeathwishStats
+
+    sc = duel(
+        FighterSpec("A", deathwish=DeathwishStats(weapon="Glock 20")),
+        FighterSpec("B"),
+        rules="deathwish",
+        params_a={"cover": False},
+    )
+    b = Battle(sc, seed=1, events=True)
+    a, t = by_name(b, "A"), by_name(b, "B")
+    # to-hit d10 = 3 (<= skill 5); damage 2d10 = 6 and 4 (both <= lethality 6): 10 = critical
+    b.rng = ScriptedRng([3, 6, 4])
+    combat.take_turn(b, a)
+    assert t.dw_wounds == ["critical"]
+    assert t.status in (Status.INCAPACITATED, Status.DEAD)
+
+
+def test_deathwish_miss_does_nothing():
+    from sim.scenario import DeathwishStats
+
+    sc = duel(
+        FighterSpec("A", deathwish=DeathwishStats(weapon="M2HB")),
+        FighterSpec("B"),
+        rules="deathwish",
+        params_a={"cover": False},
+    )
+    b = Battle(sc, seed=1)
+    a, t = by_name(b, "A"), by_name(b, "B")
+    b.rng = ScriptedRng([6])  # 6 > skill 5: a miss
+    combat.take_turn(b, a)
+    assert t.dw_wounds == [] and t.status == Status.ACTIVE
+
+
+def test_deathwish_untreated_critical_kills_after_five_rounds():
+    sc = duel(FighterSpec("A"), FighterSpec("B"), rules="deathwish")
+    b = Battle(sc, seed=1)
+    t = by_name(b, "B")
+    t.dw_bleeding_out = 5
+    t.status = Status.INCAPACITATED
+    for _ in range(4):
+        combat.end_of_round(b)
+    assert t.status == Status.INCAPACITATED
+    combat.end_of_round(b)
+    assert t.status == Status.DEAD
+
+
+def test_d6_tie_goes_to_the_defender():
+    from sim.scenario import D6Stats
+
+    sc = duel(
+        FighterSpec("A", d6=D6Stats(attack="1D")),
+        FighterSpec("B", d6=D6Stats(dodge="1D")),
+        rules="d6",
+        params_a={"cover": False},
+        battle={"d6_difficulty": 0},
+    )
+    b = Battle(sc, seed=1)
+    a, t = by_name(b, "A"), by_name(b, "B")
+    b.rng = ScriptedRng([4, 4])  # B's dodge 4, A's attack 4: a tie misses
+    combat.take_turn(b, a)
+    assert t.d6_condition.tier.value == "none" and t.wounds_taken == 0
+
+
+def test_d6_hit_rolls_damage_against_body():
+    from sim.scenario import D6Stats
+
+    sc = duel(
+        FighterSpec("A", d6=D6Stats(attack="1D", damage="2D")),
+        FighterSpec("B", d6=D6Stats(dodge="1D", strength="1D", dexterity="1D")),
+        rules="d6",
+        params_a={"cover": False},
+        battle={"d6_difficulty": 0},
+    )
+    b = Battle(sc, seed=1)
+    a, t = by_name(b, "A"), by_name(b, "B")
+    # dodge 1, attack 6 (hit); damage 6+6 = 12 against body 1D = 1: difference 11, incapacitated
+    b.rng = ScriptedRng([1, 6, 6, 6, 1])
+    combat.take_turn(b, a)
+    assert t.d6_condition.tier.value == "incapacitated"
+    assert t.status == Status.INCAPACITATED
+
+
+def test_leader_must_be_a_fighter_of_the_side():
+    sc = Scenario(
+        sides=(Side("red", fighters("r", 2), leader="bob"), Side("blue", fighters("b", 2)))
+    )
+    with pytest.raises(SimError, match="leader"):
+        Battle(sc, seed=1)
+
+
+def test_unknown_tactic_suggests_a_name():
+    sc = Scenario(
+        sides=(
+            Side("red", fighters("r", 2), tactic=TacticSpec("agressive")),
+            Side("blue", fighters("b", 2)),
+        )
+    )
+    with pytest.raises(SimError, match="did you mean 'aggressive'"):
+        Battle(sc, seed=1)
+
+
+def test_a_battle_needs_a_seed():
+    sc = Scenario(sides=(Side("red", fighters("r", 1)), Side("blue", fighters("b", 1))))
+    with pytest.raises(SimError, match="seed"):
+        Battle(sc)
+
+
+def test_frames_for_notebooks():
+    sc = Scenario(sides=(Side("red", fighters("r", 2)), Side("blue", fighters("b", 2))))
+    b = run_battle(sc, seed=3, events=True)
+    assert {"round", "side", "scale", "active", "hd"} <= set(b.rounds_frame().columns)
+    assert len(b.fighters_frame()) == 4
+    assert list(b.events_frame().columns) == [
+        "round",
+        "actor",
+        "action",
+        "target",
+        "dice",
+        "result",
+    ]
+    assert Battle(sc, seed=3).run().to_dict() == b.outcome().to_dict()
