@@ -124,6 +124,8 @@ class Battle(mesa.Model):
     """One battle of a :class:`~sim.scenario.Scenario`, seeded by ``seed`` or ``rng``.
 
     ``events=True`` keeps a log of every roll and decision (off by default for speed).
+    ``options``, ``frame`` and ``battle`` override the scenario's rule options, War Game
+    frame options and battle house rules for this run.
     """
 
     def __init__(
@@ -133,7 +135,19 @@ class Battle(mesa.Model):
         seed: int | None = None,
         rng: np.random.Generator | None = None,
         events: bool = False,
+        options: Mapping[str, Any] | None = None,
+        frame: Mapping[str, Any] | None = None,
+        battle: Mapping[str, Any] | None = None,
     ) -> None:
+        if options or frame or battle:
+            from dataclasses import replace
+
+            scenario = replace(
+                scenario,
+                options={**scenario.options, **(options or {})},
+                frame={**scenario.frame, **(frame or {})},
+                battle={**scenario.battle, **(battle or {})},
+            )
         if rng is None:
             if seed is None:
                 seed = scenario.seed
@@ -657,8 +671,13 @@ def _pool_text(p: wargame.Combatant) -> str:
     return f"{p.hit_dice} HD, armor {p.armor_pool}"
 
 
-def run_battle(scenario: Scenario, seed: int, *, events: bool = False) -> Battle:
-    """Build and fight one battle; return it (``.outcome()``, frames, ``.narrative()``)."""
-    battle = Battle(scenario, seed=seed, events=events)
+def run_battle(
+    scenario: Scenario, seed: int, *, events: bool = False, **overrides: Any
+) -> Battle:
+    """Build and fight one battle; return it (``.outcome()``, frames, ``.narrative()``).
+
+    ``overrides`` are passed to :class:`Battle` (``options``, ``frame``, ``battle``).
+    """
+    battle = Battle(scenario, seed=seed, events=events, **overrides)
     battle.run()
     return battle

@@ -547,3 +547,12 @@ def test_frames_for_notebooks():
         "result",
     ]
     assert Battle(sc, seed=3).run().to_dict() == b.outcome().to_dict()
+
+
+def test_options_override_the_scenario_for_one_run():
+    sc = Scenario(sides=(Side("red", fighters("r", 6)), Side("blue", fighters("b", 6))))
+    b = Battle(sc, seed=1, options={"pool": "headcount"})
+    assert b.options.pool == "headcount" and sc.options == {}
+    with pytest.raises(SimError, match="rules.options.pool"):
+        Battle(sc, seed=1, options={"pool": "everyone"})
+    assert Battle(sc, seed=1, battle={"d6_difficulty": 15}).opts.d6_difficulty == 15
