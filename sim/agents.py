@@ -58,7 +58,9 @@ class Fighter(mesa.Agent):
         self.wg = wargame.combatant(
             spec.hit_dice,
             armor=[_armor_item(a) for a in spec.armor],
-            dex_modifier=spec.dex_modifier,
+            dex_modifier=(
+                spec.dex_modifier if spec.savvy is None else wargame.savvy_modifier(spec.savvy)
+            ),
             shield=spec.shield,
             strength=max(spec.strength, spec.athletics),
             resolve=spec.resolve,

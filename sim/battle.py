@@ -414,7 +414,11 @@ class Battle(mesa.Model):
         actor: Fighter | None = first
         last: Fighter | None = None
         while actor is not None and not self.ended:
-            combat.take_turn(self, actor)
+            self._jump_in(actor)
+            if self.ended:
+                break
+            if actor.in_fight:
+                combat.take_turn(self, actor)
             actor.acted = True
             last = actor
             actor = self._name_next(actor)
@@ -422,6 +426,28 @@ class Battle(mesa.Model):
             tactic = self.tactic_of(last)
             allies = [f for f in self.sides[last.side].fighters if f.in_fight]
             self.next_first = tactic.name_next_actor(allies, self.enemies_of(last))
+
+    def _jump_in(self, named: Fighter) -> None:
+        """War Game 1.6: an enemy of the named actor may spend 1 HD to act first.
+
+        Used only when the frame option ``act_out_of_turn`` is on, by a fighter with at
+        least 3 HD to spend (1 to jump in, 2 for a maneuver) [H].
+        """
+        if not self.frame.act_out_of_turn or self.rules != "wargame":
+            return
+        for f in self.all_fighters():
+            if (
+                f.active
+                and not f.acted
+                and f.side != named.side
+                and f.wg.spendable >= 3
+                and wargame.can_act_out_of_turn(f.wg, self.frame)
+            ):
+                f.wg = wargame.act_out_of_turn(f.wg, self.frame)
+                self.note(f.name, "acts out of turn", result="1 HD spent")
+                combat.take_turn(self, f)
+                f.acted = True
+                return
 
     def _name_next(self, actor: Fighter) -> Fighter | None:
         waiting = [f for f in self.all_fighters() if f.in_fight and not f.acted]
@@ -671,9 +697,7 @@ def _pool_text(p: wargame.Combatant) -> str:
     return f"{p.hit_dice} HD, armor {p.armor_pool}"
 
 
-def run_battle(
-    scenario: Scenario, seed: int, *, events: bool = False, **overrides: Any
-) -> Battle:
+def run_battle(scenario: Scenario, seed: int, *, events: bool = False, **overrides: Any) -> Battle:
     """Build and fight one battle; return it (``.outcome()``, frames, ``.narrative()``).
 
     ``overrides`` are passed to :class:`Battle` (``options``, ``frame``, ``battle``).

@@ -556,3 +556,31 @@ def test_options_override_the_scenario_for_one_run():
     with pytest.raises(SimError, match="rules.options.pool"):
         Battle(sc, seed=1, options={"pool": "everyone"})
     assert Battle(sc, seed=1, battle={"d6_difficulty": 15}).opts.d6_difficulty == 15
+
+
+def test_acting_out_of_turn_costs_one_hd_and_goes_first():
+    sc = Scenario(
+        sides=(
+            Side("red", fighters("r", 2, hit_dice=6, armor=("plate",))),
+            Side("blue", fighters("b", 2, hit_dice=6, armor=("plate",))),
+        ),
+        options={"act_out_of_turn": True},
+    )
+    b = Battle(sc, seed=8, events=True)
+    b.step()
+    jumps = [e for e in b.log if e["action"] == "acts out of turn"]
+    assert jumps
+    off = Battle(replace(sc, options={}), seed=8, events=True)
+    off.step()
+    assert not [e for e in off.log if e["action"] == "acts out of turn"]
+
+
+def test_savvy_second_digit_replaces_the_dex_modifier():
+    sc = Scenario(
+        sides=(
+            Side("red", (FighterSpec("r", armor=("doublet",), savvy=47),)),
+            Side("blue", fighters("b", 1)),
+        )
+    )
+    b = Battle(sc, seed=1)
+    assert by_name(b, "r").wg.armor_max == 2 + 7
