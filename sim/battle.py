@@ -26,7 +26,7 @@ from sim.agents import Fighter
 from sim.errors import SimError, unknown
 from sim.rules import get_system, wargame
 from sim.rules.common import OUT_OF_FIGHT, Status, build_options, option
-from sim.scenario import FighterSpec, Goal, Scenario
+from sim.scenario import FactorSpec, FighterSpec, Goal, Scenario
 from sim.tactics import Tactic, make_tactic
 
 END_REASONS = ("defeat", "goal_achieved", "goal_failed", "mutual_defeat", "max_rounds")
@@ -178,9 +178,7 @@ class Battle(mesa.Model):
         self.ended = False
         self.winner: str | None = None
         self.end_reason: str | None = None
-        self.factors: list[wargame.Factor] = [
-            wargame.factor(f.kind, f.name) for f in scenario.factors
-        ]
+        self.factors: list[wargame.Factor] = [self._factor(f) for f in scenario.factors]
         self.log: list[dict[str, Any]] | None = [] if events else None
         self.round_rows: list[dict[str, Any]] = []
         self.cover_until: dict[int, int] = {}
@@ -210,6 +208,12 @@ class Battle(mesa.Model):
         f.arrived_round = self.round
         side.fighters.append(f)
         return f
+
+    def _factor(self, spec: FactorSpec) -> wargame.Factor:
+        """The factor a spec names, or one rolled on its d8 table."""
+        if spec.name is None:
+            return wargame.roll_factor(spec.kind, self.rng)
+        return wargame.factor(spec.kind, spec.name)
 
     # ---------------------------------------------------------------------- queries
     def all_fighters(self) -> list[Fighter]:
@@ -347,9 +351,10 @@ class Battle(mesa.Model):
                     if self.large and self.large_mode == "pools":
                         side.pool = None  # rebuilt from its members below
             elif ev.kind == "add_factor" and ev.factor is not None:
-                self.factors.append(wargame.factor(ev.factor.kind, ev.factor.name))
-                self.note("scenario", "factor added", result=f"{ev.factor.kind} {ev.factor.name}")
-            elif ev.kind == "remove_factor" and ev.factor is not None:
+                added = self._factor(ev.factor)
+                self.factors.append(added)
+                self.note("scenario", "factor added", result=f"{added.kind} {added.name}")
+            elif ev.kind == "remove_factor" and ev.factor is not None and ev.factor.name:
                 gone = wargame.factor(ev.factor.kind, ev.factor.name)
                 self.factors = [x for x in self.factors if x != gone]
                 self.note("scenario", "factor removed", result=f"{ev.factor.kind} {ev.factor.name}")

@@ -151,10 +151,13 @@ class Goal:
 
 @dataclass(frozen=True, slots=True)
 class FactorSpec:
-    """An environmental factor in play: ``kind`` (cover/distraction/hazard) and table ``name``."""
+    """An environmental factor: ``kind`` (cover/distraction/hazard) and its table ``name``.
+
+    ``name=None`` rolls the kind's d8 table with the battle's generator when it enters play.
+    """
 
     kind: str
-    name: str
+    name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

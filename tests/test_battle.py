@@ -584,3 +584,13 @@ def test_savvy_second_digit_replaces_the_dex_modifier():
     )
     b = Battle(sc, seed=1)
     assert by_name(b, "r").wg.armor_max == 2 + 7
+
+
+def test_a_rolled_factor_comes_from_its_d8_table_with_the_battle_seed():
+    sc = Scenario(
+        sides=(Side("red", fighters("r", 1)), Side("blue", fighters("b", 1))),
+        factors=(FactorSpec("cover"),),
+    )
+    names = {Battle(sc, seed=s).factors[0].name for s in range(40)}
+    assert len(names) > 3 and all(isinstance(n, str) for n in names)
+    assert Battle(sc, seed=5).factors == Battle(sc, seed=5).factors
