@@ -1,0 +1,1323 @@
+"""Scenario files: YAML in, a checked :class:`~sim.scenario.Scenario` out, every error at once.
+
+``load_scenario(path, overrides)`` reads a file; ``parse_scenario(text, source, overrides)``
+reads a string. Both check the whole document and raise :class:`ScenarioError` listing every
+problem, one line each, as ``file:line: field.path: message``::
+
+    ford.yaml:12: max_rounds: expected a whole number, got 'three'
+    ford.yaml:40: sides.red.fighters[0].weapon: unknown weapon category 'ax'; did you mean 'axe'?
+
+Files are read safely: PyYAML composes nodes with ``SafeLoader`` and this module builds plain
+values from them itself (mappings, lists, strings, numbers, booleans, null; no tags that make
+objects, no code). Mapping keys are text as written (``yes:`` is the key ``"yes"``); anchors,
+aliases and ``<<`` merge keys work; a key given twice is an error. Limits: a file of at most
+5 MB (checked before it is read), at most 200,000 values once aliases are expanded (a
+"billion laughs" alias bomb is refused before anything is built), at most 64 levels of
+nesting, 100,000 fighters in all.
+
+Format
+------
+
+Top level (every key optional except ``sides``):
+
+- ``name``: text; default: the file's name without its extension.
+- ``description``: text.
+- ``rules``: a system name (``wargame``, ``2w2p``, ``deathwish``, ``d6``; default ``wargame``)
+  or a mapping ``{system: NAME, options: {OPTION: VALUE, ...}}``; the options are the system's
+  own (``sim options SYSTEM``).
+- ``frame``: War Game frame options (morale, scale, initiative; names as in
+  ``sim options wargame``) for a system other than ``wargame``. Under ``wargame`` they go in
+  ``rules.options`` and ``frame`` is an error.
+- ``battle``: the battle's own house rules (``sim options battle``).
+- ``max_rounds``: whole number 1..10000; default 50.
+- ``seed``: whole number 0 or more, or null (then a run must be given a seed).
+- ``templates``: mapping of template name to fighter fields (any fighter field below except
+  ``name``, ``count`` and ``template``).
+- ``factors``: list of environmental factors in play from the start, each a one-key mapping
+  ``{cover: NAME}``, ``{distraction: NAME}``, ``{hazard: NAME}`` (names from the War Game d8
+  tables) or ``{roll: KIND}`` (rolled on the d8 table of KIND when the battle starts).
+- ``sides``: mapping of side name to side; at least two sides (exactly two under ``2w2p``).
+- ``events``: list of scripted events (below).
+
+Side:
+
+- ``fighters`` (required): non-empty list of fighter entries.
+- ``leader``: the name of one of the side's starting fighters (after ``count`` expansion, so
+  ``guard 1`` names the first of ``{name: guard, count: 2}``).
+- ``tactic``: a tactic name (``balanced``, ``aggressive``, ``defensive``, ``focus_leader``) or
+  ``{name: NAME, params: {PARAMETER: VALUE, ...}}`` (``sim options tactic``); default balanced.
+- ``goals``: list of goals, each a one-key mapping ``{protect: FIGHTER}`` (one of the side's
+  own fighters, reinforcements included), ``{destroy: TOUGHNESS}`` (1..1000000),
+  ``{hold: ROUNDS}`` or ``{take_and_hold: ROUNDS}`` (1..max_rounds), optionally with
+  ``wins: false`` beside it (the goal then does not win the battle by itself); or the long form
+  ``{kind: KIND, target: FIGHTER | toughness: N | rounds: N, wins: BOOL}``.
+
+Fighter entry:
+
+Fields left out take :class:`~sim.scenario.FighterSpec`'s defaults. Table names are stored
+as the table spells them (``weapon: Bastard Sword`` becomes ``bastard_sword``).
+
+- ``name`` (required): text.
+- ``template``: a key of ``templates``; the entry's own fields override the template's
+  (``skills``, ``deathwish`` and ``d6`` merge key by key).
+- ``count``: whole number 1..100000; the entry stands for fighters ``NAME 1`` .. ``NAME N``
+  (``count: 1``, the default, keeps the name as it is). Fighter names must differ across the
+  whole scenario, reinforcements included.
+- War Game: ``hit_dice`` (1..100, default 4); ``armor`` (a list of armor names from the d6
+  table, aliases allowed; piecemeal armor as ``"piecemeal:N"`` for N pieces; a single name
+  may stand alone); ``shield`` (``small``, ``medium``, ``large`` or their aliases, or an armor
+  value 2..4; null for none); ``weapon`` (a d12 weapon category or ``plain``, the default);
+  ``dex_modifier`` (-10..10); ``savvy`` (a two-digit score 10..99 whose second digit replaces
+  the Dex modifier, or null); ``inventory_slots`` (0..1000); ``mounted``, ``two_handed``
+  (true/false).
+- Shared attributes: ``body``, ``strength``, ``dexterity`` (1..20, default 5); ``athletics``
+  (0..20); ``resolve`` (0..100, used by ``morale_compare: fixed``); ``role`` (text, default
+  ``fighter``); ``front`` (text, the 2W2P front; default ``main``).
+- 2W2P: ``fights`` (0..1000, the fight count that gives the tier); ``prime`` (true/false);
+  ``head_protection`` (true/false); ``skills`` (mapping of skill name to level:
+  ``unskilled``, ``competent``, ``experienced`` or ``specialized``).
+- ``deathwish``: mapping with ``weapon`` (a Deathwish weapon name), ``armor`` (armor points
+  0..20, or an armor name such as ``light vest``), ``skill`` (0..20), ``traits`` (-20..20) and
+  ``ammo`` (an ammunition type). Body, Strength and traits must give a trauma tolerance of 1
+  or more.
+- ``d6``: mapping with dice codes (``3D``, ``4D+1``, at most 100D) ``strength``,
+  ``dexterity``, ``attack``, ``dodge``, ``parry`` and ``damage`` (for those two, an empty
+  string means none / unarmed), ``armor``, and ``size`` (a participant of the D6 scale table
+  such as ``Dragon``, or a signed size value -100..100).
+
+Event (each needs ``round``, 1..max_rounds, and exactly one action):
+
+- ``{round: N, reinforce: SIDE, fighters: [FIGHTER ENTRY, ...]}``: fighters join SIDE.
+- ``{round: N, add_factor: {KIND: NAME}}`` or ``{round: N, add_factor: {roll: KIND}}``.
+- ``{round: N, remove_factor: {KIND: NAME}}``.
+
+Overrides (``--set PATH=VALUE``, the ``overrides`` argument): PATH is a dotted path into the
+document with ``[i]`` list indexes (``rules.options.pool``, ``sides.red.fighters[0].hit_dice``);
+VALUE is read as YAML (``10``, ``true``, ``[chain, plate]``, ``{reserve: 2}``; empty is null).
+Missing mapping keys on the way are created; the change is made before the document is
+checked. Errors in an overridden value are reported against ``<--set>``.
+
+An optional key left empty (null) counts as left out, so takes its default; in a fighter entry
+or template only ``shield`` and ``savvy`` may be null (none).
+
+Unknown keys and names (weapons, armors, factors, tactics and their parameters, rule options,
+skill levels, sizes, systems, sides, fighters) are errors with the closest known name
+suggested, or the known names listed.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from sim.battle import BattleOptions
+from sim.dice import DiceError, parse_code
+from sim.errors import SimError, did_you_mean, unknown
+from sim.rules import SYSTEMS, d6, deathwish, twowp, wargame
+from sim.rules.common import build_options
+from sim.scenario import (
+    D6Stats,
+    DeathwishStats,
+    Event,
+    FactorSpec,
+    FighterSpec,
+    Goal,
+    Scenario,
+    Side,
+    TacticSpec,
+)
+from sim.tactics import TACTICS, Tactic, make_tactic
+
+__all__ = [
+    "Issue",
+    "ScenarioError",
+    "apply_override",
+    "load_scenario",
+    "parse_scenario",
+    "read_yaml",
+]
+
+MB = 1024 * 1024
+MAX_BYTES = 5 * MB
+"""Largest file read (5 MB)."""
+MAX_NODES = 200_000
+"""Most values a document may hold once aliases are expanded."""
+MAX_DEPTH = 64
+"""Deepest nesting of mappings and lists."""
+MAX_ROUNDS = 10_000
+MAX_COUNT = 100_000
+"""Largest ``count`` of one entry, and most fighters in one scenario."""
+MAX_D6_DICE = 100
+OVERRIDE_SOURCE = "<--set>"
+
+Locate = Callable[[str], "int | None"]
+
+
+# --------------------------------------------------------------------------- issues
+@dataclass(frozen=True, slots=True)
+class Issue:
+    """One problem in a file: where it is (source, 1-based line, field path) and what."""
+
+    source: str
+    line: int | None
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        where = self.source if self.line is None else f"{self.source}:{self.line}"
+        return f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
+
+
+class ScenarioError(SimError):
+    """Every problem found in a scenario file; ``str()`` gives one line per issue."""
+
+    def __init__(self, issues: Iterable[Issue]) -> None:
+        self.issues: tuple[Issue, ...] = tuple(issues)
+        super().__init__("\n".join(str(i) for i in self.issues))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ScenarioError, (self.issues,))
+
+
+def _fail(source: str, message: str, line: int | None = None, path: str = "") -> ScenarioError:
+    return ScenarioError([Issue(source, line, path, message)])
+
+
+def _show(value: Any) -> str:
+    """A value as an error message quotes it: ``'three'``, ``2.5``, ``true``, ``a list``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str) and len(value) > 40:
+        return repr(value[:37] + "...")
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _name(text: str) -> str:
+    """A name as paths and messages show it: as is, or quoted if it has odd characters."""
+    return text if text.isprintable() else repr(text)
+
+
+def _join(path: str, key: str) -> str:
+    key = _name(key)
+    return f"{path}.{key}" if path else key
+
+
+def _parent(path: str) -> str:
+    if path.endswith("]"):
+        return path[: path.rindex("[")]
+    return path.rpartition(".")[0]
+
+
+def _unknown_key(key: str, allowed: Iterable[str]) -> str:
+    names = list(allowed)
+    hint = did_you_mean(key, names) or "; allowed: " + ", ".join(names)
+    return f"unknown key {key!r}{hint}"
+
+
+def _listing(names: Sequence[str], limit: int = 10) -> str:
+    shown = ", ".join(repr(n) for n in names[:limit])
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
+
+
+# --------------------------------------------------------------------------- reading YAML
+_TAG = "tag:yaml.org,2002:"
+_SCALAR_TAGS = {_TAG + t for t in ("null", "bool", "int", "float", "str", "timestamp", "binary")}
+_AS_TEXT = {_TAG + "merge", _TAG + "value"}  # plain ``<<`` and ``=`` as values: just text
+_MERGE = _TAG + "merge"
+
+
+class _TooBig(Exception):
+    pass
+
+
+class _Reader:
+    """Builds plain Python values from a composed node graph, noting each path's line."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.issues: list[Issue] = []
+        self.lines: dict[str, int] = {}
+        self.sizes: dict[int, tuple[int, int]] = {}
+        self.constructor = yaml.constructor.SafeConstructor()
+
+    def issue(self, node: Node, path: str, message: str) -> None:
+        self.issues.append(Issue(self.source, node.start_mark.line + 1, path, message))
+
+    # Sizing first: the expanded size and height of every node (a shared node counts once per
+    # use), so an alias bomb or an alias chain too deep is found from its few distinct nodes,
+    # before anything is built.
+    def size(self, node: Node, depth: int, active: set[int], used: Node) -> tuple[int, int]:
+        """Expanded (size, height) of ``node``, used inside ``used`` at ``depth``."""
+        known = self.sizes.get(id(node))
+        if known is None:
+            if depth > MAX_DEPTH:
+                raise _TooBig(f"nesting deeper than {MAX_DEPTH} levels", node)
+            if id(node) in active:
+                raise _TooBig("an alias refers to a node that contains it", node)
+            total, height = 1, 1
+            if isinstance(node, (MappingNode, SequenceNode)):
+                active.add(id(node))
+                children: list[Node] = []
+                if isinstance(node, MappingNode):
+                    for key, value in node.value:
+                        children += [key, value]
+                else:
+                    children = list(node.value)
+                for child in children:
+                    child_size, child_height = self.size(child, depth + 1, active, node)
+                    total += child_size
+                    height = max(height, child_height + 1)
+                    if total > MAX_NODES:
+                        break
+                active.discard(id(node))
+            known = self.sizes[id(node)] = (total, height)
+        total, height = known
+        if depth + height > MAX_DEPTH + 1:
+            raise _TooBig(f"nesting deeper than {MAX_DEPTH} levels once aliases are expanded", used)
+        if total > MAX_NODES:
+            raise _TooBig(
+                f"the document holds more than {MAX_NODES} values once aliases are expanded "
+                "(an alias bomb?)",
+                node,
+            )
+        return known
+
+    def build(self, node: Node, path: str) -> Any:
+        if isinstance(node, ScalarNode):
+            return self.scalar(node, path)
+        if isinstance(node, SequenceNode):
+            if node.tag != _TAG + "seq":
+                self.issue(node, path, f"unsupported tag {_tag(node.tag)}")
+                return None
+            out = []
+            for i, item in enumerate(node.value):
+                item_path = f"{path}[{i}]"
+                self.lines.setdefault(item_path, item.start_mark.line + 1)
+                out.append(self.build(item, item_path))
+            return out
+        if isinstance(node, MappingNode):
+            if node.tag != _TAG + "map":
+                self.issue(node, path, f"unsupported tag {_tag(node.tag)}")
+                return None
+            result: dict[str, Any] = {}
+            for key, (key_node, value_node) in self.pairs(node, path).items():
+                key_path = _join(path, key)
+                self.lines.setdefault(key_path, key_node.start_mark.line + 1)
+                result[key] = self.build(value_node, key_path)
+            return result
+        self.issue(node, path, "unsupported node")  # pragma: no cover - PyYAML has no other
+        return None
+
+    def pairs(self, node: MappingNode, path: str) -> dict[str, tuple[Node, Node]]:
+        """A mapping's entries by key text; ``<<`` merges resolved, duplicates reported."""
+        own: dict[str, tuple[Node, Node]] = {}
+        merged: dict[str, tuple[Node, Node]] = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == _MERGE:
+                sources = value_node.value if isinstance(value_node, SequenceNode) else [value_node]
+                for source in sources:
+                    if not isinstance(source, MappingNode):
+                        self.issue(value_node, path, "'<<' merges a mapping or a list of mappings")
+                        continue
+                    for key, pair in self.pairs(source, path).items():
+                        merged.setdefault(key, pair)  # earlier sources win
+                continue
+            if not isinstance(key_node, ScalarNode):
+                self.issue(key_node, path, "a key must be plain text, not a list or mapping")
+                continue
+            key = str(key_node.value)
+            if key in own:
+                first = own[key][0].start_mark.line + 1
+                self.issue(key_node, _join(path, key), f"duplicate key (first on line {first})")
+                continue
+            own[key] = (key_node, value_node)
+        return {**merged, **own}
+
+    def scalar(self, node: ScalarNode, path: str) -> Any:
+        if node.tag in _AS_TEXT:
+            return str(node.value)
+        if node.tag not in _SCALAR_TAGS:
+            self.issue(node, path, f"unsupported tag {_tag(node.tag)}")
+            return None
+        try:
+            return self.constructor.construct_object(node, deep=True)
+        except (yaml.YAMLError, ValueError, OverflowError) as err:
+            detail = getattr(err, "problem", None) or str(err).partition(":")[0]
+            self.issue(node, path, f"bad value {node.value[:40]!r}: {_one_line(detail)}")
+            return None
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _tag(tag: str) -> str:
+    return "!!" + tag[len(_TAG) :] if tag.startswith(_TAG) else tag
+
+
+def _yaml_issue(err: yaml.YAMLError, text: str, source: str) -> Issue:
+    if isinstance(err, yaml.reader.ReaderError):
+        line = text[: err.position].count("\n") + 1
+        char = err.character if isinstance(err.character, int) else ord(err.character)
+        return Issue(source, line, "", f"unacceptable character #x{char:04x} ({err.reason})")
+    if isinstance(err, yaml.MarkedYAMLError):
+        mark = err.problem_mark or err.context_mark
+        parts = [p for p in (err.context, err.problem) if p]
+        message = _one_line(": ".join(parts)) or "malformed YAML"
+        return Issue(source, mark.line + 1 if mark else None, "", f"malformed YAML: {message}")
+    return Issue(source, None, "", f"malformed YAML: {_one_line(str(err))}")
+
+
+def _size_message(size: int) -> str:
+    return f"file is {size / MB:.1f} MB; the limit is {MAX_BYTES // MB} MB"
+
+
+def read_yaml(text: str, source: str = "<string>") -> tuple[Any, Locate]:
+    """Parse one YAML document safely; return its plain value and a line finder.
+
+    The value is built from PyYAML's composed nodes (``SafeLoader``): mappings become dicts
+    with text keys (a key is taken as written: ``1`` and ``yes`` stay the text ``"1"`` and
+    ``"yes"``), lists become lists, scalars the usual YAML 1.1 values. ``<<`` merge keys
+    work. ``locate(path)`` gives the 1-based line of a dotted path such as
+    ``sides.red.fighters[2].weapon`` (the line of its key, or of a list item), falling back
+    to its nearest parent that the document has (but not to the document itself, which
+    ``locate("")`` gives); ``None`` if none has a line.
+
+    Raises:
+        ScenarioError: malformed YAML (one issue at the line PyYAML reports), a document over
+            the limits (size, expanded values, nesting), unsupported tags, duplicate keys,
+            keys that are not plain text.
+    """
+    if len(text) > MAX_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+        raise _fail(source, _size_message(len(text.encode("utf-8", "surrogatepass"))))
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as err:
+        raise ScenarioError([_yaml_issue(err, text, source)]) from None
+    except RecursionError:
+        raise _fail(source, "nesting is too deep") from None
+    reader = _Reader(source)
+
+    def locate(path: str) -> int | None:
+        if not path:
+            return reader.lines.get("")
+        while path:
+            line = reader.lines.get(path)
+            if line is not None:
+                return line
+            path = _parent(path)
+        return None
+
+    if root is None:
+        return None, locate
+    try:
+        reader.size(root, 0, set(), root)
+    except _TooBig as err:
+        message, node = err.args
+        raise _fail(source, message, node.start_mark.line + 1) from None
+    reader.lines[""] = root.start_mark.line + 1
+    value = reader.build(root, "")
+    if reader.issues:
+        raise ScenarioError(reader.issues)
+    return value, locate
+
+
+# --------------------------------------------------------------------------- overrides
+_PART = re.compile(r"^([^.\[\]]+)((?:\[\d+\])*)$")
+
+
+def _parse_path(text: str) -> list[str | int] | None:
+    steps: list[str | int] = []
+    for part in text.split("."):
+        m = _PART.match(part.strip())
+        if not m:
+            return None
+        steps.append(m.group(1))
+        steps += [int(i) for i in re.findall(r"\[(\d+)\]", m.group(2))]
+    return steps
+
+
+def _path_text(steps: Sequence[str | int]) -> str:
+    out = ""
+    for step in steps:
+        out = f"{out}[{step}]" if isinstance(step, int) else _join(out, step)
+    return out
+
+
+def apply_override(doc: dict[str, Any], text: str) -> str:
+    """Apply one ``PATH=VALUE`` override to ``doc`` in place; return the path it changed.
+
+    The path returned is ``PATH``, or its outermost part that did not exist and was created
+    (``x`` for ``x.y.z=1`` when there was no ``x``): everything under it comes from the
+    override.
+
+    ``PATH`` is dotted with ``[i]`` list indexes; missing mapping keys are created on the
+    way. ``VALUE`` is read as YAML with :func:`read_yaml` (``10``, ``true``, ``[a, b]``,
+    ``{reserve: 1}``; empty means null).
+
+    Raises:
+        ScenarioError: one issue with source ``<--set>`` for a malformed override, a path
+            that goes through something other than a mapping or list, or an index out of
+            range.
+    """
+    raw_path, sep, raw_value = text.partition("=")
+    raw_path = raw_path.strip()
+    steps = _parse_path(raw_path) if sep else None
+    if not steps:
+        raise _fail(
+            OVERRIDE_SOURCE,
+            f"expected PATH=VALUE such as max_rounds=10 or sides.red.tactic=aggressive, "
+            f"got {text!r}",
+        )
+    path = _path_text(steps)
+    try:
+        value, _ = read_yaml(raw_value, OVERRIDE_SOURCE)
+    except ScenarioError as err:
+        raise ScenarioError(
+            [Issue(OVERRIDE_SOURCE, None, path, i.message) for i in err.issues]
+        ) from None
+    target: Any = doc
+    changed = len(steps)  # how many steps lead to the outermost thing set or created
+    for i, step in enumerate(steps):
+        last = i == len(steps) - 1
+        here = _path_text(steps[:i]) or "the document"
+        if isinstance(step, int):
+            if not isinstance(target, list):
+                raise _fail(OVERRIDE_SOURCE, f"{here} is {_show(target)}, not a list", path=path)
+            if step >= len(target):
+                raise _fail(
+                    OVERRIDE_SOURCE,
+                    f"index {step} is out of range: {here} has {len(target)} items",
+                    path=path,
+                )
+        elif not isinstance(target, dict):
+            raise _fail(OVERRIDE_SOURCE, f"{here} is {_show(target)}, not a mapping", path=path)
+        if last:
+            target[step] = value
+        else:
+            if isinstance(step, str) and step not in target:
+                if any(isinstance(s, int) for s in steps[i + 1 :]):
+                    missing = _path_text(steps[: i + 1])
+                    raise _fail(OVERRIDE_SOURCE, f"{missing} does not exist", path=path)
+                target[step] = {}
+                changed = min(changed, i + 1)
+            target = target[step]
+    return _path_text(steps[:changed])
+
+
+# --------------------------------------------------------------------------- checking
+_BAD = object()  # a field value that failed its check (the error is already recorded)
+
+_SIDE_KEYS = ("leader", "tactic", "goals", "fighters")
+_TOP_KEYS = (
+    "name",
+    "description",
+    "rules",
+    "frame",
+    "battle",
+    "max_rounds",
+    "seed",
+    "templates",
+    "factors",
+    "sides",
+    "events",
+)
+_ENTRY_KEYS = ("name", "template", "count")
+_GOAL_KEYS = ("kind", "target", "toughness", "rounds", "wins")
+_GOAL_FIELD = {"protect": "target", "destroy": "toughness", "hold": "rounds"}
+_EVENT_ACTIONS = ("reinforce", "add_factor", "remove_factor")
+_DW_KEYS = ("weapon", "armor", "skill", "traits", "ammo")
+_D6_CODES = ("strength", "dexterity", "attack", "dodge", "parry", "damage", "armor")
+
+
+def _get(m: Mapping[str, Any], key: str, default: Any) -> Any:
+    """``m[key]``, or ``default`` when the key is missing or null."""
+    value = m.get(key)
+    return default if value is None else value
+
+
+def _strip(message: str, *prefixes: str) -> str:
+    for prefix in prefixes:
+        if message.startswith(prefix):
+            return message[len(prefix) :]
+    return message
+
+
+class _Checker:
+    """Walks a document, collecting an :class:`Issue` for every problem it finds."""
+
+    def __init__(
+        self, source: str, locate: Locate, overridden: Sequence[str], default_name: str
+    ) -> None:
+        self.source = source
+        self.locate = locate
+        self.overridden = tuple(overridden)
+        self.default_name = default_name
+        self.issues: list[Issue] = []
+        self.templates: dict[str, dict[str, Any]] = {}
+        self.names: dict[str, str] = {}  # fighter name -> path of the entry that made it
+        self.total = 0
+        self.max_rounds = MAX_ROUNDS
+        self.unsure: set[str] = set()  # sides with fighter entries that made no fighter
+
+    # ----------------------------------------------------------------- reporting
+    def error(self, path: str, message: str) -> None:
+        for o in self.overridden:
+            if path == o or path.startswith((o + ".", o + "[")):
+                self.issues.append(Issue(OVERRIDE_SOURCE, None, path, message))
+                return
+        self.issues.append(Issue(self.source, self.locate(path), path, message))
+
+    def attempt(
+        self, path: str, check: Callable[..., Any], *args: Any, strip: Sequence[str] = ()
+    ) -> Any:
+        """``check(*args)``, or ``_BAD`` after recording its SimError or DiceError.
+
+        ``strip`` lists prefixes to take off the error message (a path the issue already has).
+        """
+        try:
+            return check(*args)
+        except (SimError, DiceError) as err:
+            self.error(path, _strip(str(err), *strip))
+            return _BAD
+
+    # ----------------------------------------------------------------- plain values
+    def mapping(self, value: Any, path: str, what: str = "a mapping") -> dict[str, Any] | None:
+        if isinstance(value, dict):
+            return value
+        self.error(path, f"expected {what}, got {_show(value)}")
+        return None
+
+    def keys(self, m: Mapping[str, Any], path: str, allowed: Sequence[str]) -> None:
+        for key in m:
+            if key not in allowed:
+                self.error(_join(path, key), _unknown_key(key, allowed))
+
+    def whole(self, value: Any, path: str, low: int | None, high: int | None) -> Any:
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.error(path, f"expected a whole number, got {_show(value)}")
+            return _BAD
+        if low is not None and high is not None and not low <= value <= high:
+            self.error(path, f"must be {low}..{high}, got {_show(value)}")
+            return _BAD
+        if low is not None and value < low:
+            self.error(path, f"must be {low} or more, got {_show(value)}")
+            return _BAD
+        return value
+
+    def flag(self, value: Any, path: str) -> Any:
+        if isinstance(value, bool):
+            return value
+        self.error(path, f"expected true or false, got {_show(value)}")
+        return _BAD
+
+    def text(self, value: Any, path: str, empty: bool = True) -> Any:
+        if not isinstance(value, str):
+            self.error(path, f"expected text, got {_show(value)}")
+            return _BAD
+        if not empty and not value.strip():
+            self.error(path, "must not be empty")
+            return _BAD
+        return value
+
+    def a_list(self, value: Any, path: str, what: str) -> list[Any] | None:
+        if isinstance(value, list):
+            return value
+        self.error(path, f"expected a list of {what}, got {_show(value)}")
+        return None
+
+    # ----------------------------------------------------------------- options
+    def options(self, cls: Any, value: Any, path: str, what: str = "option") -> dict[str, Any]:
+        """The valid entries of an options mapping checked against ``cls`` one by one."""
+        if value is None:
+            return {}
+        m = self.mapping(value, path, f"a mapping of {what}s")
+        if m is None:
+            return {}
+        known = {f.name: f for f in fields(cls) if not (cls is Tactic and f.name == "name")}
+        good: dict[str, Any] = {}
+        for key, v in m.items():
+            key_path = _join(path, key)
+            if cls is Tactic and key == "name":
+                self.error(key_path, "the tactic's name is not a parameter; give it as tactic.name")
+                continue
+            if key not in known:
+                self.error(key_path, str(unknown(what, key, known)))
+                continue
+            default = known[key].default
+            if isinstance(default, str) and not isinstance(v, str):
+                self.error(key_path, f"expected text, got {_show(v)}")
+                continue
+            if isinstance(v, float) and not math.isfinite(v):
+                self.error(key_path, f"expected a finite number, got {_show(v)}")
+                continue
+            low, high = known[key].metadata.get("low"), known[key].metadata.get("high")
+            number = isinstance(v, (int, float)) and not isinstance(v, bool)
+            if number and not isinstance(default, bool) and isinstance(default, (int, float)):
+                if low is not None and high is not None and not low <= v <= high:
+                    self.error(key_path, f"must be {low:g}..{high:g}, got {v!r}")
+                    continue
+                if low is not None and v < low:
+                    self.error(key_path, f"must be {low:g} or more, got {v!r}")
+                    continue
+                if high is not None and v > high:
+                    self.error(key_path, f"must be {high:g} or less, got {v!r}")
+                    continue
+            checked = self.attempt(
+                key_path,
+                build_options,
+                cls,
+                {key: v},
+                path,
+                strip=(f"{path}.{key}: ", f"options.{key}: "),
+            )
+            if checked is not _BAD:
+                good[key] = v
+        self.attempt(path, build_options, cls, good, path, strip=(f"{path}.",))
+        return good
+
+    # ----------------------------------------------------------------- names
+    def factor(self, value: Any, path: str, allow_roll: bool) -> FactorSpec | None:
+        kinds = (*wargame.FACTOR_KINDS, "roll") if allow_roll else wargame.FACTOR_KINDS
+        example = "{cover: trees}" + (" or {roll: hazard}" if allow_roll else "")
+        if not isinstance(value, dict) or len(value) != 1:
+            got = f"{len(value)} keys" if isinstance(value, dict) else _show(value)
+            self.error(path, f"expected a one-key mapping such as {example}, got {got}")
+            return None
+        ((kind, name),) = value.items()
+        key_path = _join(path, kind)
+        if kind not in kinds:
+            self.error(key_path, _unknown_key(kind, kinds))
+            return None
+        if self.text(name, key_path) is _BAD:
+            return None
+        if kind == "roll":
+            if name not in wargame.FACTOR_KINDS:
+                self.error(key_path, str(unknown("factor kind", name, wargame.FACTOR_KINDS)))
+                return None
+            return FactorSpec(name, None)
+        found = self.attempt(key_path, wargame.factor, kind, name)
+        return None if found is _BAD else FactorSpec(kind, found.name)
+
+    # ----------------------------------------------------------------- fighter fields
+    def armor(self, value: Any, path: str) -> Any:
+        items = [value] if isinstance(value, str) else value
+        if not isinstance(items, list):
+            self.error(path, f"expected a list of armor names, got {_show(value)}")
+            return _BAD
+        out: list[str] = []
+        for i, item in enumerate(items):
+            item_path = f"{path}[{i}]" if isinstance(value, list) else path
+            if self.text(item, item_path) is _BAD:
+                continue
+            name, sep, pieces = item.partition(":")
+            spec = self.attempt(item_path, wargame.armor_spec, name.strip())
+            if spec is _BAD:
+                continue
+            if not sep:
+                out.append(spec.name)
+                continue
+            if not pieces.strip().isdigit():
+                self.error(item_path, f"expected NAME:PIECES such as piecemeal:3, got {item!r}")
+                continue
+            n = int(pieces)
+            if self.attempt(item_path, wargame.armor_piece, spec.name, n) is _BAD:
+                continue
+            out.append(f"{spec.name}:{n}")
+        return tuple(out)
+
+    def shield(self, value: Any, path: str) -> Any:
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (str, int)):
+            self.error(path, f"expected small, medium, large or 2..4, got {_show(value)}")
+            return _BAD
+        return value if self.attempt(path, wargame.shield_value, value) is not _BAD else _BAD
+
+    def weapon(self, value: Any, path: str) -> Any:
+        if self.text(value, path) is _BAD:
+            return _BAD
+        found = self.attempt(path, wargame.weapon, value)
+        return _BAD if found is _BAD else found.name
+
+    def savvy(self, value: Any, path: str) -> Any:
+        return None if value is None else self.whole(value, path, 10, 99)
+
+    def skills(self, value: Any, path: str) -> Any:
+        m = self.mapping(value, path, "a mapping of skill name to level")
+        if m is None:
+            return _BAD
+        out: dict[str, str] = {}
+        for name, level in m.items():
+            level_path = _join(path, name)
+            if self.text(level, level_path) is _BAD:
+                continue
+            found = self.attempt(level_path, twowp.parse_skill, level)
+            if found is not _BAD:
+                out[name] = found.value
+        return out
+
+    def deathwish(self, value: Any, path: str) -> Any:
+        m = self.mapping(value, path)
+        if m is None:
+            return _BAD
+        self.keys(m, path, _DW_KEYS)
+        out: dict[str, Any] = {}
+        for key, v in m.items():
+            p = _join(path, key)
+            if key == "weapon":
+                ok = self.text(v, p)
+                found = _BAD if ok is _BAD else self.attempt(p, deathwish.find_weapon, v)
+                if found is not _BAD:
+                    out[key] = found.name
+            elif key == "armor":
+                if isinstance(v, str):
+                    points = self.attempt(p, deathwish.find_armor, v)
+                else:
+                    points = self.whole(v, p, 0, 20)
+                if points is not _BAD:
+                    out[key] = points
+            elif key == "skill":
+                if (n := self.whole(v, p, 0, 20)) is not _BAD:
+                    out[key] = n
+            elif key == "traits":
+                if (n := self.whole(v, p, -20, 20)) is not _BAD:
+                    out[key] = n
+            elif key == "ammo":
+                ok = self.text(v, p)
+                if ok is not _BAD and self.attempt(p, deathwish.ammo_modifiers, v) is not _BAD:
+                    out[key] = v
+        return out
+
+    def d6(self, value: Any, path: str) -> Any:
+        m = self.mapping(value, path)
+        if m is None:
+            return _BAD
+        self.keys(m, path, (*_D6_CODES, "size"))
+        out: dict[str, Any] = {}
+        for key, v in m.items():
+            p = _join(path, key)
+            if key == "size":
+                if isinstance(v, bool) or not isinstance(v, (str, int)):
+                    self.error(p, f"expected a size name or a size value, got {_show(v)}")
+                elif isinstance(v, int):
+                    if self.whole(v, p, -100, 100) is not _BAD:
+                        out[key] = v
+                elif self.attempt(p, d6.size_value, v) is not _BAD:
+                    out[key] = v
+            elif key in _D6_CODES:
+                if not isinstance(v, str):
+                    self.error(p, f"expected a dice code such as 3D or 4D+1, got {_show(v)}")
+                elif v.strip() == "" and key in ("parry", "damage"):
+                    out[key] = ""
+                else:
+                    code = self.attempt(p, parse_code, v)
+                    if code is _BAD:
+                        continue
+                    if code.dice > MAX_D6_DICE:
+                        self.error(p, f"at most {MAX_D6_DICE}D, got {v!r}")
+                        continue
+                    out[key] = str(code)
+        return out
+
+    def _fields(self) -> dict[str, Callable[[Any, str], Any]]:
+        return {
+            "role": lambda v, p: self.text(v, p),
+            "hit_dice": lambda v, p: self.whole(v, p, 1, 100),
+            "armor": self.armor,
+            "shield": self.shield,
+            "weapon": self.weapon,
+            "dex_modifier": lambda v, p: self.whole(v, p, -10, 10),
+            "savvy": self.savvy,
+            "inventory_slots": lambda v, p: self.whole(v, p, 0, 1000),
+            "mounted": self.flag,
+            "two_handed": self.flag,
+            "body": lambda v, p: self.whole(v, p, 1, 20),
+            "strength": lambda v, p: self.whole(v, p, 1, 20),
+            "dexterity": lambda v, p: self.whole(v, p, 1, 20),
+            "athletics": lambda v, p: self.whole(v, p, 0, 20),
+            "prime": self.flag,
+            "fights": lambda v, p: self.whole(v, p, 0, 1000),
+            "skills": self.skills,
+            "head_protection": self.flag,
+            "resolve": lambda v, p: self.whole(v, p, 0, 100),
+            "front": lambda v, p: self.text(v, p, empty=False),
+            "deathwish": self.deathwish,
+            "d6": self.d6,
+        }
+
+    def fighter_fields(self, m: Mapping[str, Any], path: str, entry: bool) -> dict[str, Any]:
+        """The valid FighterSpec fields of a fighter entry or template (nested as dicts)."""
+        checks = self._fields()
+        allowed = [*_ENTRY_KEYS, *checks] if entry else list(checks)
+        out: dict[str, Any] = {}
+        for key, value in m.items():
+            key_path = _join(path, key)
+            if key in _ENTRY_KEYS and not entry:
+                self.error(key_path, f"{key} belongs on a fighter entry, not in a template")
+                continue
+            if key in _ENTRY_KEYS:
+                continue
+            check = checks.get(key)
+            if check is None:
+                self.error(key_path, _unknown_key(key, allowed))
+                continue
+            checked = check(value, key_path)
+            if checked is not _BAD:
+                out[key] = checked
+        return out
+
+    # ----------------------------------------------------------------- fighters
+    def templates_(self, value: Any) -> None:
+        if value is None:
+            return
+        m = self.mapping(value, "templates", "a mapping of template name to fighter fields")
+        for name, body in (m or {}).items():
+            path = _join("templates", name)
+            tm = self.mapping(body, path, "a mapping of fighter fields")
+            self.templates[name] = self.fighter_fields(tm or {}, path, entry=False)
+
+    def entries(self, value: Any, path: str, side: str) -> list[FighterSpec] | None:
+        """Fighters of a ``fighters`` list, counts expanded; None if the list is unusable.
+
+        A ``side`` some of whose entries give no fighter is noted in ``self.unsure``: its
+        leader and protect goals cannot be checked against its names.
+        """
+        items = self.a_list(value, path, "fighter entries")
+        if items is None:
+            return None
+        if not items:
+            self.error(path, "needs at least one fighter")
+            return None
+        out: list[FighterSpec] = []
+        for i, item in enumerate(items):
+            made = self.entry(item, f"{path}[{i}]")
+            if not made:
+                self.unsure.add(side)
+            out += made
+        return out
+
+    def entry(self, item: Any, path: str) -> list[FighterSpec]:
+        m = self.mapping(item, path, "a fighter entry (a mapping with at least a name)")
+        if m is None:
+            return []
+        name = m.get("name", _BAD)
+        if "name" not in m:
+            self.error(_join(path, "name"), "required: every fighter entry needs a name")
+        elif self.text(name, _join(path, "name"), empty=False) is _BAD:
+            name = _BAD
+        base: dict[str, Any] = {}
+        if "template" in m:
+            tpath = _join(path, "template")
+            t = m["template"]
+            if self.text(t, tpath) is not _BAD:
+                if t in self.templates:
+                    base = self.templates[t]
+                else:
+                    known = did_you_mean(t, self.templates) or (
+                        "; known: " + _listing(list(self.templates))
+                        if self.templates
+                        else "; the file has no templates"
+                    )
+                    self.error(tpath, f"unknown template {t!r}{known}")
+        count = 1
+        if "count" in m:
+            checked = self.whole(m["count"], _join(path, "count"), 1, MAX_COUNT)
+            count = 0 if checked is _BAD else checked
+        own = self.fighter_fields(m, path, entry=True)
+        if name is _BAD or count == 0:
+            return []
+        merged = {**base, **own}
+        for nested in ("skills", "deathwish", "d6"):
+            if nested in base and nested in own:
+                merged[nested] = {**base[nested], **own[nested]}
+        spec = self.spec(name, merged, path)
+        if spec is None:
+            return []
+        if self.total + count > MAX_COUNT:
+            self.error(
+                _join(path, "count") if "count" in m else path,
+                f"this entry brings the scenario to {self.total + count} fighters; "
+                f"the limit is {MAX_COUNT}",
+            )
+            return []
+        self.total += count
+        names = [spec.name] if count == 1 else [f"{spec.name} {i}" for i in range(1, count + 1)]
+        for n in names:
+            if n in self.names:
+                self.error(
+                    _join(path, "name"),
+                    f"fighter name {n!r} is already used by {self.names[n]}",
+                )
+                return []
+        self.names.update(dict.fromkeys(names, path))
+        return [spec] if count == 1 else [spec.renamed(n) for n in names]
+
+    def spec(self, name: str, merged: dict[str, Any], path: str) -> FighterSpec | None:
+        dw = merged.pop("deathwish", {})
+        sixes = merged.pop("d6", {})
+        body, strength = merged.get("body", 5), merged.get("strength", 5)
+        traits = dw.get("traits", 0)
+        tt = self.attempt(path, deathwish.trauma_tolerance, body, strength, traits)
+        if tt is _BAD:
+            return None
+        built = self.attempt(
+            path,
+            lambda: FighterSpec(
+                name=name, deathwish=DeathwishStats(**dw), d6=D6Stats(**sixes), **merged
+            ),
+        )
+        return None if built is _BAD else built
+
+    # ----------------------------------------------------------------- sides
+    def tactic(self, value: Any, path: str) -> TacticSpec:
+        name: Any = "balanced"
+        params: dict[str, Any] = {}
+        if isinstance(value, dict):
+            self.keys(value, path, ("name", "params"))
+            name = _get(value, "name", "balanced")
+            params = self.options(
+                Tactic, value.get("params"), _join(path, "params"), "tactic parameter"
+            )
+            name_path = _join(path, "name")
+        else:
+            name_path = path
+            name = value
+        if self.text(name, name_path) is _BAD:
+            return TacticSpec(params=params)
+        if name not in TACTICS:
+            self.error(name_path, str(unknown("tactic", name, TACTICS)))
+            return TacticSpec(params=params)
+        self.attempt(path, make_tactic, name, params, path, strip=(f"{path}.",))
+        return TacticSpec(name, params)
+
+    def goals(self, value: Any, path: str, side: str, fighters: Sequence[str]) -> list[Goal]:
+        items = self.a_list(value, path, "goals")
+        out: list[Goal] = []
+        for i, item in enumerate(items or []):
+            goal = self.goal(item, f"{path}[{i}]", side, fighters)
+            if goal is not None:
+                out.append(goal)
+        return out
+
+    def goal(self, item: Any, path: str, side: str, fighters: Sequence[str]) -> Goal | None:
+        example = "a goal such as {hold: 5} or {protect: NAME}"
+        m = self.mapping(item, path, example)
+        if m is None:
+            return None
+        kinds = ("protect", "destroy", "hold", "take_and_hold")
+        wins = True
+        if "wins" in m:
+            checked = self.flag(m["wins"], _join(path, "wins"))
+            wins = True if checked is _BAD else checked
+        if "kind" in m:  # long form
+            self.keys(m, path, _GOAL_KEYS)
+            kind_path = _join(path, "kind")
+            kind = m["kind"]
+            if self.text(kind, kind_path) is _BAD:
+                return None
+            if kind not in kinds:
+                self.error(kind_path, str(unknown("goal kind", kind, kinds)))
+                return None
+            field = _GOAL_FIELD.get(kind, "rounds")
+            for other in ("target", "toughness", "rounds"):
+                if other in m and other != field:
+                    self.error(_join(path, other), f"not used by a {kind} goal (it takes {field})")
+            if field not in m:
+                self.error(_join(path, field), f"required: a {kind} goal needs {field}")
+                return None
+            arg, arg_path = m[field], _join(path, field)
+        else:
+            given = [k for k in m if k in kinds]
+            strays = [k for k in m if k not in kinds and k != "wins"]
+            for key in strays:
+                self.error(_join(path, key), _unknown_key(key, [*kinds, "wins", "kind"]))
+            if strays and not given:
+                return None
+            if len(given) != 1:
+                got = "none" if not given else " and ".join(given)
+                self.error(path, f"expected one of {', '.join(kinds)}, got {got}")
+                return None
+            kind = given[0]
+            arg, arg_path = m[kind], _join(path, kind)
+        if kind == "protect":
+            if self.text(arg, arg_path) is _BAD:
+                return None
+            if arg not in fighters and side not in self.unsure:
+                hint = did_you_mean(arg, fighters) or f"; its fighters: {_listing(fighters)}"
+                self.error(arg_path, f"{arg!r} is not a fighter of side {_name(side)}{hint}")
+                return None
+            return Goal(kind, target=arg, wins=wins)
+        if kind == "destroy":
+            n = self.whole(arg, arg_path, 1, 1_000_000)
+            return None if n is _BAD else Goal(kind, toughness=n, wins=wins)
+        n = self.whole(arg, arg_path, 1, self.max_rounds)
+        return None if n is _BAD else Goal(kind, rounds=n, wins=wins)
+
+    # ----------------------------------------------------------------- events
+    def event(self, item: Any, path: str, sides: Sequence[str]) -> Event | None:
+        m = self.mapping(
+            item, path, "an event such as {round: 3, reinforce: SIDE, fighters: [...]}"
+        )
+        if m is None:
+            return None
+        self.keys(m, path, ("round", *_EVENT_ACTIONS, "fighters"))
+        rnd: Any = _BAD
+        if "round" not in m:
+            self.error(_join(path, "round"), "required: the round the event happens in")
+        else:
+            rnd = self.whole(m["round"], _join(path, "round"), 1, self.max_rounds)
+        actions = [a for a in _EVENT_ACTIONS if a in m]
+        if len(actions) != 1:
+            got = "none" if not actions else " and ".join(actions)
+            self.error(
+                path, f"an event takes exactly one of {', '.join(_EVENT_ACTIONS)}, got {got}"
+            )
+            return None
+        kind = actions[0]
+        kind_path = _join(path, kind)
+        if kind != "reinforce" and "fighters" in m:
+            self.error(_join(path, "fighters"), "only a reinforce event has fighters")
+        if kind == "reinforce":
+            side = m[kind]
+            ok = self.text(side, kind_path) is not _BAD
+            if ok and side not in sides:
+                self.error(kind_path, str(unknown("side", side, sides)))
+                ok = False
+            fighters: list[FighterSpec] | None = None
+            if "fighters" not in m:
+                self.error(_join(path, "fighters"), "required: a reinforce event needs fighters")
+            else:
+                fighters = self.entries(m["fighters"], _join(path, "fighters"), side if ok else "")
+            if not ok or fighters is None or rnd is _BAD:
+                if ok:
+                    self.unsure.add(side)
+                return None
+            return Event(rnd, kind, side=side, fighters=tuple(fighters))
+        factor = self.factor(m[kind], kind_path, allow_roll=kind == "add_factor")
+        if factor is None or rnd is _BAD:
+            return None
+        return Event(rnd, kind, factor=factor)
+
+    # ----------------------------------------------------------------- the document
+    def scenario(self, doc: dict[str, Any]) -> Scenario | None:
+        self.keys(doc, "", _TOP_KEYS)
+        if "sides" not in doc:
+            self.error("sides", "required: a scenario needs sides (at least two)")
+
+        name: Any = _get(doc, "name", self.default_name)
+        if self.text(name, "name", empty=False) is _BAD:
+            name = self.default_name
+        description: Any = doc.get("description")
+        if description is None:
+            description = ""
+        if self.text(description, "description") is _BAD:
+            description = ""
+
+        if doc.get("max_rounds") is not None:
+            rounds = self.whole(doc["max_rounds"], "max_rounds", 1, MAX_ROUNDS)
+            self.max_rounds = MAX_ROUNDS if rounds is _BAD else rounds
+        else:
+            self.max_rounds = 50
+        seed = doc.get("seed")
+        if seed is not None and self.whole(seed, "seed", 0, None) is _BAD:
+            seed = None
+
+        system, options = self.rules(_get(doc, "rules", "wargame"))
+        frame: dict[str, Any] = {}
+        if doc.get("frame") not in (None, {}):
+            if system == "wargame":
+                self.error(
+                    "frame", "War Game frame options go in rules.options under system wargame"
+                )
+            else:
+                frame = self.options(wargame.Options, doc["frame"], "frame")
+        battle = self.options(BattleOptions, doc.get("battle"), "battle")
+
+        self.templates_(doc.get("templates"))
+        factors: list[FactorSpec] = []
+        raw_factors = doc.get("factors")
+        if raw_factors is not None:
+            for i, item in enumerate(self.a_list(raw_factors, "factors", "factors") or []):
+                spec = self.factor(item, f"factors[{i}]", allow_roll=True)
+                if spec is not None:
+                    factors.append(spec)
+
+        sides_doc = self.mapping(doc.get("sides", {}), "sides", "a mapping of side name to side")
+        side_names = list(sides_doc or {})
+        starting: dict[str, list[FighterSpec]] = {}
+        side_maps: dict[str, dict[str, Any]] = {}
+        for side, body in (sides_doc or {}).items():
+            path = _join("sides", side)
+            sm = self.mapping(body, path, "a side (a mapping with fighters)")
+            if sm is None:
+                continue
+            side_maps[side] = sm
+            self.keys(sm, path, _SIDE_KEYS)
+            if "fighters" not in sm:
+                self.error(_join(path, "fighters"), "required: a side needs at least one fighter")
+                continue
+            found = self.entries(sm["fighters"], _join(path, "fighters"), side)
+            if found is not None:
+                starting[side] = found
+        if sides_doc is not None and "sides" in doc and len(side_names) < 2:
+            self.error("sides", f"a battle needs at least two sides, got {len(side_names)}")
+        if system == "2w2p" and len(side_names) > 2:
+            self.error("sides", f"2w2p battles have exactly two sides, got {len(side_names)}")
+
+        events: list[Event] = []
+        raw_events = doc.get("events")
+        if raw_events is not None:
+            for i, item in enumerate(self.a_list(raw_events, "events", "events") or []):
+                event = self.event(item, f"events[{i}]", side_names)
+                if event is not None:
+                    events.append(event)
+
+        sides: list[Side] = []
+        for side, sm in side_maps.items():
+            path = _join("sides", side)
+            names = [f.name for f in starting.get(side, [])]
+            leader = sm.get("leader")
+            if leader is not None:
+                if self.text(leader, _join(path, "leader")) is _BAD:
+                    leader = None
+                elif leader not in names and side in starting and side not in self.unsure:
+                    hint = did_you_mean(leader, names) or f"; its fighters: {_listing(names)}"
+                    self.error(
+                        _join(path, "leader"),
+                        f"{leader!r} is not a starting fighter of side {_name(side)}{hint}",
+                    )
+                    leader = None
+            tactic = self.tactic(_get(sm, "tactic", "balanced"), _join(path, "tactic"))
+            arrivals = [
+                f.name
+                for e in events
+                if e.kind == "reinforce" and e.side == side
+                for f in e.fighters
+            ]
+            goals: list[Goal] = []
+            if sm.get("goals") is not None:
+                goals = self.goals(sm["goals"], _join(path, "goals"), side, names + arrivals)
+            if side in starting:
+                sides.append(Side(side, tuple(starting[side]), leader, tactic, tuple(goals)))
+
+        if self.issues:
+            return None
+        built = self.attempt(
+            "",
+            lambda: Scenario(
+                sides=tuple(sides),
+                name=name,
+                description=description.strip(),
+                rules=system,
+                options=options,
+                frame=frame,
+                battle=battle,
+                max_rounds=self.max_rounds,
+                factors=tuple(factors),
+                events=tuple(events),
+                seed=seed,
+            ),
+        )
+        return None if built is _BAD else built
+
+    def rules(self, value: Any) -> tuple[str, dict[str, Any]]:
+        system: Any = value
+        system_path = "rules"
+        raw_options: Any = None
+        if isinstance(value, dict):
+            self.keys(value, "rules", ("system", "options"))
+            system = _get(value, "system", "wargame")
+            system_path = "rules.system"
+            raw_options = value.get("options")
+        if not isinstance(system, str):
+            self.error(
+                system_path, f"expected a system name ({', '.join(SYSTEMS)}), got {_show(system)}"
+            )
+            return "wargame", {}
+        if system not in SYSTEMS:
+            self.error(system_path, str(unknown("rules system", system, SYSTEMS)))
+            return system, {}
+        options = self.options(SYSTEMS[system].Options, raw_options, "rules.options")
+        return system, options
+
+
+def _sorted(issues: Iterable[Issue]) -> list[Issue]:
+    return sorted(issues, key=lambda i: (i.line is not None, i.line or 0))
+
+
+def parse_scenario(text: str, source: str = "<string>", overrides: Sequence[str] = ()) -> Scenario:
+    """The :class:`Scenario` a YAML text describes, after ``--set`` overrides.
+
+    Raises:
+        ScenarioError: every problem found, one :class:`Issue` each.
+    """
+    doc, locate = read_yaml(text, source)
+    if doc is None:
+        raise _fail(source, "the file is empty; expected a mapping with at least sides")
+    if not isinstance(doc, dict):
+        raise _fail(
+            source,
+            f"expected a mapping of keys (name, rules, sides, ...) at the top level, "
+            f"got {_show(doc)}",
+            locate(""),
+        )
+    issues: list[Issue] = []
+    overridden: list[str] = []
+    for override in overrides:
+        try:
+            overridden.append(apply_override(doc, override))
+        except ScenarioError as err:
+            issues += err.issues
+    default_name = "battle" if source.startswith("<") else (Path(source).stem or "battle")
+    checker = _Checker(source, locate, overridden, default_name)
+    scenario = checker.scenario(doc)
+    issues += checker.issues
+    if issues or scenario is None:
+        raise ScenarioError(_sorted(issues) or [Issue(source, None, "", "not a valid scenario")])
+    return scenario
+
+
+def load_scenario(path: str | os.PathLike[str], overrides: Sequence[str] = ()) -> Scenario:
+    """Read and check the scenario file at ``path`` (see the module docstring for the format).
+
+    Raises:
+        ScenarioError: a missing or unreadable file, a file over 5 MB (checked before it is
+            read), or every problem in its contents.
+    """
+    source = os.fspath(path)
+    try:
+        size = os.stat(source).st_size
+        if size > MAX_BYTES:
+            raise _fail(source, _size_message(size))
+        with open(source, "rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        raise _fail(source, "file not found") from None
+    except IsADirectoryError:
+        raise _fail(source, "is a directory, not a file") from None
+    except OSError as err:
+        raise _fail(source, f"cannot read: {err.strerror or err}") from None
+    if len(data) > MAX_BYTES:
+        raise _fail(source, f"file is over the limit of {MAX_BYTES // MB} MB")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise _fail(source, f"not UTF-8 text (byte {err.start})", line) from None
+    return parse_scenario(text, source, overrides)
