@@ -223,6 +223,168 @@ def _odds_d6(a: argparse.Namespace) -> str:
     return emit(a.format, data, ["tier", "P"], rows, title)
 
 
+# ---------------------------------------------------------------------------------------
+# sim run, sim validate, sim replay
+
+
+def _draw_seed() -> int:
+    """A fresh seed from the operating system's entropy, to print and replay."""
+    import numpy as np
+
+    return int(np.random.SeedSequence().generate_state(1, dtype=np.uint32)[0])
+
+
+def _outcome_json(battle: Any, seed: int) -> dict[str, Any]:
+    return {
+        "scenario": battle.scenario.name,
+        "rules": battle.rules,
+        "seed": seed,
+        **battle.outcome().to_dict(),
+    }
+
+
+def render_outcome(battle: Any, seed: int) -> str:
+    """A readable outcome: who won and why, then one line per side."""
+    out = battle.outcome()
+    won = f"won by {out.winner}" if out.winner else "a draw"
+    rounds = f"{out.rounds} round{'s' if out.rounds != 1 else ''}"
+    switches = f"{out.scale_switches} scale switch{'es' if out.scale_switches != 1 else ''}"
+    head = (
+        f"{battle.scenario.name} ({battle.rules}), seed {seed}: {won} "
+        f"({out.end_reason}) after {rounds}, {switches}"
+    )
+    statuses = ["active", "fleeing", "fled", "surrendered", "incapacitated", "dead"]
+    rows = [
+        [
+            name,
+            c["fighters"],
+            *(c[s] for s in statuses),
+            c["leader_status"] or "-",
+            c["wounds_dealt"],
+            c["hd_lost"],
+        ]
+        for name, c in out.sides.items()
+    ]
+    table = render_table(["side", "fighters", *statuses, "leader", "wounds dealt", "HD lost"], rows)
+    return f"{head}\n\n{table}"
+
+
+def _run(a: argparse.Namespace) -> str:
+    from pathlib import Path
+
+    from sim.battle import Battle
+    from sim.loader import load_scenario
+
+    scenario = load_scenario(a.file, a.set)
+    seed = a.seed if a.seed is not None else scenario.seed
+    if seed is None:
+        seed = _draw_seed()
+        print(f"seed {seed} (replay with --seed {seed})", file=sys.stderr)
+    if seed < 0:
+        raise SimError(f"--seed must be 0 or more, got {seed}")
+    battle = Battle(scenario, seed=seed, events=a.events)
+    battle.run()
+    if a.out is not None:
+        _write_run(Path(a.out), a.file, a.set, battle, seed, a.events)
+    if a.format == "json":
+        return json.dumps(_outcome_json(battle, seed), sort_keys=True)
+    text = render_outcome(battle, seed)
+    if a.events:
+        text += "\n\n" + "\n".join(battle.narrative())
+    return text
+
+
+def _write_run(
+    root: Any, file: str, sets: Sequence[str], battle: Any, seed: int, events: bool
+) -> None:
+    from pathlib import Path
+
+    from sim import records
+
+    root = Path(root)
+    if (root / "manifest.json").exists():
+        raise SimError(f"{root}: already holds a dataset; choose another --out")
+    for table, rows in records.run_rows(battle, 0, seed, events=events).items():
+        records.write_part(root, table, rows, "0")
+    records.write_manifest(
+        root,
+        {
+            "kind": "run",
+            "scenario_file": str(file),
+            "scenario_text": Path(file).read_text(encoding="utf-8"),
+            "overrides": list(sets),
+            "parameters": [],
+            "master_seed": seed,
+            "planned_runs": 1,
+        },
+    )
+
+
+def _validate(a: argparse.Namespace) -> str:
+    from sim.loader import load_scenario
+
+    problems: list[str] = []
+    names = []
+    for file in a.files:
+        try:
+            sc = load_scenario(file)
+            names.append(
+                f"{file}: ok ({sc.name}, {sc.rules}, "
+                f"{sum(len(s.fighters) for s in sc.sides)} fighters)"
+            )
+        except SimError as err:
+            problems.append(str(err))
+    if problems:
+        raise SimError("\n".join(problems))
+    return "\n".join(names)
+
+
+def _replay(a: argparse.Namespace) -> str:
+    from pathlib import Path
+
+    from sim import records
+    from sim.battle import Battle
+    from sim.loader import parse_scenario
+
+    root = Path(a.dataset)
+    manifest = records.read_manifest(root)
+    runs = records.read_table(root, "runs").to_pylist()
+    row = next((r for r in runs if r["run_id"] == a.run), None)
+    if row is None:
+        ids = sorted(r["run_id"] for r in runs)
+        span = f"{ids[0]}..{ids[-1]}" if ids else "none"
+        raise SimError(f"{root}: no run {a.run} (run ids: {span})")
+    params = manifest.get("parameters", [])
+    sets = list(manifest.get("overrides", []))
+    sets += [f"{p}={json.dumps(row[p])}" for p in params]
+    text = (
+        manifest["scenario_texts"][row["scenario"]]
+        if "scenario_texts" in manifest
+        else (manifest["scenario_text"])
+    )
+    scenario = parse_scenario(text, manifest.get("scenario_file", "<dataset>"), sets)
+    battle = Battle(scenario, seed=int(row["seed"]), events=True)
+    battle.run()
+    fresh = records.run_rows(battle, a.run, int(row["seed"]), {p: row[p] for p in params})["runs"][
+        0
+    ]
+    diff = [
+        f"  {k}: stored {row.get(k)!r}, replayed {v!r}" for k, v in fresh.items() if row.get(k) != v
+    ]
+    if diff:
+        raise ReplayMismatch(
+            f"run {a.run} does not replay: it differs from the stored row\n" + "\n".join(diff)
+        )
+    text_out = render_outcome(battle, int(row["seed"]))
+    if a.events:
+        text_out += "\n\n" + "\n".join(battle.narrative())
+    return f"run {a.run} replays exactly.\n{text_out}"
+
+
+class ReplayMismatch(SimError):
+    """A replayed run whose outcome differs from the stored row (exit code 1)."""
+
+
 def option_rows(group: str | None = None) -> list[dict[str, Any]]:
     """Every documented option: each system's, the battle frame's and the tactics' parameters."""
     from sim.battle import BattleOptions
@@ -324,6 +486,31 @@ def build_parser() -> argparse.ArgumentParser:
     _add_format(d)
     d.set_defaults(run=_odds_d6)
 
+    p_run = sub.add_parser("run", help="fight one scenario file and print its outcome")
+    p_run.add_argument("file", help="a scenario YAML file")
+    p_run.add_argument("--seed", type=int, help="the battle's seed (default: the file's, or drawn)")
+    p_run.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="PATH=VALUE",
+        help="override a scenario field, e.g. rules.options.pool=headcount",
+    )
+    p_run.add_argument("--events", action="store_true", help="print the round-by-round narrative")
+    p_run.add_argument("--out", help="write the run's Parquet tables to this directory")
+    p_run.add_argument("--format", choices=["text", "json"], default="text")
+    p_run.set_defaults(run=_run)
+
+    p_val = sub.add_parser("validate", help="check scenario files without running them")
+    p_val.add_argument("files", nargs="+", help="scenario YAML files")
+    p_val.set_defaults(run=_validate)
+
+    p_rep = sub.add_parser("replay", help="re-run one stored run and check it replays exactly")
+    p_rep.add_argument("dataset", help="a dataset directory (from sim run --out or sim sweep)")
+    p_rep.add_argument("--run", type=int, required=True, help="the run id")
+    p_rep.add_argument("--events", action="store_true", help="print the narrative")
+    p_rep.set_defaults(run=_replay)
+
     p_opt = sub.add_parser("options", help="every option: default, tag [I]/[H], meaning")
     p_opt.add_argument(
         "system", nargs="?", help="one group: wargame, 2w2p, deathwish, d6, battle or tactic"
@@ -344,8 +531,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         out = args.run(args)
+    except ReplayMismatch as err:
+        print(f"sim replay: {err}", file=sys.stderr)
+        return 1
     except (SimError, DiceError) as err:
-        print(f"sim {args.command}: error: {err}", file=sys.stderr)
+        text = str(err)
+        if getattr(err, "issues", None) or args.command == "validate":
+            print(text, file=sys.stderr)  # already file:line: path: message lines
+        else:
+            print(f"sim {args.command}: error: {text}", file=sys.stderr)
         return EXIT_USAGE
     try:
         print(out)

@@ -1,0 +1,239 @@
+"""The dataset: Parquet tables of runs, rounds, fighters and events, and their manifest.
+
+A dataset is a directory::
+
+    manifest.json        what made it: scenario text, overrides, package version, schema
+    runs/part-*.parquet  one row per battle: seed, parameters, outcome (sides as a list)
+    rounds/...           one row per round and side
+    fighters/...         one row per fighter: its final state
+    events/...           one row per logged roll or decision (only when asked for)
+
+Every part and the manifest are written atomically (a temporary file, then a rename), so
+a crash leaves only whole files behind. Any tool reads the tables with no glue:
+``pd.read_parquet(DIR / "runs")``, ``pyarrow.dataset``, DuckDB, polars.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from sim import __version__
+from sim.errors import SimError
+
+SCHEMA_VERSION = 1
+TABLES = ("runs", "rounds", "fighters", "events")
+STATUSES = ("active", "fleeing", "fled", "surrendered", "incapacitated", "dead")
+
+SIDE_TYPE = pa.struct(
+    [("side", pa.string()), ("fighters", pa.int32())]
+    + [(s, pa.int32()) for s in STATUSES]
+    + [("leader_status", pa.string()), ("wounds_dealt", pa.int32()), ("hd_lost", pa.int32())]
+)
+
+RUN_FIELDS = [
+    pa.field("run_id", pa.int64()),
+    pa.field("seed", pa.uint64()),
+    pa.field("scenario", pa.string()),
+    pa.field("rules", pa.string()),
+    pa.field("winner", pa.string()),
+    pa.field("end_reason", pa.string()),
+    pa.field("rounds", pa.int32()),
+    pa.field("scale_switches", pa.int32()),
+    pa.field("sides", pa.list_(SIDE_TYPE)),
+    pa.field("error", pa.string()),
+]
+ROUND_FIELDS = [
+    pa.field("run_id", pa.int64()),
+    pa.field("round", pa.int32()),
+    pa.field("side", pa.string()),
+    pa.field("scale", pa.string()),
+    *[pa.field(s, pa.int32()) for s in STATUSES],
+    pa.field("hd", pa.int32()),
+    pa.field("armor", pa.int32()),
+    pa.field("pool_hd", pa.int32()),
+    pa.field("wounds_dealt", pa.int32()),
+    pa.field("wounds_taken", pa.int32()),
+]
+FIGHTER_FIELDS = [
+    pa.field("run_id", pa.int64()),
+    pa.field("name", pa.string()),
+    pa.field("side", pa.string()),
+    pa.field("role", pa.string()),
+    pa.field("leader", pa.bool_()),
+    pa.field("status", pa.string()),
+    pa.field("arrived_round", pa.int32()),
+    pa.field("hd_start", pa.int32()),
+    pa.field("hd_end", pa.int32()),
+    pa.field("armor_end", pa.int32()),
+    pa.field("wounds_taken", pa.int32()),
+    pa.field("wounds_dealt", pa.int32()),
+    pa.field("fights_before", pa.int32()),
+    pa.field("fights_after", pa.int32()),
+    pa.field("tier_before", pa.string()),
+    pa.field("tier_after", pa.string()),
+]
+EVENT_FIELDS = [
+    pa.field("run_id", pa.int64()),
+    pa.field("seq", pa.int32()),
+    pa.field("round", pa.int32()),
+    pa.field("actor", pa.string()),
+    pa.field("action", pa.string()),
+    pa.field("target", pa.string()),
+    pa.field("dice", pa.string()),
+    pa.field("result", pa.string()),
+]
+BASE_FIELDS = {
+    "runs": RUN_FIELDS,
+    "rounds": ROUND_FIELDS,
+    "fighters": FIGHTER_FIELDS,
+    "events": EVENT_FIELDS,
+}
+
+
+def schema(table: str, params: Sequence[pa.Field] = ()) -> pa.Schema:
+    """The schema of ``table``; swept parameters are typed columns of ``runs``."""
+    fields = list(BASE_FIELDS[table])
+    if table == "runs":
+        fields[2:2] = list(params)
+    return pa.schema(fields)
+
+
+def run_rows(
+    battle: Any,
+    run_id: int,
+    seed: int,
+    params: Mapping[str, Any] | None = None,
+    events: bool = False,
+) -> dict[str, list[dict[str, Any]]]:
+    """The rows one finished battle adds to each table."""
+    out = battle.outcome()
+    sides = [
+        {"side": name, **{k: v for k, v in counts.items()}} for name, counts in out.sides.items()
+    ]
+    run = {
+        "run_id": run_id,
+        "seed": seed,
+        **(params or {}),
+        "scenario": battle.scenario.name,
+        "rules": battle.rules,
+        "winner": out.winner,
+        "end_reason": out.end_reason,
+        "rounds": out.rounds,
+        "scale_switches": out.scale_switches,
+        "sides": sides,
+        "error": None,
+    }
+    rows: dict[str, list[dict[str, Any]]] = {
+        "runs": [run],
+        "rounds": [{"run_id": run_id, **r} for r in battle.round_rows],
+        "fighters": [{"run_id": run_id, **r} for r in battle.fighter_rows()],
+        "events": [],
+    }
+    if events:
+        rows["events"] = [{"run_id": run_id, "seq": i, **e} for i, e in enumerate(battle.log or [])]
+    return rows
+
+
+def error_row(
+    run_id: int,
+    seed: int,
+    params: Mapping[str, Any] | None,
+    error: str,
+    scenario: str = "",
+    rules: str = "",
+) -> dict[str, Any]:
+    """The ``runs`` row of a run that raised: its id, seed, parameters and the error."""
+    return {
+        "run_id": run_id,
+        "seed": seed,
+        **(params or {}),
+        "scenario": scenario,
+        "rules": rules,
+        "winner": None,
+        "end_reason": "error",
+        "rounds": None,
+        "scale_switches": None,
+        "sides": [],
+        "error": error,
+    }
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same directory."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_part(
+    root: Path,
+    table: str,
+    rows: Sequence[Mapping[str, Any]],
+    part: str,
+    params: Sequence[pa.Field] = (),
+) -> Path | None:
+    """Write ``rows`` as ``root/table/part-<part>.parquet`` atomically (None if no rows)."""
+    if not rows:
+        return None
+    arrow = pa.Table.from_pylist(list(rows), schema=schema(table, params))
+    path = root / table / f"part-{part}.parquet"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        pq.write_table(arrow, tmp, compression="zstd")
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def write_manifest(root: Path, manifest: Mapping[str, Any]) -> None:
+    """Write ``manifest.json`` atomically, adding the package and schema versions."""
+    data = {"schema_version": SCHEMA_VERSION, "sim_version": __version__, **manifest}
+    atomic_write_bytes(
+        root / "manifest.json", (json.dumps(data, indent=2, sort_keys=True) + "\n").encode()
+    )
+
+
+def read_manifest(root: Path) -> dict[str, Any]:
+    """The dataset's manifest; a clear error if ``root`` is not a dataset."""
+    path = Path(root) / "manifest.json"
+    if not path.is_file():
+        raise SimError(f"{root}: not a dataset (no manifest.json)")
+    try:
+        data: dict[str, Any] = json.loads(path.read_text())
+    except json.JSONDecodeError as err:
+        raise SimError(f"{path}: not valid JSON ({err.msg}, line {err.lineno})") from None
+    if data.get("schema_version") != SCHEMA_VERSION:
+        raise SimError(
+            f"{path}: schema version {data.get('schema_version')!r}; this sim "
+            f"reads version {SCHEMA_VERSION}"
+        )
+    return data
+
+
+def read_table(root: Path, table: str) -> pa.Table:
+    """One table of a dataset (all its parts) as an Arrow table."""
+    folder = Path(root) / table
+    parts = sorted(folder.glob("part-*.parquet")) if folder.is_dir() else []
+    if not parts:
+        return schema(table).empty_table()
+    return pa.concat_tables([pq.read_table(p) for p in parts], promote_options="default")
