@@ -349,11 +349,11 @@ def _replay(a: argparse.Namespace) -> str:
     root = Path(a.dataset)
     manifest = records.read_manifest(root)
     runs = records.read_table(root, "runs").to_pylist()
-    row = next((r for r in runs if r["run_id"] == a.run), None)
+    row = next((r for r in runs if r["run_id"] == a.run_id), None)
     if row is None:
         ids = sorted(r["run_id"] for r in runs)
         span = f"{ids[0]}..{ids[-1]}" if ids else "none"
-        raise SimError(f"{root}: no run {a.run} (run ids: {span})")
+        raise SimError(f"{root}: no run {a.run_id} (run ids: {span})")
     params = manifest.get("parameters", [])
     sets = list(manifest.get("overrides", []))
     sets += [f"{p}={json.dumps(row[p])}" for p in params]
@@ -365,20 +365,20 @@ def _replay(a: argparse.Namespace) -> str:
     scenario = parse_scenario(text, manifest.get("scenario_file", "<dataset>"), sets)
     battle = Battle(scenario, seed=int(row["seed"]), events=True)
     battle.run()
-    fresh = records.run_rows(battle, a.run, int(row["seed"]), {p: row[p] for p in params})["runs"][
-        0
-    ]
+    fresh = records.run_rows(battle, a.run_id, int(row["seed"]), {p: row[p] for p in params})[
+        "runs"
+    ][0]
     diff = [
         f"  {k}: stored {row.get(k)!r}, replayed {v!r}" for k, v in fresh.items() if row.get(k) != v
     ]
     if diff:
         raise ReplayMismatch(
-            f"run {a.run} does not replay: it differs from the stored row\n" + "\n".join(diff)
+            f"run {a.run_id} does not replay: it differs from the stored row\n" + "\n".join(diff)
         )
     text_out = render_outcome(battle, int(row["seed"]))
     if a.events:
         text_out += "\n\n" + "\n".join(battle.narrative())
-    return f"run {a.run} replays exactly.\n{text_out}"
+    return f"run {a.run_id} replays exactly.\n{text_out}"
 
 
 class ReplayMismatch(SimError):
@@ -507,7 +507,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p_rep = sub.add_parser("replay", help="re-run one stored run and check it replays exactly")
     p_rep.add_argument("dataset", help="a dataset directory (from sim run --out or sim sweep)")
-    p_rep.add_argument("--run", type=int, required=True, help="the run id")
+    p_rep.add_argument("--run", dest="run_id", type=int, required=True, help="the run id")
     p_rep.add_argument("--events", action="store_true", help="print the narrative")
     p_rep.set_defaults(run=_replay)
 

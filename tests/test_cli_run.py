@@ -1,0 +1,180 @@
+"""sim run, sim validate and sim replay (the scenarios issue)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from sim.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))
+
+
+def run(capsys, *argv):
+    try:
+        code = main([str(a) for a in argv])
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_examples_cover_every_system():
+    systems = {
+        json.loads(
+            subprocess.run(
+                [sys.executable, "-m", "sim", "run", str(p), "--format", "json"],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+        )["rules"]
+        for p in SCENARIOS
+    }
+    assert systems == {"wargame", "2w2p", "deathwish", "d6"}
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_every_example_scenario_runs_with_a_fixed_seed(capsys, path):
+    code, out, err = run(capsys, "run", path, "--seed", "7", "--events")
+    assert code == 0, err
+    assert "round 1:" in out and ("won by" in out or "a draw" in out)
+
+
+def test_json_output_is_the_same_bytes_every_time():
+    cmd = [
+        sys.executable,
+        "-m",
+        "sim",
+        "run",
+        str(ROOT / "scenarios/ford.yaml"),
+        "--seed",
+        "7",
+        "--format",
+        "json",
+    ]
+    first = subprocess.run(cmd, capture_output=True, check=True).stdout
+    second = subprocess.run(cmd, capture_output=True, check=True).stdout
+    assert first == second
+    data = json.loads(first)
+    assert {"winner", "end_reason", "rounds", "scale_switches", "sides", "seed"} <= set(data)
+    for side in data["sides"].values():
+        assert "leader_status" in side
+
+
+def test_without_a_seed_one_is_drawn_printed_and_replayable(capsys, tmp_path):
+    text = (ROOT / "scenarios/skirmish.yaml").read_text().replace("seed: 1\n", "")
+    path = tmp_path / "noseed.yaml"
+    path.write_text(text)
+    code, out, err = run(capsys, "run", path, "--format", "json")
+    assert code == 0
+    seed = json.loads(out)["seed"]
+    assert f"seed {seed}" in err
+    code, again, _ = run(capsys, "run", path, "--seed", seed, "--format", "json")
+    assert again == out
+
+
+def test_set_overrides_a_field(capsys):
+    path = ROOT / "scenarios/pass.yaml"
+    code, out, _ = run(capsys, "run", path, "--format", "json", "--set", "max_rounds=1")
+    assert code == 0 and json.loads(out)["rounds"] == 1
+    code, _, err = run(capsys, "run", path, "--set", "rules.options.pool=everyone")
+    assert code == 2 and "rules.options.pool" in err and "Traceback" not in err
+
+
+def test_bad_set_path_is_reported_against_set(capsys):
+    code, _, err = run(capsys, "run", ROOT / "scenarios/pass.yaml", "--set", "max_rond=3")
+    assert code == 2 and err.startswith("<--set>") and "did you mean 'max_rounds'" in err
+
+
+def test_validate_reports_every_error_with_file_and_line(capsys, tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(
+        "name: x\n"
+        "sides:\n"
+        "  red:\n"
+        "    tactic: agressive\n"
+        "    fighters:\n"
+        "      - {name: a, weapon: axe}\n"
+        "      - {name: a, hit_dice: -2}\n"
+        "  blue:\n"
+        "    fighters:\n"
+        "      - {name: b, deathwish: {weapon: glok 18}}\n"
+        "max_round: 3\n"
+    )
+    code, out, err = run(capsys, "validate", ROOT / "scenarios/ford.yaml", bad)
+    assert code == 2 and out == ""
+    lines = err.strip().splitlines()
+    assert all(line.startswith(f"{bad}:") for line in lines), lines
+    text = "\n".join(lines)
+    assert f"{bad}:4: sides.red.tactic" in text and "did you mean 'aggressive'" in text
+    assert f"{bad}:7: sides.red.fighters[1].hit_dice" in text
+    assert "did you mean 'Glock 18'" in text
+    assert f"{bad}:11: max_round: unknown key 'max_round'; did you mean 'max_rounds'?" in text
+    assert len(lines) >= 4
+
+
+def test_validate_good_files(capsys):
+    code, out, _ = run(capsys, "validate", *SCENARIOS)
+    assert code == 0 and out.count(": ok") == len(SCENARIOS)
+
+
+def test_missing_file_is_one_line(capsys):
+    code, _, err = run(capsys, "run", "no/such.yaml")
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "not found" in err
+
+
+def test_out_writes_the_tables_and_replay_reproduces_the_run(capsys, tmp_path):
+    out_dir = tmp_path / "ds"
+    code, _, err = run(
+        capsys,
+        "run",
+        ROOT / "scenarios/pass.yaml",
+        "--seed",
+        "4",
+        "--set",
+        "max_rounds=20",
+        "--events",
+        "--out",
+        out_dir,
+    )
+    assert code == 0, err
+    runs = pd.read_parquet(out_dir / "runs")
+    assert len(runs) == 1 and runs.seed[0] == 4
+    assert len(pd.read_parquet(out_dir / "fighters")) == 15
+    assert len(pd.read_parquet(out_dir / "events")) > 0
+    assert len(pd.read_parquet(out_dir / "rounds")) == 2 * runs.rounds[0]
+    code, out, err = run(capsys, "replay", out_dir, "--run", "0", "--events")
+    assert code == 0, err
+    assert "replays exactly" in out and "round 1:" in out
+    # refuse to overwrite a dataset
+    code, _, err = run(capsys, "run", ROOT / "scenarios/pass.yaml", "--out", out_dir)
+    assert code == 2 and "already holds a dataset" in err
+
+
+def test_replay_shows_the_difference_and_fails(capsys, tmp_path):
+    out_dir = tmp_path / "ds"
+    run(capsys, "run", ROOT / "scenarios/skirmish.yaml", "--out", out_dir)
+    part = next((out_dir / "runs").glob("*.parquet"))
+    table = pq.read_table(part)
+    rounds = table.column("rounds").to_pylist()
+    table = table.set_column(
+        table.schema.get_field_index("rounds"),
+        "rounds",
+        pa.array([r + 1 for r in rounds], pa.int32()),
+    )
+    pq.write_table(table, part)
+    code, _, err = run(capsys, "replay", out_dir, "--run", "0")
+    assert code == 1
+    assert "does not replay" in err and "rounds: stored" in err
+
+
+def test_replay_of_an_unknown_run_or_dataset(capsys, tmp_path):
+    code, _, err = run(capsys, "replay", tmp_path, "--run", "0")
+    assert code == 2 and "not a dataset" in err
