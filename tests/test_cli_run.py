@@ -178,3 +178,70 @@ def test_replay_shows_the_difference_and_fails(capsys, tmp_path):
 def test_replay_of_an_unknown_run_or_dataset(capsys, tmp_path):
     code, _, err = run(capsys, "replay", tmp_path, "--run", "0")
     assert code == 2 and "not a dataset" in err
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("sides: [a, b\n", "bad.yaml:2"),  # malformed YAML: the line YAML reports
+        (
+            "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+            + "".join(
+                f"{c}: &{c} [{', '.join(['*' + p] * 10)}]\n"
+                for p, c in zip("abcdefgh", "bcdefghi", strict=True)
+            ),
+            "bad.yaml",
+        ),
+    ],
+    ids=["malformed", "alias-bomb"],
+)
+def test_bad_files_are_exit_2_without_traceback(capsys, tmp_path, text, needle):
+    path = tmp_path / "bad.yaml"
+    path.write_text(text)
+    code, _, err = run(capsys, "run", path)
+    assert code == 2 and needle in err and "Traceback" not in err
+
+
+def test_a_50_mb_file_is_refused_with_its_limit(capsys, tmp_path):
+    path = tmp_path / "huge.yaml"
+    with path.open("wb") as fh:
+        fh.truncate(50 * 1024 * 1024)
+    code, _, err = run(capsys, "validate", path)
+    assert code == 2 and "the limit is 5 MB" in err and len(err.strip().splitlines()) == 1
+
+
+def test_replay_of_a_sweep_style_dataset(capsys, tmp_path):
+    """A dataset with swept parameters and several runs (the layout sim sweep writes)."""
+    from sim import records
+    from sim.battle import Battle
+    from sim.loader import parse_scenario
+
+    text = (ROOT / "scenarios/skirmish.yaml").read_text()
+    params = ["max_rounds", "sides.guards.tactic"]
+    fields = [pa.field("max_rounds", pa.int64()), pa.field("sides.guards.tactic", pa.string())]
+    rows = []
+    for run_id, (rounds, tactic) in enumerate(
+        [(3, "balanced"), (20, "defensive"), (20, "aggressive")]
+    ):
+        sets = [f"max_rounds={rounds}", f"sides.guards.tactic={tactic}"]
+        battle = Battle(parse_scenario(text, "skirmish.yaml", sets), seed=100 + run_id)
+        battle.run()
+        rows.append(
+            records.run_rows(
+                battle, run_id, 100 + run_id, {"max_rounds": rounds, "sides.guards.tactic": tactic}
+            )
+        )
+    records.write_part(tmp_path, "runs", [r["runs"][0] for r in rows], "0", fields)
+    records.write_manifest(
+        tmp_path,
+        {
+            "kind": "sweep",
+            "scenario_texts": {"skirmish": text},
+            "overrides": [],
+            "parameters": params,
+        },
+    )
+    for run_id in range(3):
+        code, out, err = run(capsys, "replay", tmp_path, "--run", run_id)
+        assert code == 0, err
+        assert "replays exactly" in out
