@@ -690,12 +690,14 @@ class Battle(mesa.Model):
         return pd.DataFrame(self.log or [], columns=cols)
 
     def narrative(self) -> Iterable[str]:
-        """The event log as readable lines: ``round 3: Bran attack Osk: ...``."""
+        """The event log as readable lines: ``round 3: Bran (veteran) attack Osk: ...``."""
+        tiers = {f.name: f.tier.name.lower() for f in self.all_fighters()}
         for e in self.log or []:
+            actor = e["actor"] + (f" ({tiers[e['actor']]})" if e["actor"] in tiers else "")
             target = f" {e['target']}" if e["target"] else ""
-            dice = f" [{e['dice']}]" if e["dice"] else ""
+            dice = f" [{e['dice']}]" if e["dice"] and e["dice"] not in e["result"] else ""
             sep = ": " if e["result"] else ""
-            yield f"round {e['round']}: {e['actor']} {e['action']}{target}{dice}{sep}{e['result']}"
+            yield f"round {e['round']}: {actor} {e['action']}{target}{dice}{sep}{e['result']}"
 
 
 def _pool_text(p: wargame.Combatant) -> str:
