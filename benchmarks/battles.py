@@ -1,0 +1,29 @@
+"""Time battles of each example scenario; prints measured figures (not a test).
+
+Run: python benchmarks/battles.py [N]   (N battles per scenario, default 300)
+"""
+
+import sys
+import time
+from pathlib import Path
+
+from sim.battle import Battle
+from sim.loader import load_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main(n: int) -> None:
+    print(f"{'scenario':<12} {'rules':<10} {'fighters':>8} {'ms/battle':>10} {'battles/s':>10}")
+    for path in sorted((ROOT / "scenarios").glob("*.yaml")):
+        sc = load_scenario(path)
+        start = time.perf_counter()
+        for seed in range(n):
+            Battle(sc, seed=seed).run()
+        per = (time.perf_counter() - start) / n
+        fighters = sum(len(s.fighters) for s in sc.sides)
+        print(f"{sc.name:<12} {sc.rules:<10} {fighters:>8} {per * 1000:>10.2f} {1 / per:>10.0f}")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 300)
