@@ -594,3 +594,40 @@ def test_a_rolled_factor_comes_from_its_d8_table_with_the_battle_seed():
     names = {Battle(sc, seed=s).factors[0].name for s in range(40)}
     assert len(names) > 3 and all(isinstance(n, str) for n in names)
     assert Battle(sc, seed=5).factors == Battle(sc, seed=5).factors
+
+
+def test_distraction_stops_the_target_spending_hd_this_round():
+    sc = duel(
+        FighterSpec("A", hit_dice=6),
+        FighterSpec("B"),
+        params_a={"distract": True, "hazard": False, "mighty": "never"},
+        factors=(FactorSpec("distraction", "sand"),),
+    )
+    b = Battle(sc, seed=1, events=True)
+    a, t = by_name(b, "A"), by_name(b, "B")
+    assert combat._wargame_factor(b, a, t)
+    assert t.wg.distracted and a.wg.spendable == 4  # a maneuver: 2 HD
+    b.rng = ScriptedRng([8, 8])
+    combat._wargame_attack(b, a, t)  # B would dodge 16 damage, but cannot spend HD
+    assert t.wg.hit_dice == 3
+    assert not combat._wargame_factor(b, a, t)  # once per target
+    b._end_round()
+    assert not t.wg.distracted
+
+
+def test_hazard_push_is_a_contest_and_costs_one_hd_and_the_armor():
+    sc = duel(
+        FighterSpec("A", hit_dice=6, strength=5),
+        FighterSpec("B", armor=("chain",)),
+        factors=(FactorSpec("hazard", "tangle"),),
+    )
+    b = Battle(sc, seed=1, events=True)
+    a, t = by_name(b, "A"), by_name(b, "B")
+    b.rng = ScriptedRng([8, 1])  # attacker d8 8 + 5 against defender d8 1 + 5
+    assert combat._wargame_factor(b, a, t)
+    assert t.wg.hit_dice == 3 and t.wg.spendable == 3  # 1 HD resisting, 1 HD lost
+    assert t.wg.exposed and t.wg.subdued  # armor 0 this round; tangle subdues
+    b.rng = ScriptedRng([1, 8])  # a tie or loss goes to the defender: no effect
+    t.wg = replace(t.wg, stuck_in=None)
+    combat._wargame_factor(b, a, t)
+    assert t.wg.hit_dice == 3
