@@ -381,6 +381,38 @@ def _replay(a: argparse.Namespace) -> str:
     return f"run {a.run_id} replays exactly.\n{text_out}"
 
 
+def _sweep(a: argparse.Namespace) -> str:
+    import os
+    from pathlib import Path
+
+    from sim.experiment import load_experiment
+    from sim.runner import summary, sweep
+
+    exp = load_experiment(a.experiment)
+    workers = a.workers or os.cpu_count() or 1
+    executor = a.executor or ("processes" if workers > 1 else "serial")
+    if executor == "serial":
+        workers = 1
+    out = Path(a.out) if a.out else Path("results") / exp.name
+    result = sweep(
+        exp,
+        out,
+        workers=workers,
+        executor=executor,
+        scheduler=a.scheduler,
+        resume=a.resume,
+        limit=a.limit,
+    )
+    text = summary(exp, result, executor, workers)
+    if result.interrupted:
+        raise SweepInterrupted(text)
+    return text
+
+
+class SweepInterrupted(SimError):
+    """A sweep stopped by Ctrl-C: what is done is kept (exit code 130)."""
+
+
 class ReplayMismatch(SimError):
     """A replayed run whose outcome differs from the stored row (exit code 1)."""
 
@@ -501,6 +533,20 @@ def build_parser() -> argparse.ArgumentParser:
     p_run.add_argument("--format", choices=["text", "json"], default="text")
     p_run.set_defaults(run=_run)
 
+    p_sw = sub.add_parser("sweep", help="run an experiment's battles into a Parquet dataset")
+    p_sw.add_argument("experiment", help="an experiment YAML file")
+    p_sw.add_argument("--out", help="dataset directory (default: results/<experiment name>/)")
+    p_sw.add_argument("--workers", type=int, help="parallel workers (default: CPU count)")
+    p_sw.add_argument(
+        "--executor",
+        choices=["serial", "processes", "dask"],
+        help="where runs execute (default: processes, or serial for 1 worker)",
+    )
+    p_sw.add_argument("--scheduler", help="a dask scheduler address, e.g. tcp://host:8786")
+    p_sw.add_argument("--resume", action="store_true", help="finish an interrupted sweep")
+    p_sw.add_argument("--limit", type=int, help="run only the first N planned runs")
+    p_sw.set_defaults(run=_sweep)
+
     p_val = sub.add_parser("validate", help="check scenario files without running them")
     p_val.add_argument("files", nargs="+", help="scenario YAML files")
     p_val.set_defaults(run=_validate)
@@ -534,6 +580,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ReplayMismatch as err:
         print(f"sim replay: {err}", file=sys.stderr)
         return 1
+    except SweepInterrupted as err:
+        print(str(err), file=sys.stderr)
+        return 130
     except (SimError, DiceError) as err:
         text = str(err)
         if getattr(err, "issues", None) or args.command == "validate":
