@@ -131,12 +131,13 @@ def prepare(exp: Experiment, out: Path, resume: bool) -> set[int]:
                 f"{exp.fingerprint()}): the experiment, scenario or overrides differ; "
                 "choose another --out"
             )
-        if not resume:
+        done = done_run_ids(out)
+        if not resume and len(done) < exp.planned_runs:
             raise SimError(
-                f"{out}: already holds this experiment's dataset; use --resume to "
-                "finish it, or choose another --out"
+                f"{out}: already holds this experiment's dataset, unfinished ({len(done)} of "
+                f"{exp.planned_runs} runs); use --resume to finish it, or choose another --out"
             )
-        return done_run_ids(out)
+        return done
     if out.exists() and any(out.iterdir()):
         raise SimError(f"{out}: exists and is not a dataset; choose another --out")
     first = parse_scenario(exp.scenario_text, exp.scenario_path, exp.point_overrides(0))
@@ -308,21 +309,30 @@ def sweep(
 
 
 def summary(exp: Experiment, r: SweepResult, executor: str, workers: int) -> str:
-    """A short text summary of a sweep."""
+    """A short text summary of a sweep: what ran, and who won across the whole dataset."""
     rate = r.done / r.seconds if r.seconds > 0 else 0.0
-    lines = [
-        f"{exp.name}: {r.done} runs in {r.seconds:.1f} s ({rate:.0f} runs/s, "
-        f"{executor}, {workers} worker{'s' if workers != 1 else ''}); {r.failed} failed"
-        + (f"; {r.already} already done" if r.already else ""),
-    ]
-    if r.interrupted:
-        total = r.already + r.done
-        lines.append(
-            f"interrupted: {total} of {r.selected} runs are in the dataset; finish with --resume"
+    if r.done == 0 and not r.interrupted:
+        head = f"{exp.name}: all {r.selected} runs were already done; nothing to run"
+    else:
+        head = (
+            f"{exp.name}: {r.done} runs in {r.seconds:.1f} s ({rate:.0f} runs/s, "
+            f"{executor}, {workers} worker{'s' if workers != 1 else ''}); "
+            f"{r.failed} failed" + (f"; {r.already} already done" if r.already else "")
         )
-    total = sum(r.winners.values())
+    lines = [head]
+    if r.interrupted:
+        lines.append(
+            f"interrupted: {r.already + r.done} of {r.selected} runs are in the "
+            "dataset; finish with --resume"
+        )
+    winners: Counter[str] = Counter()
+    for part in sorted((r.out / "runs").glob("part-*.parquet")):
+        cols = pq.read_table(part, columns=["winner", "error"]).to_pydict()
+        for w, e in zip(cols["winner"], cols["error"], strict=True):
+            winners["(error)" if e else (w or "(draw)")] += 1
+    total = sum(winners.values())
     if total:
-        shares = ", ".join(f"{k} {100 * v / total:.1f}%" for k, v in r.winners.most_common())
-        lines.append(f"winners (runs this session): {shares}")
-    lines.append(f"dataset: {r.out}/ ({r.already + r.done} of {r.planned} planned runs)")
+        shares = ", ".join(f"{k} {100 * v / total:.1f}%" for k, v in winners.most_common())
+        lines.append(f"winners: {shares}")
+    lines.append(f"dataset: {r.out}/ ({total} of {r.planned} planned runs)")
     return "\n".join(lines)

@@ -19,5 +19,5 @@ def test_readme_lists_every_option():
 
 
 def test_readme_gives_the_two_setup_commands():
-    assert "python3 -m pip install -e . && sim " in README
+    assert "python3 -m pip install -e . && sim sweep experiments/quickstart.yaml" in README
     assert 'python3 -m pip install -e ".[test]" && python3 -m pytest' in README
