@@ -6,9 +6,10 @@ last: a chunk whose ``runs`` part holds all its run ids is done. That makes a sw
 resumable after Ctrl-C, a crash or SIGKILL, and the resumed dataset equal to an
 uninterrupted one (same run ids, same seeds, same rows).
 
-Executors: ``serial`` (in this process), ``processes`` (a process pool whose workers are
-recycled), ``dask`` (``distributed``'s ``concurrent.futures`` executor, on a local cluster or
-the scheduler at ``--scheduler``).
+Executors: ``serial`` (in this process), ``processes`` (a process pool; workers are not
+recycled, as the Mesa id leak is worked around in :class:`sim.agents.Fighter`), and
+``dask`` (``distributed``'s ``concurrent.futures`` executor, on a local cluster or the
+scheduler at ``--scheduler``).
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ from sim.errors import SimError
 from sim.experiment import Experiment
 
 EXECUTORS = ("serial", "processes", "dask")
-TASKS_PER_WORKER = 50  # a process-pool worker is replaced after this many chunks
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,11 +216,9 @@ def _executor(
     if kind == "processes":
         import multiprocessing as mp
 
-        pool = cf.ProcessPoolExecutor(
-            max_workers=workers,
-            mp_context=mp.get_context("spawn"),
-            max_tasks_per_child=TASKS_PER_WORKER,
-        )
+        # No max_tasks_per_child: on CPython 3.11 it deadlocks once workers retire
+        # (gh-115634). Workers need no recycling: Fighter's weak-keyed ids stop Mesa's leak.
+        pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"))
         return pool, lambda: pool.shutdown(wait=True, cancel_futures=True)
     if kind == "dask":
         try:
