@@ -37,7 +37,7 @@ from pathlib import Path
 import yaml
 
 from sim.experiment import load_experiment
-from sim.runner import TASKS_PER_WORKER, sweep
+from sim.runner import sweep
 
 ROOT = Path(__file__).resolve().parents[1]
 QUICKSTART = ROOT / "experiments" / "quickstart.yaml"
@@ -239,8 +239,8 @@ def report(
         live = [s for s in sampler.samples if s.workers]
         if live:
             print(
-                f"workers            {len(sampler.worker_pids)} distinct pids seen (each "
-                f"retired after {TASKS_PER_WORKER} chunks); peak RSS of one worker "
+                f"workers            {len(sampler.worker_pids)} distinct pids seen; "
+                f"peak RSS of one worker "
                 f"{mb(max(s.worker_max_kb for s in live))} MB (VmHWM "
                 f"{mb(sampler.worker_peak_kb)} MB), peak total "
                 f"{mb(max(s.workers_kb for s in live))} MB, total at 50% "
@@ -273,12 +273,6 @@ def main() -> None:
         f"processes x {args.workers}",
         flush=True,
     )
-    if chunks > TASKS_PER_WORKER * args.workers:
-        print(
-            f"warning: {chunks} chunks > {TASKS_PER_WORKER} per worker x {args.workers}: "
-            "may deadlock on Python 3.11 (CPython gh-115634); see --chunk",
-            flush=True,
-        )
 
     def stalled() -> None:
         final = sampler.sample()
