@@ -354,9 +354,17 @@ def _replay(a: argparse.Namespace) -> str:
         ids = sorted(r["run_id"] for r in runs)
         span = f"{ids[0]}..{ids[-1]}" if ids else "none"
         raise SimError(f"{root}: no run {a.run_id} (run ids: {span})")
+    if row.get("error"):
+        raise SimError(
+            f"run {a.run_id} failed in the sweep, so there is no battle to replay: {row['error']}"
+        )
     params = manifest.get("parameters", [])
     sets = list(manifest.get("overrides", []))
-    sets += [f"{p}={json.dumps(row[p])}" for p in params]
+    if "points" in manifest:  # a sweep: the design point's values exactly as written
+        point = manifest["points"][a.run_id // int(manifest.get("replicates", 1))]
+        sets += [f"{p}={json.dumps(point[p])}" for p in params]
+    else:
+        sets += [f"{p}={json.dumps(row[p])}" for p in params]
     text = (
         manifest["scenario_texts"][row["scenario"]]
         if "scenario_texts" in manifest

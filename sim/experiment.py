@@ -101,9 +101,13 @@ class Experiment:
         values = self.points[point]
         return [*self.overrides, *(f"{p}={json.dumps(values[p])}" for p in self.parameters)]
 
-    def param_values(self, point: int) -> dict[str, Any]:
-        """The typed parameter columns of a point's runs."""
-        return {p: _column_value(self.points[point][p]) for p in self.parameters}
+    def param_values(self, point: int, fields: Sequence[pa.Field] | None = None) -> dict[str, Any]:
+        """The typed parameter columns of a point's runs.
+
+        ``fields`` is :meth:`param_fields`, passed in when calling for many points.
+        """
+        types = {f.name: f.type for f in (fields or self.param_fields())}
+        return {p: _column_value(self.points[point][p], types[p]) for p in self.parameters}
 
     def param_fields(self) -> list[pa.Field]:
         """Arrow fields of the parameter columns, typed from every point's values."""
@@ -124,8 +128,16 @@ class Experiment:
             yield cid, range(start, min(start + self.chunk, total))
 
 
-def _column_value(v: Any) -> Any:
-    return json.dumps(v, sort_keys=True) if isinstance(v, (list, dict)) or v is None else v
+def _column_value(v: Any, kind: pa.DataType) -> Any:
+    """A parameter value as its column stores it.
+
+    Text columns hold strings as written and anything else (numbers, lists, null) as JSON.
+    """
+    if pa.types.is_string(kind):
+        return v if isinstance(v, str) else json.dumps(v, sort_keys=True)
+    if pa.types.is_floating(kind):
+        return float(v)
+    return v
 
 
 def _arrow_type(values: Sequence[Any]) -> pa.DataType:

@@ -15,12 +15,13 @@ scheduler at ``--scheduler``).
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import os
 import sys
 import time
 import traceback
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -69,10 +70,11 @@ def run_chunk(exp: Experiment, out: str, chunk: int, start: int, stop: int) -> C
     failed = 0
     winners: Counter[str] = Counter()
     events = "events" in exp.tables
+    fields = exp.param_fields()
     for run_id in range(start, stop):
         point = exp.point_of(run_id)
         seed = exp.run_seed(run_id)
-        params = exp.param_values(point)
+        params = exp.param_values(point, fields)
         try:
             if point not in scenarios:
                 try:
@@ -101,7 +103,6 @@ def run_chunk(exp: Experiment, out: str, chunk: int, start: int, stop: int) -> C
             winners["(error)"] += 1
     root = Path(out)
     part = f"{chunk:06d}"
-    fields = exp.param_fields()
     for table in exp.tables:
         if table != "runs":
             records.write_part(root, table, rows[table], part)
@@ -140,7 +141,7 @@ def prepare(exp: Experiment, out: Path, resume: bool) -> set[int]:
         return done
     if out.exists() and any(out.iterdir()):
         raise SimError(f"{out}: exists and is not a dataset; choose another --out")
-    first = parse_scenario(exp.scenario_text, exp.scenario_path, exp.point_overrides(0))
+    base = parse_scenario(exp.scenario_text, exp.scenario_path, exp.overrides)
     records.write_manifest(
         out,
         {
@@ -149,7 +150,8 @@ def prepare(exp: Experiment, out: Path, resume: bool) -> set[int]:
             "experiment_file": exp.path,
             "experiment_text": exp.text,
             "scenario_file": exp.scenario_path,
-            "scenario_texts": {first.name: exp.scenario_text},
+            "scenario_texts": {base.name: exp.scenario_text},
+            "points": [dict(p) for p in exp.points],
             "overrides": list(exp.overrides),
             "parameters": list(exp.parameters),
             "master_seed": exp.seed,
@@ -210,6 +212,33 @@ class Progress:
             self.bar.close()
 
 
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ignore Ctrl-C in this (main) thread for the block.
+
+    A process started meanwhile inherits the ignored SIGINT, so Python in it never turns
+    Ctrl-C into a KeyboardInterrupt, not even while it is still starting up.
+    """
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+def _ignore_sigint() -> None:
+    """Pool workers leave Ctrl-C to the parent, which stops the sweep cleanly."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _executor(
     kind: str, workers: int, scheduler: str | None
 ) -> tuple[cf.Executor, Callable[[], None]]:
@@ -218,7 +247,9 @@ def _executor(
 
         # No max_tasks_per_child: on CPython 3.11 it deadlocks once workers retire
         # (gh-115634). Workers need no recycling: Fighter's weak-keyed ids stop Mesa's leak.
-        pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"))
+        pool = cf.ProcessPoolExecutor(
+            max_workers=workers, mp_context=mp.get_context("spawn"), initializer=_ignore_sigint
+        )
         return pool, lambda: pool.shutdown(wait=True, cancel_futures=True)
     if kind == "dask":
         try:
@@ -289,10 +320,11 @@ def sweep(
         else:
             pool, close = _executor(executor, workers, scheduler)
             try:
-                futures = [
-                    pool.submit(run_chunk, exp, str(root), cid, ids.start, ids.stop)
-                    for cid, ids in todo
-                ]
+                with _sigint_ignored():  # workers spawned now inherit it: no tracebacks
+                    futures = [
+                        pool.submit(run_chunk, exp, str(root), cid, ids.start, ids.stop)
+                        for cid, ids in todo
+                    ]
                 for fut in cf.as_completed(futures):
                     book(fut.result())
             finally:
@@ -317,18 +349,17 @@ def summary(exp: Experiment, r: SweepResult, executor: str, workers: int) -> str
             f"{executor}, {workers} worker{'s' if workers != 1 else ''}); "
             f"{r.failed} failed" + (f"; {r.already} already done" if r.already else "")
         )
-    lines = [head]
-    if r.interrupted:
-        lines.append(
-            f"interrupted: {r.already + r.done} of {r.selected} runs are in the "
-            "dataset; finish with --resume"
-        )
     winners: Counter[str] = Counter()
     for part in sorted((r.out / "runs").glob("part-*.parquet")):
         cols = pq.read_table(part, columns=["winner", "error"]).to_pydict()
         for w, e in zip(cols["winner"], cols["error"], strict=True):
             winners["(error)" if e else (w or "(draw)")] += 1
     total = sum(winners.values())
+    lines = [head]
+    if r.interrupted:
+        lines.append(
+            f"interrupted: {total} of {r.selected} runs are in the dataset; finish with --resume"
+        )
     if total:
         shares = ", ".join(f"{k} {100 * v / total:.1f}%" for k, v in winners.most_common())
         lines.append(f"winners: {shares}")
