@@ -248,15 +248,20 @@ def _after_wargame_harm(
 
 
 # ------------------------------------------------------------------------------- Deathwish
-def _deathwish_turn(b: Battle, f: Fighter) -> None:
-    if f.status == Status.FLEEING:
-        _flee(b, f)
-        return
+def _one_attack_target(b: Battle, f: Fighter) -> Fighter | None:
+    """Deathwish and D6 turns: take cover if wanted (free), then pick the target."""
     f.fought = True
     cover = _take_cover(b, f)
     if cover is not None:
         _enter_cover(b, f, cover)
-    target = b.tactic_of(f).choose_target(_targets(b, f), b.rng)
+    return b.tactic_of(f).choose_target(_targets(b, f), b.rng)
+
+
+def _deathwish_turn(b: Battle, f: Fighter) -> None:
+    if f.status == Status.FLEEING:
+        _flee(b, f)
+        return
+    target = _one_attack_target(b, f)
     if target is None:
         return
     cover_pts = b.opts.deathwish_cover if b.in_cover(target) else 0
@@ -336,11 +341,7 @@ def _d6_turn(b: Battle, f: Fighter) -> None:
         return
     if not d6.can_act(f.d6_condition):
         return
-    f.fought = True
-    cover = _take_cover(b, f)
-    if cover is not None:
-        _enter_cover(b, f, cover)
-    target = b.tactic_of(f).choose_target(_targets(b, f), b.rng)
+    target = _one_attack_target(b, f)
     if target is None:
         return
     hit_code = d6.apply_penalty(parse_code(f.spec.d6.attack), _d6_penalty(b, f))
