@@ -414,6 +414,62 @@ def _sweep(a: argparse.Namespace) -> str:
     text = summary(exp, result, executor, workers)
     if result.interrupted:
         raise SweepInterrupted(text)
+    return f"{text}\n\n{analyze_text(out)}\n\n(sim analyze {out} prints this again)"
+
+
+def analyze_text(root: Any, by: Sequence[str] | None = None, fmt: str = "table") -> str:
+    """``sim analyze``'s summary of the dataset at ``root`` in ``fmt``."""
+    from sim import analysis
+
+    ds = analysis.load(root)
+    s = analysis.summarize(ds, by)
+    return _summary_text(ds, s, fmt)
+
+
+def _summary_text(ds: Any, s: Any, fmt: str) -> str:
+    from sim import analysis
+
+    if fmt == "json":
+        return json.dumps(s.groups())
+    if fmt == "csv":
+        return render_csv(*analysis.flat_rows(s))
+    name = ds.manifest.get("experiment_name") or ds.root.name
+    runs, failed = int(s.frame["runs"].sum()), int(s.frame["failed"].sum())
+    groups = len(s.frame)
+    head = f"{name}: {runs} runs" + (f" ({failed} failed)" if failed else "")
+    if s.by:
+        head += f" in {groups} group{'s' if groups != 1 else ''} by {', '.join(s.by)}"
+    return "\n\n".join(
+        [
+            head,
+            "Outcomes: win rates with 95% Wilson intervals; rounds: mean with a 95% interval",
+            render_table(*analysis.outcome_rows(s)),
+            "Losses: mean fighters per battle by final status; leader lost: share of battles",
+            render_table(*analysis.loss_rows(s)),
+        ]
+    )
+
+
+def _analyze(a: argparse.Namespace) -> str:
+    from sim import analysis
+
+    ds = analysis.load(a.dataset)
+    s = analysis.summarize(ds, a.by or None)
+    text = _summary_text(ds, s, a.format)
+    notes = []
+    if a.plot:
+        from sim import plots
+
+        name = ds.manifest.get("experiment_name") or ds.root.name
+        notes.append(f"plot: {plots.save_png(plots.figure(s, str(name)), a.plot)}")
+    if a.report:
+        from sim import report
+
+        notes.append(f"report: {report.write(ds, s, a.report)}")
+    if notes and a.format == "table":
+        text += "\n\n" + "\n".join(notes)
+    elif notes:
+        print("\n".join(notes), file=sys.stderr)  # keep stdout pure JSON or CSV
     return text
 
 
@@ -554,6 +610,19 @@ def build_parser() -> argparse.ArgumentParser:
     p_sw.add_argument("--resume", action="store_true", help="finish an interrupted sweep")
     p_sw.add_argument("--limit", type=int, help="run only the first N planned runs")
     p_sw.set_defaults(run=_sweep)
+
+    p_an = sub.add_parser("analyze", help="win rates, length and losses per group of a dataset")
+    p_an.add_argument("dataset", help="a dataset directory (from sim sweep or sim run --out)")
+    p_an.add_argument(
+        "--by",
+        nargs="+",
+        metavar="PARAM",
+        help="group by these swept parameters (default: all of them)",
+    )
+    _add_format(p_an)
+    p_an.add_argument("--plot", metavar="FILE.png", help="also draw the charts to this PNG")
+    p_an.add_argument("--report", metavar="FILE.html", help="also write a self-contained report")
+    p_an.set_defaults(run=_analyze)
 
     p_val = sub.add_parser("validate", help="check scenario files without running them")
     p_val.add_argument("files", nargs="+", help="scenario YAML files")

@@ -510,6 +510,8 @@ def apply_override(doc: dict[str, Any], text: str) -> str:
         if last:
             target[step] = value
         else:
+            if i == 0 and step == "rules" and isinstance(target.get("rules"), str):
+                target["rules"] = {"system": target["rules"]}  # `rules: wargame` short form
             if isinstance(step, str) and step not in target:
                 if any(isinstance(s, int) for s in steps[i + 1 :]):
                     missing = _path_text(steps[: i + 1])

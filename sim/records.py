@@ -29,6 +29,7 @@ from sim import __version__
 from sim.errors import SimError
 
 SCHEMA_VERSION = 1
+FILE_MODE = 0o644  # mkstemp makes 0600 files; datasets and reports are meant to be shared
 TABLES = ("runs", "rounds", "fighters", "events")
 STATUSES = ("active", "fleeing", "fled", "surrendered", "incapacitated", "dead")
 
@@ -171,6 +172,7 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, FILE_MODE)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
@@ -195,6 +197,7 @@ def write_part(
     path = root / table / f"part-{part}.parquet"
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.fchmod(fd, FILE_MODE)
     os.close(fd)
     try:
         pq.write_table(arrow, tmp, compression="zstd")

@@ -655,8 +655,13 @@ def test_apply_override_creates_missing_keys():
         "sides": {"red": [1, {"a": "b"}]},
         "frame": {"morale_compare": "fixed"},
     }
-    with pytest.raises(ScenarioError, match=r"^<--set>: rules.system: rules is 'wargame'"):
-        apply_override(doc, "rules.system=d6")
+    # the short form `rules: wargame` becomes a mapping when a field inside it is set
+    assert apply_override(doc, "rules.options.pool=headcount") == "rules.options"
+    assert doc["rules"] == {"system": "wargame", "options": {"pool": "headcount"}}
+    assert apply_override(doc, "rules.system=d6") == "rules.system"
+    assert doc["rules"] == {"system": "d6", "options": {"pool": "headcount"}}
+    with pytest.raises(ScenarioError, match=r"^<--set>: max_rounds.x: max_rounds is 5"):
+        apply_override({"max_rounds": 5}, "max_rounds.x=1")
 
 
 # --------------------------------------------------------------------------- the other forms

@@ -1,0 +1,244 @@
+"""sim.analysis: intervals against textbook values, summaries against hand counts."""
+
+from __future__ import annotations
+
+import math
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sim import analysis, records
+from sim.errors import SimError
+from sim.experiment import load_experiment
+from sim.runner import sweep
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# --------------------------------------------------------------------------- intervals
+
+# Newcombe (1998), "Two-sided confidence intervals for the single proportion", Table I,
+# method 3 (Wilson score, no continuity correction), to 4 decimals.
+NEWCOMBE = [
+    (81, 263, 0.2553, 0.3662),
+    (15, 148, 0.0624, 0.1605),
+    (0, 20, 0.0000, 0.1611),
+    (1, 29, 0.0061, 0.1718),
+]
+
+
+@pytest.mark.parametrize(("k", "n", "lo", "hi"), NEWCOMBE)
+def test_wilson_matches_newcombe(k, n, lo, hi):
+    p, got_lo, got_hi = analysis.wilson(k, n)
+    assert p == k / n
+    assert round(float(got_lo), 4) == lo
+    assert round(float(got_hi), 4) == hi
+
+
+def test_wilson_is_vectorised_and_nan_for_no_runs():
+    p, lo, hi = analysis.wilson([5, 0, 3], [10, 0, 3])
+    assert lo[0] == pytest.approx(0.2366, abs=5e-5) and hi[0] == pytest.approx(0.7634, abs=5e-5)
+    assert np.isnan(p[1]) and np.isnan(lo[1]) and np.isnan(hi[1])
+    assert hi[2] == 1.0 and lo[2] == pytest.approx(0.4385, abs=5e-5)
+
+
+@given(st.integers(1, 10_000).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))))
+def test_wilson_brackets_the_share_and_mirrors(kn):
+    k, n = kn
+    p, lo, hi = (float(x) for x in analysis.wilson(k, n))
+    assert 0.0 <= lo <= p <= hi <= 1.0
+    q, qlo, qhi = (float(x) for x in analysis.wilson(n - k, n))
+    assert qlo == pytest.approx(1 - hi, abs=1e-12) and qhi == pytest.approx(1 - lo, abs=1e-12)
+
+
+# Student's t 97.5% quantiles (any statistics table)
+T975 = {1: 12.7062, 2: 4.3027, 10: 2.2281, 11: 2.2010, 20: 2.0860, 30: 2.0423, 100: 1.9840}
+
+
+@pytest.mark.parametrize(("df", "t"), sorted(T975.items()))
+def test_t975_matches_the_table(df, t):
+    assert analysis.t975(df) == pytest.approx(t, abs=5e-5)
+
+
+def test_t975_tends_to_the_normal_quantile():
+    assert analysis.t975(10**6) == pytest.approx(analysis.Z95, abs=1e-5)
+    assert math.isnan(analysis.t975(0))
+
+
+# --------------------------------------------------------------------------- summaries
+
+
+def side(name, dead=0, fled=0, active=3, leader="active"):
+    row = {s: 0 for s in records.STATUSES}
+    row.update(side=name, fighters=3, active=active, dead=dead, fled=fled)
+    return {**row, "leader_status": leader, "wounds_dealt": 0, "hd_lost": 0}
+
+
+def run(i, arms, winner, rounds, sides, switches=0):
+    return {
+        "run_id": i,
+        "seed": i,
+        "arms": arms,
+        "scenario": "t",
+        "rules": "wargame",
+        "winner": winner,
+        "end_reason": "defeat" if winner else "mutual_defeat",
+        "rounds": rounds,
+        "scale_switches": switches,
+        "sides": sides,
+        "error": None,
+    }
+
+
+def make_dataset(root, rows, params=("arms",), types=None):
+    """A dataset of hand-made ``runs`` rows, split over two parts."""
+    import pyarrow as pa
+
+    fields = [pa.field(p, (types or {}).get(p, pa.string())) for p in params]
+    half = len(rows) // 2
+    records.write_part(root, "runs", rows[:half], "000000", fields)
+    records.write_part(root, "runs", rows[half:], "000001", fields)
+    records.write_manifest(
+        root,
+        {"kind": "sweep", "experiment_name": "t", "parameters": list(params)},
+    )
+    return analysis.load(root)
+
+
+@pytest.fixture
+def hand(tmp_path):
+    """Group "a": 3 runs (red, red, draw); group "b": 2 runs (blue) and 1 failed run."""
+    red_won = [side("red", dead=1), side("blue", dead=2, fled=1, leader="dead")]
+    blue_won = [side("red", dead=3, active=0, leader="dead"), side("blue")]
+    draw = [side("red", dead=3, active=0, leader="dead"), side("blue", dead=3, leader="fled")]
+    rows = [
+        run(0, "b", "blue", 4, blue_won),
+        run(1, "a", "red", 2, red_won, switches=1),
+        run(2, "a", "red", 4, red_won),
+        run(3, "a", None, 9, draw),
+        run(4, "b", "blue", 6, blue_won),
+        {**run(5, "b", None, 0, []), "rounds": None, "sides": [], "error": "boom"},
+    ]
+    return make_dataset(tmp_path / "hand", rows)
+
+
+def test_summary_counts_by_hand(hand):
+    s = analysis.summarize(hand)
+    f = s.frame.set_index("arms")
+    assert list(f.index) == ["a", "b"]  # sorted
+    assert s.sides == ("red", "blue")  # the scenario's order
+    assert list(f["runs"]) == [3, 3] and list(f["failed"]) == [0, 1]
+    assert f.loc["a", "win.red"] == pytest.approx(2 / 3) and f.loc["a", "draw"] == 1 / 3
+    assert f.loc["b", "win.blue"] == 1.0 and f.loc["b", "win.red"] == 0.0
+    _, lo, hi = analysis.wilson(2, 3)
+    assert (f.loc["a", "win.red.lo"], f.loc["a", "win.red.hi"]) == (lo, hi)
+    assert f.loc["a", "rounds.mean"] == 5.0 and f.loc["a", "rounds.median"] == 4.0
+    half = analysis.t975(2) * math.sqrt(np.var([2, 4, 9], ddof=1) / 3)
+    assert f.loc["a", "rounds.lo"] == pytest.approx(5.0 - half)
+    assert f.loc["b", "rounds.mean"] == 5.0 and f.loc["b", "rounds.median"] == 5.0
+    assert f.loc["a", "casualties.red.dead"] == pytest.approx((1 + 1 + 3) / 3)
+    assert f.loc["a", "casualties.blue.fled"] == pytest.approx(2 / 3)
+    assert f.loc["b", "casualties.red.dead"] == 3.0  # the failed run is left out
+    assert f.loc["a", "leader_lost.red"] == pytest.approx(1 / 3)
+    assert f.loc["a", "leader_lost.blue"] == 1.0 and f.loc["b", "leader_lost.blue"] == 0.0
+    assert f.loc["a", "scale_switch"] == pytest.approx(1 / 3) and f.loc["b", "scale_switch"] == 0
+    assert s.statuses == ("fled", "dead")  # only the statuses that occur
+
+
+def test_summary_without_grouping_pools_every_run(hand):
+    s = analysis.summarize(hand, by=[])
+    assert len(s.frame) == 1 and int(s.frame["runs"][0]) == 6
+    assert s.frame["win.blue"][0] == pytest.approx(2 / 5)
+    assert s.group_label(0) == "all"
+
+
+def test_groups_json_shape(hand):
+    groups = analysis.summarize(hand).groups()
+    assert [g["arms"] for g in groups] == ["a", "b"]
+    a = groups[0]
+    assert a["runs"] == 3 and set(a["win_rate"]) == {"red", "blue"}
+    assert set(a["win_rate"]["red"]) == {"p", "lo", "hi"}
+    assert a["win_rate"]["red"]["lo"] < a["win_rate"]["red"]["p"] < a["win_rate"]["red"]["hi"]
+    assert a["casualties"]["blue"]["fled"] == pytest.approx(2 / 3)
+
+
+def test_grouping_by_an_unknown_column_is_a_clear_error(hand):
+    with pytest.raises(SimError, match="did you mean 'arms'"):
+        analysis.summarize(hand, by=["arm"])
+
+
+def test_a_folder_that_is_not_a_dataset_is_refused(tmp_path):
+    with pytest.raises(SimError, match="not a dataset"):
+        analysis.load(tmp_path)
+
+
+def test_an_empty_dataset_summarises_to_no_groups(tmp_path):
+    records.write_manifest(tmp_path, {"kind": "sweep", "parameters": ["arms"]})
+    s = analysis.summarize(analysis.load(tmp_path))
+    assert s.frame.empty and s.groups() == []
+
+
+def test_tables_come_with_the_parameters_joined(hand):
+    rounds = [
+        {"run_id": 1, "round": 1, "side": "red", "scale": "small"},
+        {"run_id": 4, "round": 1, "side": "red", "scale": "small"},
+    ]
+    records.write_part(hand.root, "rounds", rounds, "000000")
+    frame = hand.table("rounds")
+    assert list(frame["arms"]) == ["a", "b"] and "seed" in frame
+    assert list(hand.runs["run_id"]) == list(range(6))
+    assert set(hand.sides["side"]) == {"red", "blue"} and len(hand.sides) == 10
+
+
+def test_a_mixed_type_parameter_groups_and_sorts(tmp_path):
+    import pyarrow as pa
+
+    rows = [
+        {**run(i, None, "red", 3, [side("red"), side("blue")]), "size": v}
+        for i, v in enumerate([2.5, 1.0, 2.5, 10.0])
+    ]
+    for r in rows:
+        del r["arms"]
+    ds = make_dataset(tmp_path / "d", rows, params=("size",), types={"size": pa.float64()})
+    f = analysis.summarize(ds).frame
+    assert list(f["size"]) == [1.0, 2.5, 10.0] and list(f["runs"]) == [1, 2, 1]
+
+
+# --------------------------------------------------------------------------- a real sweep
+
+MIRROR = """\
+name: mirror_check
+scenario: {scenario}
+design: grid
+parameters:
+  rules.system: [wargame, 2w2p, deathwish, d6]
+replicates: 500
+seed: 11
+tables: [runs]
+"""
+
+
+@pytest.fixture(scope="module")
+def mirror(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("mirror")
+    exp = folder / "mirror.yaml"
+    exp.write_text(
+        textwrap.dedent(MIRROR.format(scenario=ROOT / "scenarios" / "mirror.yaml")),
+        encoding="utf-8",
+    )
+    sweep(load_experiment(exp), folder / "out", progress=False)
+    return analysis.load(folder / "out")
+
+
+@pytest.mark.parametrize("system", ["wargame", "2w2p", "deathwish", "d6"])
+def test_a_mirrored_scenario_gives_each_side_about_half(mirror, system):
+    s = analysis.summarize(mirror)
+    f = s.frame.set_index("rules.system")
+    assert int(f.loc[system, "runs"]) == 500
+    north, south = f.loc[system, "win.north"], f.loc[system, "win.south"]
+    decisive = round((north + south) * 500)
+    p, lo, hi = analysis.wilson(round(north * 500), decisive)
+    assert lo <= 0.5 <= hi, f"{system}: north wins {p:.3f} of decisive battles [{lo:.3f}, {hi:.3f}]"
