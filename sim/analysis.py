@@ -131,11 +131,11 @@ class Dataset:
 
     @cached_property
     def sides(self) -> pd.DataFrame:
-        """One row per run and side: the ``sides`` lists of ``runs`` flattened."""
-        runs = self.arrow("runs", ["run_id", "sides"])
+        """One row per run and side (the ``sides`` lists flattened), the parameters joined."""
+        runs = self.arrow("runs", ["run_id", "sides", *self.params])
         frame, parent = flatten_sides(runs["sides"])
-        frame.insert(0, "run_id", pc.take(runs["run_id"], pa.array(parent)).to_numpy())
-        return frame
+        keys = runs.drop_columns(["sides"]).take(pa.array(parent)).to_pandas()
+        return pd.concat([keys, frame], axis=1)
 
 
 def flatten_sides(sides: pa.ChunkedArray) -> tuple[pd.DataFrame, np.ndarray[Any, Any]]:

@@ -342,17 +342,18 @@ def _validate(a: argparse.Namespace) -> str:
 def _replay(a: argparse.Namespace) -> str:
     from pathlib import Path
 
+    import pyarrow.compute as pc
+
     from sim import records
     from sim.battle import Battle
     from sim.loader import parse_scenario
 
     root = Path(a.dataset)
     manifest = records.read_manifest(root)
-    runs = records.read_table(root, "runs").to_pylist()
-    row = next((r for r in runs if r["run_id"] == a.run_id), None)
+    row = records.read_run(root, a.run_id)
     if row is None:
-        ids = sorted(r["run_id"] for r in runs)
-        span = f"{ids[0]}..{ids[-1]}" if ids else "none"
+        ids = records.read_table(root, "runs", ["run_id"]).column("run_id")
+        span = f"{pc.min(ids)}..{pc.max(ids)}" if len(ids) else "none"
         raise SimError(f"{root}: no run {a.run_id} (run ids: {span})")
     if row.get("error"):
         raise SimError(

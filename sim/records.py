@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.dataset as pads
 import pyarrow.parquet as pq
 
 from sim import __version__
@@ -233,10 +234,23 @@ def read_manifest(root: Path) -> dict[str, Any]:
     return data
 
 
-def read_table(root: Path, table: str) -> pa.Table:
-    """One table of a dataset (all its parts) as an Arrow table."""
+def read_table(root: Path, table: str, columns: Sequence[str] | None = None) -> pa.Table:
+    """One table of a dataset (all its parts) as an Arrow table, optionally some columns."""
     folder = Path(root) / table
     parts = sorted(folder.glob("part-*.parquet")) if folder.is_dir() else []
     if not parts:
-        return schema(table).empty_table()
-    return pa.concat_tables([pq.read_table(p) for p in parts], promote_options="default")
+        empty = schema(table).empty_table()
+        return empty.select(list(columns)) if columns is not None else empty
+    cols = list(columns) if columns is not None else None
+    tables = [pq.read_table(p, columns=cols) for p in parts]
+    return pa.concat_tables(tables, promote_options="default")
+
+
+def read_run(root: Path, run_id: int) -> dict[str, Any] | None:
+    """The ``runs`` row of run ``run_id`` (None if there is none), read with a filter."""
+    folder = Path(root) / "runs"
+    if not folder.is_dir() or not any(folder.glob("part-*.parquet")):
+        return None
+    data = pads.dataset(folder, format="parquet")
+    rows = data.to_table(filter=pads.field("run_id") == run_id).to_pylist()
+    return rows[0] if rows else None

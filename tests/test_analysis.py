@@ -190,7 +190,10 @@ def test_tables_come_with_the_parameters_joined(hand):
     frame = hand.table("rounds")
     assert list(frame["arms"]) == ["a", "b"] and "seed" in frame
     assert list(hand.runs["run_id"]) == list(range(6))
-    assert set(hand.sides["side"]) == {"red", "blue"} and len(hand.sides) == 10
+    sides = hand.sides
+    assert set(sides["side"]) == {"red", "blue"} and len(sides) == 10
+    assert list(sides.columns[:3]) == ["run_id", "arms", "side"]
+    assert list(sides["run_id"][:2]) == [0, 0] and list(sides["arms"][:2]) == ["b", "b"]
 
 
 def test_a_mixed_type_parameter_groups_and_sorts(tmp_path):
