@@ -92,11 +92,39 @@ EVENT_FIELDS = [
     pa.field("dice", pa.string()),
     pa.field("result", pa.string()),
 ]
+AFTERMATH_WOUND_TYPE = pa.struct(
+    [
+        ("kind", pa.string()),
+        ("state", pa.string()),
+        ("advances", pa.int32()),
+        ("needs_reset", pa.bool_()),
+        ("reset_known", pa.bool_()),
+        ("infected", pa.bool_()),
+        ("infection_known", pa.bool_()),
+    ]
+)
+"""One wound in an aftermath row (``sim.aftermath.WOUND_KEYS``)."""
+AFTERMATH_FIELDS = [  # one row per fighter per aftermath day (``sim.aftermath.ROW_KEYS``)
+    pa.field("run_id", pa.int64()),
+    pa.field("day", pa.int32()),
+    pa.field("name", pa.string()),
+    pa.field("side", pa.string()),
+    pa.field("status", pa.string()),
+    pa.field("fights", pa.int32()),
+    pa.field("dice", pa.int32()),
+    pa.field("treated_by", pa.list_(pa.string())),
+    pa.field("wounds", pa.list_(AFTERMATH_WOUND_TYPE)),
+    pa.field("infections", pa.int32()),
+    pa.field("infections_known", pa.int32()),
+    pa.field("hd", pa.int32()),
+    pa.field("condition", pa.string()),
+]
 BASE_FIELDS = {
     "runs": RUN_FIELDS,
     "rounds": ROUND_FIELDS,
     "fighters": FIGHTER_FIELDS,
     "events": EVENT_FIELDS,
+    "aftermath": AFTERMATH_FIELDS,  # not yet in TABLES: written once battles run aftermaths
 }
 
 
