@@ -183,6 +183,13 @@ class Summary:
         row = self.frame.iloc[i]
         return ", ".join(f"{_short(b)}={_fmt_value(row[b])}" for b in self.by)
 
+    def group_values(self, i: int) -> str:
+        """Group ``i``'s parameter values alone, for a tick label (``all`` with no grouping)."""
+        if not self.by:
+            return "all"
+        row = self.frame.iloc[i]
+        return ", ".join(_fmt_value(row[b]) for b in self.by)
+
     def groups(self) -> list[dict[str, Any]]:
         """The groups as JSON-ready objects (the ``--format json`` output)."""
         out = []
@@ -396,3 +403,158 @@ def _f1(x: Any) -> str:
 def _f2(x: Any) -> str:
     x = _plain(x)
     return "-" if x is None else f"{x:.2f}"
+
+
+# ---------------------------------------------------------------------------------------
+# aftermath and campaigns (the ``aftermath`` and ``campaign`` tables, sim.campaign)
+
+
+def has_table(ds: Dataset, table: str) -> bool:
+    """Whether the dataset holds any part of ``table``."""
+    folder = ds.root / table
+    return folder.is_dir() and any(folder.glob("part-*.parquet"))
+
+
+def _run_groups(ds: Dataset, by: Sequence[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(run_id -> group id of the runs that did not fail, the groups' ``by`` values)."""
+    allowed = (*ds.params, *GROUPABLE)
+    for b in by:
+        if b not in allowed:
+            raise SimError(unknown("parameter to group by", b, allowed))
+    t = ds.arrow("runs", ["run_id", *by, "error"])
+    runs = t.filter(t["error"].is_null()).drop_columns(["error"]).to_pandas()
+    if by:
+        grouped = runs.groupby(list(by), sort=True, dropna=False)
+        runs["group"] = grouped.ngroup().to_numpy()
+        groups = grouped.size().reset_index()[list(by)]
+    else:
+        runs["group"] = 0
+        groups = pd.DataFrame(index=range(1 if len(runs) else 0))
+    return runs[["run_id", "group"]], groups
+
+
+def aftermath_summary(ds: Dataset, by: Sequence[str] | None = None) -> pd.DataFrame:
+    """Per group and side: the wounded, who died of their wounds, who recovered by the last day.
+
+    From the ``aftermath`` table (every battle of a campaign counts). A fighter is
+    ``wounded`` when it was alive after the battle and hurt; it ``died of wounds`` when it is
+    dead on its last aftermath day, and ``recovered`` when it is up with no open wound then.
+    One row per group and side: ``runs``, ``days`` (the aftermath's length), ``wounded`` and
+    ``died`` (means per run), ``died_share`` and ``recovered_share`` (shares of the wounded,
+    with 95% Wilson intervals ``.lo``/``.hi``), and ``still_share`` (neither).
+    """
+    by = tuple(ds.params if by is None else by)
+    runs, groups = _run_groups(ds, by)
+    cols = ["run_id", "battle", "day", "side", "status", "wounded", "recovered"]
+    a = ds.arrow("aftermath", cols).to_pandas()
+    a = a.merge(runs, on="run_id", how="inner")  # failed runs have no rows
+    last_day = a.groupby(["run_id", "battle"])["day"].transform("max")
+    last = a[a["day"] == last_day]
+    wounded = last["wounded"].to_numpy(dtype=bool)
+    died = wounded & (last["status"] == "dead").to_numpy()
+    recovered = wounded & last["recovered"].to_numpy(dtype=bool)
+    frame = pd.DataFrame(
+        {
+            "group": last["group"].to_numpy(),
+            "side": last["side"].to_numpy(),
+            "wounded": wounded.astype(np.int64),
+            "died": died.astype(np.int64),
+            "recovered": recovered.astype(np.int64),
+            "days": last["day"].to_numpy() + 1,
+        }
+    )
+    out = (
+        frame.groupby(["group", "side"], sort=True)
+        .agg(
+            wounded=("wounded", "sum"),
+            died=("died", "sum"),
+            recovered=("recovered", "sum"),
+            days=("days", "max"),
+        )
+        .reset_index()
+    )
+    n_runs = runs.groupby("group").size()
+    out["runs"] = out["group"].map(n_runs).to_numpy()
+    k_w = out["wounded"].to_numpy(dtype=float)
+    _add_interval(out, "died_share", out["died"].to_numpy(), k_w)
+    _add_interval(out, "recovered_share", out["recovered"].to_numpy(), k_w)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out["still_share"] = (k_w - out["died"] - out["recovered"]) / k_w
+    out["wounded"] = k_w / out["runs"]
+    out["died"] = out["died"] / out["runs"]
+    out = out.drop(columns=["recovered"])
+    keys = groups.reset_index(names="group")
+    out = keys.merge(out, on="group", how="inner").drop(columns=["group"])
+    first = [*by, "side", "runs", "days", "wounded", "died"]
+    return out[first + [c for c in out.columns if c not in first]]
+
+
+def campaign_summary(ds: Dataset, by: Sequence[str] | None = None) -> pd.DataFrame:
+    """Per group and battle: the company's living, its Veterans, and their share.
+
+    From the ``campaign`` table: after each battle (and its aftermath days) a member is
+    ``alive`` unless dead, a veteran when alive with tier Veteran or Hero (10 fights or
+    more). One row per group and battle: ``runs`` (that reached the battle), means per run
+    of ``fought``, ``alive``, ``veterans``, and ``veteran_share`` (of the living, with a 95%
+    Wilson interval ``.lo``/``.hi``).
+    """
+    by = tuple(ds.params if by is None else by)
+    runs, groups = _run_groups(ds, by)
+    c = ds.arrow("campaign", ["run_id", "battle", "label", "fought", "status", "tier_after"])
+    c = c.to_pandas().merge(runs, on="run_id", how="inner")
+    alive = (c["status"] != "dead").to_numpy()
+    frame = pd.DataFrame(
+        {
+            "group": c["group"].to_numpy(),
+            "battle": c["battle"].to_numpy(),
+            "label": c["label"].to_numpy(),
+            "run_id": c["run_id"].to_numpy(),
+            "fought": c["fought"].to_numpy(dtype=bool).astype(np.int64),
+            "alive": alive.astype(np.int64),
+            "veterans": (alive & c["tier_after"].isin(["veteran", "hero"]).to_numpy()).astype(
+                np.int64
+            ),
+        }
+    )
+    out = (
+        frame.groupby(["group", "battle"], sort=True)
+        .agg(
+            label=("label", "first"),
+            runs=("run_id", "nunique"),
+            fought=("fought", "sum"),
+            alive=("alive", "sum"),
+            veterans=("veterans", "sum"),
+        )
+        .reset_index()
+    )
+    _add_interval(out, "veteran_share", out["veterans"].to_numpy(), out["alive"].to_numpy())
+    for col in ("fought", "alive", "veterans"):
+        out[col] = out[col] / out["runs"]
+    keys = groups.reset_index(names="group")
+    return keys.merge(out, on="group", how="inner").drop(columns=["group"])
+
+
+def aftermath_rows(frame: pd.DataFrame, by: Sequence[str]) -> tuple[list[str], list[list[str]]]:
+    """Headers and rows of the aftermath table (:func:`aftermath_summary`) for reading."""
+    headers = [_short(b) for b in by] + ["side", "runs", "days", "wounded", "died of wounds"]
+    headers += ["died [95% CI]", "recovered [95% CI]", "still wounded"]
+    rows = []
+    for _, r in frame.iterrows():
+        row = [_fmt_value(r[b]) for b in by] + [str(r["side"]), str(int(r["runs"]))]
+        row += [str(int(r["days"])), _f2(r["wounded"]), _f2(r["died"])]
+        row += [_pct_ci(r, "died_share"), _pct_ci(r, "recovered_share"), _pct(r["still_share"])]
+        rows.append(row)
+    return headers, rows
+
+
+def campaign_rows(frame: pd.DataFrame, by: Sequence[str]) -> tuple[list[str], list[list[str]]]:
+    """Headers and rows of the campaign table (:func:`campaign_summary`) for reading."""
+    headers = [_short(b) for b in by] + ["battle", "runs", "fought", "alive", "veterans"]
+    headers += ["veteran share [95% CI]"]
+    rows = []
+    for _, r in frame.iterrows():
+        row = [_fmt_value(r[b]) for b in by] + [f"{int(r['battle'])} {r['label']}"]
+        row += [str(int(r["runs"])), _f2(r["fought"]), _f2(r["alive"]), _f2(r["veterans"])]
+        row += [_pct_ci(r, "veteran_share")]
+        rows.append(row)
+    return headers, rows

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.patches import Patch
 
 from sim.analysis import Summary, _short
 
@@ -26,6 +27,7 @@ STATUS_COLORS = {
     "incapacitated": "#ef6548",
     "dead": "#7f0000",
 }
+HATCHES = ("", "///", "...", "xxx", "\\\\\\", "ooo")
 MAX_LENGTH_GROUPS = 6  # battle-length histograms drawn per group up to this many groups
 MAX_BAR_GROUPS = 12  # casualty bars drawn per group up to this many groups
 
@@ -148,11 +150,15 @@ def length_chart(ax: Axes, s: Summary) -> None:
 
 
 def casualty_chart(ax: Axes, s: Summary) -> None:
-    """Mean fighters per battle by final status, stacked, per side (and group if few)."""
+    """Mean fighters per battle by final status, stacked, per side (and group if few).
+
+    Sides are told apart by hatching (the first side plain); groups are labelled by their
+    parameter values, the parameters named on the axis.
+    """
     f = s.frame
     per_group = 1 < len(f) <= MAX_BAR_GROUPS
     if per_group:
-        labels = [s.group_label(i) for i in range(len(f))]
+        labels = [s.group_values(i) for i in range(len(f))]
         means = {
             (side, st): f[f"casualties.{side}.{st}"].to_numpy(dtype=float)
             for side in s.sides
@@ -172,8 +178,10 @@ def casualty_chart(ax: Axes, s: Summary) -> None:
     n = len(labels)
     width = 0.8 / max(len(s.sides), 1)
     x = np.arange(n)
+    handles = []
     for j, side in enumerate(s.sides):
         bottom = np.zeros(n)
+        hatch = HATCHES[j % len(HATCHES)]
         for st in s.statuses:
             v = np.nan_to_num(means[(side, st)])
             ax.bar(
@@ -183,22 +191,31 @@ def casualty_chart(ax: Axes, s: Summary) -> None:
                 bottom=bottom,
                 color=STATUS_COLORS.get(st, "grey"),
                 edgecolor="white",
+                hatch=hatch,
                 label=st if j == 0 else None,
             )
             bottom += v
-        for xi, b in zip(x, bottom, strict=True):
-            ax.text(xi + j * width, b, side, ha="center", va="bottom", fontsize="x-small")
+        handles.append(Patch(facecolor="white", edgecolor="grey", hatch=hatch, label=side))
+    turn = per_group and n > 3
     ax.set_xticks(
         x + width * (len(s.sides) - 1) / 2,
         labels,
-        rotation=30 if per_group and n > 3 else 0,
-        ha="right" if per_group and n > 3 else "center",
+        rotation=30 if turn else 0,
+        ha="right" if turn else "center",
         fontsize="small",
     )
+    if per_group:
+        ax.set_xlabel(", ".join(_short(b) for b in s.by))
     ax.set_ylabel("fighters per battle")
     ax.set_title("casualties by final status", fontsize="medium")
     if s.statuses:
-        ax.legend(fontsize="small")
+        status_handles, _ = ax.get_legend_handles_labels()
+        ax.legend(
+            handles=[*status_handles, *handles],
+            fontsize="small",
+            loc="upper left",
+            bbox_to_anchor=(1.0, 1.0),
+        )
     ax.grid(axis="y", alpha=0.3)
 
 
