@@ -23,7 +23,7 @@ h2 { font-size: 1.2em; margin-top: 2em; border-bottom: 1px solid #ddd; }
 p.meta { color: #555; margin-top: 0; }
 table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }
 th, td { padding: 0.25em 0.6em; border-bottom: 1px solid #eee; white-space: nowrap; }
-th { background: #f4f4f4; text-align: left; }
+th { background: #f4f4f4; text-align: left; white-space: normal; vertical-align: bottom; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 img { max-width: 100%; height: auto; border: 1px solid #eee; }
 .scroll { overflow-x: auto; }
