@@ -204,6 +204,12 @@ def test_resuming_a_complete_dataset_does_nothing(tmp_path, capsys, small_ref):
     assert {p: p.stat().st_mtime_ns for p in out.rglob("*")} == before
 
 
+def _default_sigint():
+    # A shell without job control starts background jobs with SIGINT ignored, and Python
+    # keeps an inherited SIG_IGN; restore the default so Ctrl-C tests work from any shell.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start(*argv, cwd=None):
     return subprocess.Popen(
         [sys.executable, "-m", "sim", *map(str, argv)],
@@ -212,6 +218,7 @@ def start(*argv, cwd=None):
         text=True,
         cwd=cwd,
         start_new_session=True,
+        preexec_fn=_default_sigint,
     )
 
 
