@@ -209,6 +209,8 @@ class Patient:
         d6_strength: D6 tiers Strength code, for time healing.
         d6_potions: D6 tiers healing potions' dice codes, drunk on the battle's day.
         hd, hd_max: War Game current and full hit dice.
+        in_battle: it fought in the battle (did not rest that day): in a campaign its older
+            2W2P wounds get no recovery roll on the battle's day (:func:`twowp.patient_stakes`).
     """
 
     name: str
@@ -224,6 +226,7 @@ class Patient:
     d6_potions: tuple[str, ...] = ()
     hd: int = 0
     hd_max: int = 0
+    in_battle: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "status", Status(self.status).value)
@@ -255,6 +258,7 @@ def patient_from_fighter(fighter: Any) -> Patient:
         d6_strength=fighter.spec.d6.strength,
         hd=fighter.wg.hit_dice,
         hd_max=fighter.hd_start,
+        in_battle=True,
     )
 
 
@@ -612,7 +616,8 @@ class Aftermath:
             day = days[p.name]
             weight = opts.patient_weight + sum(self._weight(h) for h in _unique(day.carers))
             dice = twowp.task_dice(weight) + day.extra_dice
-            new, result = twowp.patient_day(s, d, dice, self.rng, opts, aopts)
+            fought = self.day == 0 and p.in_battle  # no rest on a battle's day [S]
+            new, result = twowp.patient_day(s, d, dice, self.rng, opts, aopts, fought=fought)
             day.dice = dice if result is not None else None
             self.states[p.name] = new
             self.status[p.name] = self._twowp_status(p, new)

@@ -272,7 +272,7 @@ def render_outcome(battle: Any, seed: int) -> str:
 def _run(a: argparse.Namespace) -> str:
     from pathlib import Path
 
-    from sim.battle import Battle
+    from sim.campaign import fight
     from sim.loader import load_scenario
 
     scenario = load_scenario(a.file, a.set)
@@ -282,20 +282,99 @@ def _run(a: argparse.Namespace) -> str:
         print(f"seed {seed} (replay with --seed {seed})", file=sys.stderr)
     if seed < 0:
         raise SimError(f"--seed must be 0 or more, got {seed}")
-    battle = Battle(scenario, seed=seed, events=a.events)
-    battle.run()
+    fought = fight(scenario, seed, events=a.events)
+    battle = fought.battle
     if a.out is not None:
-        _write_run(Path(a.out), a.file, a.set, battle, seed, a.events)
+        _write_run(Path(a.out), a.file, a.set, battle, seed, a.events, fought)
     if a.format == "json":
-        return json.dumps(_outcome_json(battle, seed), sort_keys=True)
+        return json.dumps({**_outcome_json(battle, seed), **_after_json(fought)}, sort_keys=True)
     text = render_outcome(battle, seed)
     if a.events:
         text += "\n\n" + "\n".join(battle.narrative())
-    return text
+    return text + _after_text(fought)
+
+
+# --- aftermath and campaign summaries of one run (sim.campaign) ------------------------------
+
+
+def _after_json(fought: Any) -> dict[str, Any]:
+    """The ``aftermath`` and ``campaign`` summaries of a run for ``--format json`` (or {})."""
+    from sim.campaign import aftermath_summary, campaign_summary
+
+    out: dict[str, Any] = {}
+    if fought.campaign:
+        out["campaign"] = campaign_summary(fought.campaign)
+    if fought.aftermath:  # per battle and side
+        out["aftermath"] = aftermath_summary(fought.aftermath)
+    return out
+
+
+def _after_text(fought: Any) -> str:
+    """The aftermath or campaign table after a run's outcome ("" for a plain battle)."""
+    from sim.campaign import aftermath_summary, campaign_summary
+
+    if fought.campaign:
+        rows = campaign_summary(fought.campaign)
+        head = (
+            f"Campaign: {len(rows)} battle{'s' if len(rows) != 1 else ''} over "
+            f"{fought.days} days (the outcome above is the last battle's); the company "
+            "after each battle and its aftermath days"
+        )
+        table = render_table(
+            ["battle", "day", "winner", "fought", "killed", "died of wounds", "alive", "fit",
+             "veterans"],
+            [
+                [r["label"], r["day"], r["winner"] or "draw", r["fought"], r["killed"],
+                 r["died_of_wounds"], r["alive"], r["fit"], r["veterans"]]
+                for r in rows
+            ],
+        )  # fmt: skip
+        return f"\n\n{head}\n\n{table}"
+    if fought.aftermath:
+        rows = aftermath_summary(fought.aftermath)
+        days = max(r["days"] for r in rows)
+        head = (
+            f"Aftermath: {days} day{'s' if days != 1 else ''} (day 0 is the battle's); "
+            "fighters alive after the battle and hurt"
+        )
+        table = render_table(
+            ["side", "wounded", "died of wounds", "recovered", "still wounded"],
+            [
+                [r["side"], r["wounded"], r["died_of_wounds"], r["recovered"], r["still_wounded"]]
+                for r in rows
+            ],
+        )
+        return f"\n\n{head}\n\n{table}"
+    return ""
+
+
+def _after_replay_diff(root: Any, run_id: int, fought: Any) -> list[str]:
+    """Differences between a replayed run's aftermath/campaign rows and the stored ones."""
+    from pathlib import Path
+
+    import pyarrow.dataset as pads
+
+    out = []
+    for table, fresh in fought.tables().items():
+        folder = Path(root) / table
+        if not folder.is_dir() or not any(folder.glob("part-*.parquet")):
+            continue  # not stored (not asked for): nothing to compare
+        data = pads.dataset(folder, format="parquet")
+        stored = data.to_table(filter=pads.field("run_id") == run_id).to_pylist()
+        stored = [{k: v for k, v in r.items() if k != "run_id"} for r in stored]
+        if stored != [dict(r) for r in fresh]:
+            out.append(f"  {table}: {len(stored)} stored rows differ from {len(fresh)} replayed")
+    return out
 
 
 def _write_run(
-    root: Any, file: str, sets: Sequence[str], battle: Any, seed: int, events: bool
+    root: Any,
+    file: str,
+    sets: Sequence[str],
+    battle: Any,
+    seed: int,
+    events: bool,
+    fought: Any = None,
 ) -> None:
     from pathlib import Path
 
@@ -304,7 +383,8 @@ def _write_run(
     root = Path(root)
     if (root / "manifest.json").exists():
         raise SimError(f"{root}: already holds a dataset; choose another --out")
-    for table, rows in records.run_rows(battle, 0, seed, events=events).items():
+    extra = fought.tables() if fought is not None else None
+    for table, rows in records.run_rows(battle, 0, seed, events=events, extra=extra).items():
         records.write_part(root, table, rows, "0")
     records.write_manifest(
         root,
@@ -345,7 +425,7 @@ def _replay(a: argparse.Namespace) -> str:
     import pyarrow.compute as pc
 
     from sim import records
-    from sim.battle import Battle
+    from sim.campaign import fight
     from sim.loader import parse_scenario
 
     root = Path(a.dataset)
@@ -372,19 +452,20 @@ def _replay(a: argparse.Namespace) -> str:
         else (manifest["scenario_text"])
     )
     scenario = parse_scenario(text, manifest.get("scenario_file", "<dataset>"), sets)
-    battle = Battle(scenario, seed=int(row["seed"]), events=True)
-    battle.run()
+    fought = fight(scenario, int(row["seed"]), events=True)  # the battle, or a whole campaign
+    battle = fought.battle
     fresh = records.run_rows(battle, a.run_id, int(row["seed"]), {p: row[p] for p in params})[
         "runs"
     ][0]
     diff = [
         f"  {k}: stored {row.get(k)!r}, replayed {v!r}" for k, v in fresh.items() if row.get(k) != v
     ]
+    diff += _after_replay_diff(root, a.run_id, fought)
     if diff:
         raise ReplayMismatch(
             f"run {a.run_id} does not replay: it differs from the stored row\n" + "\n".join(diff)
         )
-    text_out = render_outcome(battle, int(row["seed"]))
+    text_out = render_outcome(battle, int(row["seed"])) + _after_text(fought)
     if a.events:
         text_out += "\n\n" + "\n".join(battle.narrative())
     return f"run {a.run_id} replays exactly.\n{text_out}"
@@ -447,8 +528,31 @@ def _summary_text(ds: Any, s: Any, fmt: str) -> str:
             render_table(*analysis.outcome_rows(s)),
             "Losses: mean fighters per battle by final status; leader lost: share of battles",
             render_table(*analysis.loss_rows(s)),
+            *_after_sections(ds, s.by),
         ]
     )
+
+
+def _after_sections(ds: Any, by: Sequence[str]) -> list[str]:
+    """The aftermath and campaign tables of ``sim analyze`` (none without those tables)."""
+    from sim import analysis
+
+    out = []
+    if analysis.has_table(ds, "aftermath"):
+        frame = analysis.aftermath_summary(ds, by)
+        out += [
+            "Aftermath: wounded (alive after the battle and hurt) and died of wounds, means per "
+            "run; died and recovered by the last day: shares of the wounded, 95% Wilson intervals",
+            render_table(*analysis.aftermath_rows(frame, by)),
+        ]
+    if analysis.has_table(ds, "campaign"):
+        frame = analysis.campaign_summary(ds, by)
+        out += [
+            "Campaign: the company after each battle and its aftermath, means per run; veteran "
+            "share: Veterans and Heroes among the living, 95% Wilson intervals",
+            render_table(*analysis.campaign_rows(frame, by)),
+        ]
+    return out
 
 
 def _analyze(a: argparse.Namespace) -> str:
@@ -494,12 +598,33 @@ def option_rows(group: str | None = None) -> list[dict[str, Any]]:
     }
     groups["battle"] = describe_options(BattleOptions)
     groups["tactic"] = describe_tactics()
+    groups.update(_after_option_groups())
     if group is not None and group not in groups:
         from sim.errors import unknown
 
         raise unknown("option group", group, groups)
     names = [group] if group else list(groups)
     return [{"system": n, **o} for n in names for o in groups[n]]
+
+
+def _after_option_groups() -> dict[str, list[dict[str, Any]]]:
+    """The aftermath's option groups.
+
+    Each system's (a scenario's ``aftermath.options``), ``camp`` (``aftermath.camp``) and
+    ``campaign`` (``campaign.options``).
+    """
+    from sim.aftermath import CampOptions
+    from sim.campaign import CampaignOptions
+    from sim.rules import d6
+    from sim.rules.common import describe_options
+
+    return {
+        "2w2p-aftermath": describe_options(twowp.AftermathOptions),
+        "deathwish-aftermath": describe_options(deathwish.AftermathOptions),
+        "d6-aftermath": describe_options(d6.AftermathOptions),
+        "camp": describe_options(CampOptions),
+        "campaign": describe_options(CampaignOptions),
+    }
 
 
 def _options(a: argparse.Namespace) -> str:
@@ -637,7 +762,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p_opt = sub.add_parser("options", help="every option: default, tag [I]/[H], meaning")
     p_opt.add_argument(
-        "system", nargs="?", help="one group: wargame, 2w2p, deathwish, d6, battle or tactic"
+        "system",
+        nargs="?",
+        help="one group: wargame, 2w2p, deathwish, d6, battle, tactic, 2w2p-aftermath, "
+        "deathwish-aftermath, d6-aftermath, camp or campaign",
     )
     p_opt.add_argument(
         "--format",

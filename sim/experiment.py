@@ -23,7 +23,8 @@ Format::
     # list:   points: [{PATH: VALUE, ...}, ...]
     replicates: 100                  # runs per point
     seed: 2026                       # the master seed
-    tables: [runs, fighters]         # runs always; rounds, fighters, events on request
+    tables: [runs, fighters]         # runs always; rounds, fighters, events, aftermath,
+                                     # campaign on request
     chunk: 200                       # runs per Parquet part (default: chosen from the size)
 """
 

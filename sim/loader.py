@@ -38,6 +38,8 @@ Top level (every key optional except ``sides``):
   tables) or ``{roll: KIND}`` (rolled on the d8 table of KIND when the battle starts).
 - ``sides``: mapping of side name to side; at least two sides (exactly two under ``2w2p``).
 - ``events``: list of scripted events (below).
+- ``aftermath``: days after the battle (below; :mod:`sim.campaign`).
+- ``campaign``: one side's company through several battles (below).
 
 Side:
 
@@ -91,6 +93,34 @@ Event (each needs ``round``, 1..max_rounds, and exactly one action):
 - ``{round: N, add_factor: {KIND: NAME}}`` or ``{round: N, add_factor: {roll: KIND}}``.
 - ``{round: N, remove_factor: {KIND: NAME}}``.
 
+Aftermath (``{days: N, healers: [...], camp: {...}, options: {...}}``, every key optional):
+
+- ``days``: whole number 1..3650, default 7: days the camps run after the battle (day 0 is
+  the battle's own).
+- ``healers``: camp healers who do not fight, each ``{name, side, role, skill, count,
+  supervisor, first_aid}``: ``name``, ``side`` (a side of the scenario) and ``role``
+  (``nurse``, ``surgeon``, ``physician``) required; ``skill`` a skill level (default
+  ``competent``); ``count`` 0..1000 (default 1; the entry stands for ``NAME 1`` .. ``NAME N``,
+  0 for none); ``supervisor`` a healer of the same side (camp healer or healing fighter);
+  ``first_aid`` a D6 dice code. A healer's name must not be a fighter's: fighters whose
+  ``skills`` name ``nurse``, ``surgeon`` or ``physician`` heal their side by those skills.
+- ``camp``: camp options (``sim options camp``).
+- ``options``: the rule system's aftermath options (``sim options 2w2p-aftermath`` ...;
+  War Game has none).
+
+Campaign (``{side: SIDE, battles: [...], days_between: N, options: {...}}``):
+
+- ``side`` (required): the side whose fighters (its roster in ``sides``) fight every battle.
+- ``battles`` (required): 1..100 battles, each a mapping of the scenario keys it changes
+  (``rules``, ``frame``, ``battle``, ``max_rounds``, ``templates``, ``factors``, ``sides``,
+  ``events``) merged into this file's battle (mappings key by key, anything else replaced;
+  ``{}`` is the file's battle as it is), plus ``name``, a label (default ``battle N``). The
+  rules system stays the file's, and the company's fighters are not given again (its tactic,
+  leader and goals may change).
+- ``days_between``: whole number 1..3650, default 7: aftermath days after each battle but
+  the last (after the last: ``aftermath.days``, or ``days_between`` without ``aftermath``).
+- ``options``: campaign options (``sim options campaign``).
+
 Overrides (``--set PATH=VALUE``, the ``overrides`` argument): PATH is a dotted path into the
 document with ``[i]`` list indexes (``rules.options.pool``, ``sides.red.fighters[0].hit_dice``);
 VALUE is read as YAML (``10``, ``true``, ``[chain, plate]``, ``{reserve: 2}``; empty is null).
@@ -107,6 +137,7 @@ suggested, or the known names listed.
 
 from __future__ import annotations
 
+import copy
 import math
 import os
 import re
@@ -124,6 +155,8 @@ from sim.errors import SimError, did_you_mean, unknown
 from sim.rules import SYSTEMS, d6, deathwish, twowp, wargame
 from sim.rules.common import build_options
 from sim.scenario import (
+    AftermathSpec,
+    CampaignSpec,
     D6Stats,
     DeathwishStats,
     Event,
@@ -538,12 +571,34 @@ _TOP_KEYS = (
     "factors",
     "sides",
     "events",
+    "aftermath",
+    "campaign",
 )
 _ENTRY_KEYS = ("name", "template", "count")
 _GOAL_KEYS = ("kind", "target", "toughness", "rounds", "wins")
 _GOAL_FIELD = {"protect": "target", "destroy": "toughness", "hold": "rounds"}
 _EVENT_ACTIONS = ("reinforce", "add_factor", "remove_factor")
 _DW_KEYS = ("weapon", "armor", "skill", "traits", "ammo")
+_AFTERMATH_KEYS = ("days", "healers", "camp", "options")
+_HEALER_KEYS = ("name", "side", "role", "skill", "count", "supervisor", "first_aid")
+MAX_HEALERS = 1000
+"""Most camp healers one entry stands for (``count``)."""
+_CAMPAIGN_KEYS = ("side", "battles", "days_between", "options")
+_BATTLE_KEYS = (
+    "name",
+    "rules",
+    "frame",
+    "battle",
+    "max_rounds",
+    "templates",
+    "factors",
+    "sides",
+    "events",
+)
+MAX_DAYS = 3650
+"""Most aftermath days after one battle (and days between two battles of a campaign)."""
+MAX_BATTLES = 100
+"""Most battles in one campaign."""
 _D6_CODES = ("strength", "dexterity", "attack", "dodge", "parry", "damage", "armor")
 
 
@@ -579,11 +634,14 @@ class _Checker:
 
     # ----------------------------------------------------------------- reporting
     def error(self, path: str, message: str) -> None:
+        self.issues.append(self.issue_at(path, message))
+
+    def issue_at(self, path: str, message: str) -> Issue:
+        """The :class:`Issue` of ``message`` at ``path`` (an override's, if it set the path)."""
         for o in self.overridden:
             if path == o or path.startswith((o + ".", o + "[")):
-                self.issues.append(Issue(OVERRIDE_SOURCE, None, path, message))
-                return
-        self.issues.append(Issue(self.source, self.locate(path), path, message))
+                return Issue(OVERRIDE_SOURCE, None, path, message)
+        return Issue(self.source, self.locate(path), path, message)
 
     def attempt(
         self, path: str, check: Callable[..., Any], *args: Any, strip: Sequence[str] = ()
@@ -1218,6 +1276,13 @@ class _Checker:
             if side in starting:
                 sides.append(Side(side, tuple(starting[side]), leader, tactic, tuple(goals)))
 
+        after = None
+        if doc.get("aftermath") is not None:
+            after = self.aftermath_(doc["aftermath"], system, side_names, starting)
+        campaign = None
+        if doc.get("campaign") is not None:
+            campaign = self.campaign_(doc, system, side_names, starting)
+
         if self.issues:
             return None
         built = self.attempt(
@@ -1234,7 +1299,242 @@ class _Checker:
                 factors=tuple(factors),
                 events=tuple(events),
                 seed=seed,
+                aftermath=after,
+                campaign=campaign,
             ),
+        )
+        return None if built is _BAD else built
+
+    # ----------------------------------------------------------------- aftermath, campaign
+    def aftermath_(
+        self,
+        value: Any,
+        system: str,
+        side_names: Sequence[str],
+        starting: Mapping[str, Sequence[FighterSpec]],
+    ) -> AftermathSpec | None:
+        """The ``aftermath`` key: days, camp healers, camp options, the system's options."""
+        from sim.aftermath import CampOptions, Healer, healers_from_fighters, students_of
+
+        m = self.mapping(value, "aftermath", "a mapping with days, healers, camp and options")
+        if m is None:
+            return None
+        self.keys(m, "aftermath", _AFTERMATH_KEYS)
+        days = self.whole(_get(m, "days", 7), "aftermath.days", 1, MAX_DAYS)
+        camp = self.options(CampOptions, m.get("camp"), "aftermath.camp", "camp option")
+        module = {"2w2p": twowp, "deathwish": deathwish, "d6": d6}.get(system)
+        options: dict[str, Any] = {}
+        if module is not None:
+            options = self.options(
+                module.AftermathOptions, m.get("options"), "aftermath.options", "aftermath option"
+            )
+        elif m.get("options") not in (None, {}):
+            self.error(
+                "aftermath.options",
+                f"the {system} system has no aftermath options (camp options go in aftermath.camp)",
+            )
+        fighters = {n: {f.name for f in fs} for n, fs in starting.items()}
+        every = {n for names in fighters.values() for n in names}
+        healers: list[Healer] = []
+        bad = False
+        raw = m.get("healers")
+        items = [] if raw is None else self.a_list(raw, "aftermath.healers", "healers")
+        for i, item in enumerate(items or []):
+            path = f"aftermath.healers[{i}]"
+            made = self.healer(item, path, side_names, every, healers)
+            bad = bad or made is None
+            healers += made or []
+        if items is None or bad or days is _BAD:
+            return None
+        entry_of: dict[tuple[str, str], int] = {}
+        for i, item in enumerate(items):
+            base = item["name"]
+            n = _get(item, "count", 1)
+            for made_name in [base] if n == 1 else [f"{base} {k}" for k in range(1, n + 1)]:
+                entry_of[made_name, item["side"]] = i
+        for side in side_names:  # supervisors and their students, side by side
+            own = healers_from_fighters(_SpecFighter(f, side) for f in starting.get(side, ())) + [
+                h for h in healers if h.side == side
+            ]
+            names = [h.name for h in own]
+            for h in healers:
+                if h.side == side and h.supervisor is not None and h.supervisor not in names:
+                    path = f"aftermath.healers[{entry_of[h.name, side]}].supervisor"
+                    others = [n for n in names if n != h.name]
+                    hint = did_you_mean(h.supervisor, others) or (
+                        f"; the healers of side {_name(side)}: {_listing(others)}"
+                        if others
+                        else f"; side {_name(side)} has no other healer"
+                    )
+                    self.error(path, f"{h.supervisor!r} is not a healer of side {side}{hint}")
+                    bad = True
+            if not bad:
+                self.attempt("aftermath.healers", students_of, own)
+        return AftermathSpec(days, tuple(healers), camp, options) if not bad else None
+
+    def healer(
+        self,
+        item: Any,
+        path: str,
+        side_names: Sequence[str],
+        fighter_names: set[str],
+        earlier: Sequence[Any],
+    ) -> list[Any] | None:
+        """The camp healers of one entry (``count`` of them), or None."""
+        from sim.aftermath import Healer
+
+        example = "a healer such as {name: Mara, side: red, role: surgeon, skill: experienced}"
+        hm = self.mapping(item, path, example)
+        if hm is None:
+            return None
+        self.keys(hm, path, _HEALER_KEYS)
+        ok = True
+        for key in ("name", "side", "role"):
+            if hm.get(key) is None:
+                self.error(_join(path, key), f"required: a healer needs a {key}")
+                ok = False
+        name, side, role = hm.get("name"), hm.get("side"), hm.get("role")
+        if name is not None and self.text(name, _join(path, "name"), empty=False) is _BAD:
+            ok = False
+        elif name in fighter_names:
+            self.error(
+                _join(path, "name"),
+                f"{name!r} is a fighter; a fighter heals by its skills "
+                "(skills: {surgeon: experienced}), a camp healer needs a name of its own",
+            )
+            ok = False
+        elif any(h.name == name and h.side == side for h in earlier):
+            self.error(_join(path, "name"), f"healer name {name!r} is already used on its side")
+            ok = False
+        if side is not None and self.text(side, _join(path, "side")) is not _BAD:
+            if side not in side_names:
+                self.error(_join(path, "side"), str(unknown("side", side, side_names)))
+                ok = False
+        elif side is not None:
+            ok = False
+        if role is not None:
+            if self.text(role, _join(path, "role")) is _BAD:
+                ok = False
+            elif role not in twowp.ROLES:
+                self.error(_join(path, "role"), str(unknown("healer role", role, twowp.ROLES)))
+                ok = False
+        skill: Any = _get(hm, "skill", "competent")
+        if self.text(skill, _join(path, "skill")) is _BAD:
+            ok = False
+        elif self.attempt(_join(path, "skill"), twowp.parse_skill, skill) is _BAD:
+            ok = False
+        supervisor = hm.get("supervisor")
+        if supervisor is not None and self.text(supervisor, _join(path, "supervisor")) is _BAD:
+            ok = False
+        first_aid: Any = _get(hm, "first_aid", "")
+        if self.text(first_aid, _join(path, "first_aid")) is _BAD:
+            ok = False
+        elif first_aid and self.attempt(_join(path, "first_aid"), parse_code, first_aid) is _BAD:
+            ok = False
+        count: Any = _get(hm, "count", 1)
+        if self.whole(count, _join(path, "count"), 0, MAX_HEALERS) is _BAD:
+            ok = False
+        if not ok:
+            return None
+        names = [name] if count == 1 else [f"{name} {k}" for k in range(1, count + 1)]
+        for n in names if count != 1 else ():
+            if n in fighter_names or any(h.name == n and h.side == side for h in earlier):
+                self.error(_join(path, "name"), f"healer name {n!r} is already used")
+                return None
+        role_, side_ = str(role), str(side)
+        made = [
+            self.attempt(
+                path, lambda n=n: Healer(n, role_, skill, supervisor, str(first_aid), side=side_)
+            )
+            for n in names
+        ]
+        return None if any(h is _BAD for h in made) else made
+
+    def campaign_(
+        self,
+        doc: Mapping[str, Any],
+        system: str,
+        side_names: Sequence[str],
+        starting: Mapping[str, Sequence[FighterSpec]],
+    ) -> CampaignSpec | None:
+        """The ``campaign`` key: the company's side, its battles (patches of this file)."""
+        from sim.campaign import CampaignOptions
+
+        m = self.mapping(
+            doc["campaign"], "campaign", "a mapping with side, battles and days_between"
+        )
+        if m is None:
+            return None
+        self.keys(m, "campaign", _CAMPAIGN_KEYS)
+        side: Any = m.get("side")
+        if side is None:
+            self.error("campaign.side", "required: the side whose company fights every battle")
+        elif self.text(side, "campaign.side") is _BAD:
+            side = None
+        elif side not in side_names:
+            self.error("campaign.side", str(unknown("side", side, side_names)))
+            side = None
+        elif side in self.unsure or not starting.get(side):
+            side = None
+        days = self.whole(_get(m, "days_between", 7), "campaign.days_between", 1, MAX_DAYS)
+        options = self.options(
+            CampaignOptions, m.get("options"), "campaign.options", "campaign option"
+        )
+        items: list[Any] | None = None
+        if m.get("battles") is None:
+            self.error("campaign.battles", "required: a list of battles, e.g. [{}, {}, {}]")
+        else:
+            items = self.a_list(m["battles"], "campaign.battles", "battles")
+            if items is not None and not 1 <= len(items) <= MAX_BATTLES:
+                self.error(
+                    "campaign.battles", f"expected 1..{MAX_BATTLES} battles, got {len(items)}"
+                )
+                items = None
+        base = {k: v for k, v in doc.items() if k not in ("aftermath", "campaign")}
+        battles: list[Scenario] = []
+        names: list[str] = []
+        for i, entry in enumerate(items or []):
+            path = f"campaign.battles[{i}]"
+            em = {} if entry is None else self.mapping(entry, path, _BATTLE_EXAMPLE)
+            if em is None:
+                continue
+            self.keys(em, path, _BATTLE_KEYS)
+            label: Any = _get(em, "name", f"battle {i + 1}")
+            if self.text(label, _join(path, "name"), empty=False) is _BAD:
+                label = f"battle {i + 1}"
+            patch = {k: v for k, v in em.items() if k in _BATTLE_KEYS and k != "name"}
+            sides_patch = patch.get("sides")
+            if side is not None and isinstance(sides_patch, dict):
+                mine = sides_patch.get(side)
+                if isinstance(mine, dict) and "fighters" in mine:
+                    self.error(
+                        _join(_join(_join(path, "sides"), side), "fighters"),
+                        "the company's fighters carry on from battle to battle: give them "
+                        "once, in the scenario's sides",
+                    )
+                    continue
+            merged = copy.deepcopy(base)
+            patched: set[str] = set()
+            _merge(merged, patch, "", patched)
+            sub = _BattleChecker(self, path, patched)
+            sc = sub.scenario(merged)
+            for issue in sub.issues:
+                if issue not in self.issues:
+                    self.issues.append(issue)
+            if sc is None:
+                continue
+            if sc.rules != system:
+                self.error(
+                    _join(path, "rules"),
+                    f"a campaign keeps one rules system ({system}); this battle is {sc.rules}",
+                )
+                continue
+            battles.append(sc)
+            names.append(label)
+        if side is None or days is _BAD or items is None or len(battles) != len(items):
+            return None
+        built = self.attempt(
+            "campaign", lambda: CampaignSpec(side, tuple(battles), days, tuple(names), options)
         )
         return None if built is _BAD else built
 
@@ -1257,6 +1557,51 @@ class _Checker:
             return system, {}
         options = self.options(SYSTEMS[system].Options, raw_options, "rules.options")
         return system, options
+
+
+_BATTLE_EXAMPLE = "a battle: a mapping of the scenario keys it changes, such as {max_rounds: 20}"
+
+
+class _SpecFighter:
+    """A fighter spec seen as ``sim.aftermath.healers_from_fighters`` reads a fighter."""
+
+    def __init__(self, spec: FighterSpec, side: str) -> None:
+        self.spec, self.name, self.side = spec, spec.name, side
+
+
+class _BattleChecker(_Checker):
+    """Checks one campaign battle: the scenario document with the battle's entry merged in.
+
+    An issue at a path the entry set is reported at ``campaign.battles[i].PATH`` (its line
+    in the entry); an issue elsewhere is the scenario's own, reported once.
+    """
+
+    def __init__(self, parent: _Checker, prefix: str, patched: set[str]) -> None:
+        super().__init__(parent.source, parent.locate, (), parent.default_name)
+        self.parent, self.prefix, self.patched = parent, prefix, patched
+
+    def error(self, path: str, message: str) -> None:
+        if any(path == p or path.startswith((p + ".", p + "[")) for p in self.patched):
+            path = f"{self.prefix}.{path}" if path else self.prefix
+        self.issues.append(self.parent.issue_at(path, message))
+
+
+def _merge(base: dict[str, Any], patch: Mapping[str, Any], path: str, patched: set[str]) -> None:
+    """Merge ``patch`` into ``base`` in place: mappings key by key, anything else replaced.
+
+    ``patched`` collects the paths the patch set. A ``rules: NAME`` short form in ``base``
+    becomes ``{system: NAME}`` so a patch can give ``rules: {options: ...}``.
+    """
+    for key, value in patch.items():
+        here = _join(path, key)
+        old = base.get(key)
+        if not path and key == "rules" and isinstance(old, str) and isinstance(value, dict):
+            old = base[key] = {"system": old}
+        if isinstance(value, dict) and isinstance(old, dict):
+            _merge(old, value, here, patched)
+        else:
+            base[key] = copy.deepcopy(value)
+            patched.add(here)
 
 
 def _sorted(issues: Iterable[Issue]) -> list[Issue]:

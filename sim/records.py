@@ -1,4 +1,4 @@
-"""The dataset: Parquet tables of runs, rounds, fighters and events, and their manifest.
+"""The dataset: Parquet tables (runs, rounds, fighters, events, aftermath, campaign), a manifest.
 
 A dataset is a directory::
 
@@ -7,6 +7,8 @@ A dataset is a directory::
     rounds/...           one row per round and side
     fighters/...         one row per fighter: its final state
     events/...           one row per logged roll or decision (only when asked for)
+    aftermath/...        one row per fighter per aftermath day (scenarios with aftermath:)
+    campaign/...         one row per company member per battle (scenarios with campaign:)
 
 Every part and the manifest are written atomically (a temporary file, then a rename), so
 a crash leaves only whole files behind. Any tool reads the tables with no glue:
@@ -31,7 +33,7 @@ from sim.errors import SimError
 
 SCHEMA_VERSION = 1
 FILE_MODE = 0o644  # mkstemp makes 0600 files; datasets and reports are meant to be shared
-TABLES = ("runs", "rounds", "fighters", "events")
+TABLES = ("runs", "rounds", "fighters", "events", "aftermath", "campaign")
 STATUSES = ("active", "fleeing", "fled", "surrendered", "incapacitated", "dead")
 
 SIDE_TYPE = pa.struct(
@@ -106,6 +108,10 @@ AFTERMATH_WOUND_TYPE = pa.struct(
 """One wound in an aftermath row (``sim.aftermath.WOUND_KEYS``)."""
 AFTERMATH_FIELDS = [  # one row per fighter per aftermath day (``sim.aftermath.ROW_KEYS``)
     pa.field("run_id", pa.int64()),
+    pa.field("battle", pa.int32()),  # 1, or the campaign's battle (sim.campaign)
+    pa.field("battle_status", pa.string()),  # the fighter's status when the battle ended
+    pa.field("wounded", pa.bool_()),  # alive after the battle and hurt
+    pa.field("recovered", pa.bool_()),  # up, with no open wound, at the end of the day
     pa.field("day", pa.int32()),
     pa.field("name", pa.string()),
     pa.field("side", pa.string()),
@@ -119,12 +125,36 @@ AFTERMATH_FIELDS = [  # one row per fighter per aftermath day (``sim.aftermath.R
     pa.field("hd", pa.int32()),
     pa.field("condition", pa.string()),
 ]
+CAMPAIGN_FIELDS = [  # one row per company member per battle (``sim.campaign.CAMPAIGN_KEYS``)
+    pa.field("run_id", pa.int64()),
+    pa.field("battle", pa.int32()),  # 1, 2, ... in the campaign's order
+    pa.field("label", pa.string()),  # the battle entry's name, or "battle N"
+    pa.field("day", pa.int32()),  # the campaign day the battle is fought on
+    pa.field("winner", pa.string()),  # the battle's winner (null: a draw)
+    pa.field("name", pa.string()),
+    pa.field("fought", pa.bool_()),  # took part in the battle
+    pa.field("status_before", pa.string()),  # before the battle (after the last aftermath)
+    pa.field("battle_status", pa.string()),  # at the battle's end (null: did not fight)
+    pa.field("status", pa.string()),  # after the battle's aftermath days
+    pa.field("fit", pa.bool_()),  # fights the next battle (campaign.options)
+    pa.field("fights_before", pa.int32()),
+    pa.field("fights_after", pa.int32()),
+    pa.field("tier_before", pa.string()),
+    pa.field("tier_after", pa.string()),
+    pa.field("wounds", pa.int32()),  # open wounds carried on (0 for the dead)
+    pa.field("wounding", pa.int32()),  # 2W2P: wounding blows carried (else null)
+    pa.field("felling", pa.int32()),  # 2W2P: felling blows carried (else null)
+    pa.field("dw_wounds", pa.list_(pa.string())),  # Deathwish: wound levels carried
+    pa.field("condition", pa.string()),  # D6 tiers: condition carried (else null)
+    pa.field("hd", pa.int32()),  # War Game: hit dice carried (else null)
+]
 BASE_FIELDS = {
     "runs": RUN_FIELDS,
     "rounds": ROUND_FIELDS,
     "fighters": FIGHTER_FIELDS,
     "events": EVENT_FIELDS,
-    "aftermath": AFTERMATH_FIELDS,  # not yet in TABLES: written once battles run aftermaths
+    "aftermath": AFTERMATH_FIELDS,
+    "campaign": CAMPAIGN_FIELDS,
 }
 
 
@@ -142,8 +172,13 @@ def run_rows(
     seed: int,
     params: Mapping[str, Any] | None = None,
     events: bool = False,
+    extra: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
 ) -> dict[str, list[dict[str, Any]]]:
-    """The rows one finished battle adds to each table."""
+    """The rows one finished battle adds to each table.
+
+    ``extra`` holds the ``aftermath`` and ``campaign`` rows of the run
+    (:meth:`sim.campaign.Fought.tables`); for a campaign ``battle`` is its last battle.
+    """
     out = battle.outcome()
     sides = [
         {"side": name, **{k: v for k, v in counts.items()}} for name, counts in out.sides.items()
@@ -166,7 +201,11 @@ def run_rows(
         "rounds": [{"run_id": run_id, **r} for r in battle.round_rows],
         "fighters": [{"run_id": run_id, **r} for r in battle.fighter_rows()],
         "events": [],
+        "aftermath": [],
+        "campaign": [],
     }
+    for table, got in (extra or {}).items():
+        rows[table] = [{"run_id": run_id, **r} for r in got]
     if events:
         rows["events"] = [{"run_id": run_id, "seq": i, **e} for i, e in enumerate(battle.log or [])]
     return rows

@@ -62,7 +62,7 @@ class SweepResult:
 
 def run_chunk(exp: Experiment, out: str, chunk: int, start: int, stop: int) -> ChunkResult:
     """Fight runs ``start..stop-1`` and write the chunk's parts; a failing run is a row."""
-    from sim.battle import Battle
+    from sim.campaign import fight
     from sim.loader import parse_scenario
 
     scenarios: dict[int, Any] = {}
@@ -86,9 +86,10 @@ def run_chunk(exp: Experiment, out: str, chunk: int, start: int, stop: int) -> C
             sc = scenarios[point]
             if isinstance(sc, Exception):
                 raise sc
-            battle = Battle(sc, seed=seed, events=events)
-            battle.run()
-            got = records.run_rows(battle, run_id, seed, params, events=events)
+            fought = fight(sc, seed=seed, events=events)  # the battle, aftermath, campaign
+            got = records.run_rows(
+                fought.battle, run_id, seed, params, events=events, extra=fought.tables()
+            )
             for table in exp.tables:
                 rows[table].extend(got[table])
             winners[got["runs"][0]["winner"] or "(draw)"] += 1

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from sim.errors import SimError
+
+if TYPE_CHECKING:
+    from sim.aftermath import Healer
 
 GOAL_KINDS = ("protect", "destroy", "hold", "take_and_hold")
 EVENT_KINDS = ("reinforce", "add_factor", "remove_factor")
@@ -221,6 +224,8 @@ class Scenario:
     factors: tuple[FactorSpec, ...] = ()
     events: tuple[Event, ...] = ()
     seed: int | None = None
+    aftermath: AftermathSpec | None = None
+    campaign: CampaignSpec | None = None
 
     def __post_init__(self) -> None:
         for name in ("options", "frame", "battle"):
@@ -239,3 +244,56 @@ class Scenario:
     def mirrored(self) -> Scenario:
         """The same battle with the order of the sides reversed (for bias checks)."""
         return replace(self, sides=tuple(reversed(self.sides)))
+
+
+# --------------------------------------------------------------------------------------------
+# After the battle: the aftermath and campaigns (sim.aftermath, sim.campaign)
+
+
+@dataclass(frozen=True, slots=True)
+class AftermathSpec:
+    """The scenario's ``aftermath`` key: days after the battle, camp healers and options.
+
+    ``healers`` are camp healers who do not fight (:class:`sim.aftermath.Healer`, each with
+    its ``side``); fighters whose ``skills`` name nurse, surgeon or physician heal their own
+    side too. ``camp`` holds :class:`sim.aftermath.CampOptions` values, ``options`` the rule
+    system's ``AftermathOptions`` values.
+    """
+
+    days: int = 7
+    healers: tuple[Healer, ...] = ()
+    camp: Mapping[str, Any] = field(default_factory=dict)
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "healers", tuple(self.healers))
+        for name in ("camp", "options"):
+            object.__setattr__(self, name, _frozen(getattr(self, name)))
+        if self.days < 1:
+            raise SimError(f"aftermath.days must be 1 or more, got {self.days}")
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignSpec:
+    """The scenario's ``campaign`` key: one side's company through several battles.
+
+    ``battles`` are whole scenarios (the file's own, each patched by its ``battles`` entry);
+    the ``side`` named carries on from one to the next: its roster is the scenario's, its
+    survivors keep their wounds and fight counts. ``names`` labels each battle; ``options``
+    holds :class:`sim.campaign.CampaignOptions` values.
+    """
+
+    side: str
+    battles: tuple[Scenario, ...]
+    days_between: int = 7
+    names: tuple[str, ...] = ()
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "battles", tuple(self.battles))
+        object.__setattr__(self, "names", tuple(self.names))
+        object.__setattr__(self, "options", _frozen(self.options))
+        if not self.battles:
+            raise SimError("a campaign needs at least one battle")
+        if self.days_between < 1:
+            raise SimError(f"campaign.days_between must be 1 or more, got {self.days_between}")

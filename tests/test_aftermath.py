@@ -245,7 +245,10 @@ def test_rows_fit_the_aftermath_schema(rng):
         rows += [{"run_id": 1, **r} for r in a.rows]
     table = pa.Table.from_pylist(rows, schema=records.schema("aftermath"))
     assert table.num_rows == len(rows)
-    assert records.schema("aftermath").names == ["run_id", *ROW_KEYS]
+    # the run adds its battle and the fighter's battle status, wounded and recovered
+    # (sim.campaign.AFTERMATH_EXTRA) before the core's keys
+    extra = ["battle", "battle_status", "wounded", "recovered"]
+    assert records.schema("aftermath").names == ["run_id", *extra, *ROW_KEYS]
 
 
 def test_patients_from_a_real_battle():

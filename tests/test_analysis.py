@@ -245,3 +245,105 @@ def test_a_mirrored_scenario_gives_each_side_about_half(mirror, system):
     decisive = round((north + south) * 500)
     p, lo, hi = analysis.wilson(round(north * 500), decisive)
     assert lo <= 0.5 <= hi, f"{system}: north wins {p:.3f} of decisive battles [{lo:.3f}, {hi:.3f}]"
+
+
+# --------------------------------------------------------------------------- aftermath, campaign
+
+
+def after_row(run_id, name, day, status, wounded, recovered, side="red", battle=1):
+    return {
+        "run_id": run_id,
+        "battle": battle,
+        "battle_status": "incapacitated" if wounded else "active",
+        "wounded": wounded,
+        "recovered": recovered,
+        "day": day,
+        "name": name,
+        "side": side,
+        "status": status,
+        "fights": 1,
+        "treated_by": [],
+        "wounds": [],
+        "infections": 0,
+        "infections_known": 0,
+    }
+
+
+def camp_row(run_id, battle, name, status, tier):
+    return {
+        "run_id": run_id,
+        "battle": battle,
+        "label": f"battle {battle}",
+        "day": 7 * (battle - 1),
+        "name": name,
+        "fought": True,
+        "status": status,
+        "fit": status != "dead",
+        "fights_before": 9,
+        "fights_after": 10,
+        "tier_before": "seasoned",
+        "tier_after": tier,
+    }
+
+
+def test_aftermath_and_campaign_figures_by_hand(hand):
+    # group "a" (runs 1, 2, 3): 2 days each. Run 1: x dies of its wounds on day 1, y
+    # recovers, z was never hurt; run 2: x is still wounded, y recovers; run 3: nobody hurt.
+    # Group "b" (runs 0, 4): x dies. Run 5 failed: its rows would not count.
+    rows = []
+    for day in (0, 1):
+        rows += [
+            after_row(1, "x", day, "incapacitated" if day == 0 else "dead", True, False),
+            after_row(1, "y", day, "active", True, day == 1),
+            after_row(1, "z", day, "active", False, True),
+            after_row(2, "x", day, "incapacitated", True, False),
+            after_row(2, "y", day, "active", True, day == 1),
+            after_row(3, "x", day, "active", False, True),
+            after_row(0, "x", day, "dead", True, False),
+            after_row(4, "x", day, "dead", True, False),
+            after_row(5, "x", day, "dead", True, False),
+        ]
+    records.write_part(hand.root, "aftermath", rows, "000000")
+    f = analysis.aftermath_summary(hand).set_index("arms")
+    assert list(f["side"]) == ["red", "red"] and list(f["days"]) == [2, 2]
+    assert list(f["runs"]) == [3, 2]
+    assert f.loc["a", "wounded"] == pytest.approx(4 / 3) and f.loc["b", "wounded"] == 1.0
+    assert f.loc["a", "died"] == pytest.approx(1 / 3) and f.loc["b", "died"] == 1.0
+    assert f.loc["a", "died_share"] == 0.25 and f.loc["a", "recovered_share"] == 0.5
+    assert f.loc["a", "still_share"] == 0.25 and f.loc["b", "died_share"] == 1.0
+    _, lo, hi = analysis.wilson(2, 4)
+    assert (f.loc["a", "recovered_share.lo"], f.loc["a", "recovered_share.hi"]) == (lo, hi)
+
+    # campaign: runs 1 and 2 of group "a" reach battle 2, run 1 only battle 3
+    camp = [
+        camp_row(1, 1, "x", "active", "seasoned"),
+        camp_row(1, 1, "y", "active", "veteran"),
+        camp_row(1, 2, "x", "dead", "veteran"),
+        camp_row(1, 2, "y", "active", "hero"),
+        camp_row(1, 3, "x", "dead", "veteran"),
+        camp_row(1, 3, "y", "active", "hero"),
+        camp_row(2, 1, "x", "active", "veteran"),
+        camp_row(2, 1, "y", "active", "veteran"),
+        camp_row(2, 2, "x", "active", "tested"),
+        camp_row(2, 2, "y", "active", "veteran"),
+    ]
+    records.write_part(hand.root, "campaign", camp, "000000")
+    c = analysis.campaign_summary(hand).set_index(["arms", "battle"])
+    assert list(c["runs"]) == [2, 2, 1]
+    assert c.loc[("a", 1), "veteran_share"] == 0.75  # 3 of 4 living members
+    assert c.loc[("a", 2), "alive"] == 1.5 and c.loc[("a", 2), "veterans"] == 1.0
+    assert c.loc[("a", 2), "veteran_share"] == pytest.approx(2 / 3)  # the dead x is no veteran
+    assert c.loc[("a", 3), "veteran_share"] == 1.0 and c.loc[("a", 3), "label"] == "battle 3"
+
+    from sim.cli import analyze_text
+
+    text = analyze_text(hand.root)
+    assert "Aftermath: wounded" in text and "Campaign: the company" in text
+    assert "25.0% [" in text and "75.0% [" in text
+
+
+def test_summaries_without_the_new_tables_are_unchanged(hand):
+    from sim.cli import analyze_text
+
+    assert not analysis.has_table(hand, "aftermath")
+    assert "Aftermath" not in analyze_text(hand.root) and "Campaign" not in analyze_text(hand.root)

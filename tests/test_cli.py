@@ -76,7 +76,13 @@ def test_options_lists_every_system(capsys):
     code, out, _ = run(capsys, "options", "--format", "json")
     assert code == 0
     systems = {r["system"] for r in json.loads(out)}
-    assert systems == {"wargame", "2w2p", "deathwish", "d6", "battle", "tactic"}
+    assert systems == {"wargame", "2w2p", "deathwish", "d6", "battle", "tactic"} | {
+        "2w2p-aftermath",
+        "deathwish-aftermath",
+        "d6-aftermath",
+        "camp",
+        "campaign",
+    }
 
 
 @pytest.mark.parametrize(

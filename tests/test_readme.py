@@ -9,7 +9,19 @@ README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
 
 def test_readme_lists_every_option():
     rows = option_rows()
-    assert {r["system"] for r in rows} == {"wargame", "2w2p", "deathwish", "d6", "battle", "tactic"}
+    assert {r["system"] for r in rows} == {
+        "wargame",
+        "2w2p",
+        "deathwish",
+        "d6",
+        "battle",
+        "tactic",
+        "2w2p-aftermath",
+        "deathwish-aftermath",
+        "d6-aftermath",
+        "camp",
+        "campaign",
+    }
     missing = [
         f"{r['system']}.{r['name']}"
         for r in rows

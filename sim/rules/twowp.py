@@ -1604,14 +1604,17 @@ def patient_stakes(
     day: int,
     options: Options = DEFAULT_OPTIONS,
     aftermath: AftermathOptions = DEFAULT_AFTERMATH_OPTIONS,
+    fought: bool = False,
 ) -> DayStakes:
     """What ``state`` rolls against on ``day`` [S].
 
     The felled death risk while open; each infection that set in before today as a death
     risk; each open infection risk (the day of the blow, or a delayed one with
-    ``infection_risk_recurs``); and, when a recovery roll is due, a goal for each wound not
-    yet recovered and not known to await re-set (a wound whose need of re-set is still
-    secret is rolled for, but cannot recover).
+    ``infection_risk_recurs``); and a goal for each wound not yet recovered and not known to
+    await re-set whose recovery roll is due, counting days from that wound's blow
+    (:func:`recovery_due`; a wound whose need of re-set is still secret is rolled for, but
+    cannot recover). A patient who ``fought`` on ``day`` (a campaign's later battle) did not
+    rest: every wound counts that day as its day of the blow.
     """
     if state.dead:
         return DayStakes(PatientDay(), (), (), ())
@@ -1622,11 +1625,15 @@ def patient_stakes(
         if w.infected and w.infected_day is not None and w.infected_day < day
     )
     risks = tuple(i for i, w in enumerate(ws) if w.infection_risk is not None and w.day <= day)
-    rec: tuple[int, ...] = ()
-    if recovery_due(day, aftermath):
-        rec = tuple(
-            i for i, w in enumerate(ws) if not w.recovered and not w.awaiting_reset and w.day <= day
-        )
+    # each wound's rest is counted from its own blow (a campaign's later wounds are dated later)
+    rec = tuple(
+        i
+        for i, w in enumerate(ws)
+        if not w.recovered
+        and not w.awaiting_reset
+        and w.day <= day
+        and recovery_due(0 if fought else day - w.day, aftermath)
+    )
     patient = PatientDay(
         felled_delays=state.felled_risk,
         infections=tuple(ws[i].infection_delays for i in inf),
@@ -1703,13 +1710,14 @@ def patient_day(
     options: Options = DEFAULT_OPTIONS,
     aftermath: AftermathOptions = DEFAULT_AFTERMATH_OPTIONS,
     assign: Assigner | None = None,
+    fought: bool = False,
 ) -> tuple[PatientState, DayResult | None]:
     """Roll one aftermath day for one patient with ``dice`` dice (:func:`patient_dice`).
 
     Returns the new state and the day's result (None, and no dice drawn, when the patient
-    is dead or has nothing at stake today).
+    is dead or has nothing at stake today). ``fought``: see :func:`patient_stakes`.
     """
-    stakes = patient_stakes(state, day, options, aftermath)
+    stakes = patient_stakes(state, day, options, aftermath, fought)
     if state.dead or not stakes.day.stakes():
         return state, None
     result = aftermath_day(stakes.day, dice, rng, options, assign)

@@ -1,0 +1,590 @@
+"""Fighting a scenario to the end: its battle, the aftermath days, and whole campaigns.
+
+:func:`fight` is the one way a run is fought (``sim run``, ``sim sweep``, ``sim replay``):
+
+- a scenario without ``aftermath`` or ``campaign``: exactly ``Battle(scenario, seed=seed)``
+  run to its end, nothing more (so its rows are the same as ever);
+- with ``aftermath`` (RULES.md 2.5, :mod:`sim.aftermath`): after the battle every side's
+  camp runs ``aftermath.days`` days, its patients the side's fighters (the dead stay dead),
+  its healers the camp healers of that side and the side's fighters whose ``skills`` name
+  nurse, surgeon or physician; every draw from the battle's Generator, continuing after it;
+- with ``campaign``: the battles in order, one Generator through all of them and their
+  aftermaths (so a campaign is one run with one seed, and replays exactly). The company (the
+  ``campaign.side``) is the scenario's roster of that side; after each battle every side's
+  camp runs ``days_between`` days (after the last battle ``aftermath.days``, or
+  ``days_between`` without an ``aftermath`` key), then the company's members who are fit
+  fight the next battle carrying their fight count and their wounds.
+
+What a member carries into the next battle (it is a patient in every later aftermath until
+it heals; its wounds and infections stay dated on the campaign's calendar):
+
+- under every system its fight count (one more for each battle it fought in and survived
+  [S]: a Fresh fighter of 2 fights is Tested after its next one), so its 2W2P tier;
+- **2W2P**: the wounding blows not yet recovered (each makes it fight one tier worse [S]);
+  a later battle's day is no day of rest for its old wounds if it fought that day [S];
+- **Deathwish**: its wound levels (the seed has no recovery: each adds its difficulty for
+  good); a member incapacitated by its wounds stays so and is not treated again;
+- **D6 tiers**: its condition (``wounded``, ``wounded_twice`` ...);
+- **War Game**: its hit dice after rest (1 HD per 8 hours [S]).
+
+Who fights the next battle [H]: members alive and ``active`` after the aftermath, and those
+who ``fled`` (or were still fleeing) or ``surrendered``, unless ``campaign.options`` says
+they leave; the incapacitated sit it out and go on healing. A leader who cannot fight leaves
+the side leaderless for that battle. A company with nobody fit ends the campaign early.
+
+The carried state is set on the battle's fighters after the battle is built and before its
+first round (``sim.agents.Fighter`` starts every fighter unhurt; see :func:`_carry_in`).
+
+Records (:data:`sim.records.TABLES`): the ``runs``, ``rounds``, ``fighters`` and ``events``
+rows of a campaign are those of its **last battle fought** (its winner, rounds and end); the
+``aftermath`` table has every side's rows of every battle (``battle`` 1, 2 ...); the
+``campaign`` table one row per company member per battle (:data:`CAMPAIGN_KEYS`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from sim import aftermath as am
+from sim.errors import SimError
+from sim.rules import d6, deathwish, twowp
+from sim.rules.common import Status, build_options, option
+from sim.scenario import AftermathSpec, FighterSpec, Scenario, Side
+
+CAMPAIGN_KEYS = (
+    "battle",
+    "label",
+    "day",
+    "winner",
+    "name",
+    "fought",
+    "status_before",
+    "battle_status",
+    "status",
+    "fit",
+    "fights_before",
+    "fights_after",
+    "tier_before",
+    "tier_after",
+    "wounds",
+    "wounding",
+    "felling",
+    "dw_wounds",
+    "condition",
+    "hd",
+)
+"""Keys of a ``campaign`` row (``sim.records.CAMPAIGN_FIELDS`` less run_id)."""
+
+AFTERMATH_EXTRA = ("battle", "battle_status", "wounded", "recovered")
+"""Columns the run adds to the aftermath core's rows (``sim.aftermath.ROW_KEYS``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignOptions:
+    """Who of the company comes back for the next battle (scenario key ``campaign.options``)."""
+
+    fled: str = option(
+        "rejoin",
+        "a company member who fled (or was still fleeing when the battle ended) rejoins the "
+        "company for the next battle (rejoin) or is gone for good (leave)",
+        choices=("rejoin", "leave"),
+    )
+    surrendered: str = option(
+        "rejoin",
+        "a company member who surrendered is back for the next battle (rejoin: ransomed or "
+        "released) or is gone for good (leave)",
+        choices=("rejoin", "leave"),
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# The result of a run
+
+
+@dataclass
+class Fought:
+    """A run fought to its end: its last battle and the rows of the aftermath tables."""
+
+    battle: Any
+    aftermath: list[dict[str, Any]] = field(default_factory=list)
+    campaign: list[dict[str, Any]] = field(default_factory=list)
+    battles: list[Any] = field(default_factory=list)
+    days: int = 0
+
+    def tables(self) -> dict[str, list[dict[str, Any]]]:
+        """The extra tables' rows (without run_id), for :func:`sim.records.run_rows`."""
+        return {"aftermath": self.aftermath, "campaign": self.campaign}
+
+
+def fight(
+    scenario: Scenario,
+    seed: int | None = None,
+    *,
+    events: bool = False,
+    rng: np.random.Generator | None = None,
+) -> Fought:
+    """Fight ``scenario`` with ``seed`` (or ``rng``): its battle, aftermath or campaign."""
+    from sim.battle import Battle
+
+    if scenario.campaign is not None:
+        return _campaign(scenario, seed, events, rng)
+    battle = Battle(scenario, seed=seed, rng=rng, events=events)
+    battle.run()
+    out = Fought(battle, battles=[battle])
+    if scenario.aftermath is not None:
+        spec = scenario.aftermath
+        for camp in _camps(battle, spec, spec.days, {}, 0):
+            out.aftermath += _rows(camp, 1)
+        out.days = spec.days
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# The aftermath of one battle
+
+
+@dataclass
+class _Camp:
+    """One side's aftermath after one battle, and what its patients were at the start."""
+
+    side: str
+    run: am.Aftermath
+    patients: dict[str, am.Patient]
+    wounded: dict[str, bool]
+    hd_max: dict[str, int]
+
+
+def _camps(
+    battle: Any,
+    spec: AftermathSpec | None,
+    days: int,
+    extra: Mapping[str, list[tuple[am.Patient, FighterSpec]]],
+    start_day: int,
+    carried: Mapping[str, Any] | None = None,
+) -> list[_Camp]:
+    """Run ``days`` aftermath days for every side of ``battle``; one :class:`_Camp` each.
+
+    ``extra`` adds patients (with their stat blocks) per side who did not fight (campaign
+    members sitting out); ``carried`` holds the 2W2P state and blows (or Deathwish wounds)
+    each company fighter brought into the battle.
+    """
+    system = battle.rules
+    module = {"2w2p": twowp, "deathwish": deathwish, "d6": d6}.get(system)
+    aopts = (
+        build_options(module.AftermathOptions, dict(spec.options), "aftermath.options")
+        if module is not None and spec is not None
+        else None
+    )
+    camp_opts = build_options(am.CampOptions, dict(spec.camp) if spec else {}, "aftermath.camp")
+    out = []
+    for name, side in battle.sides.items():
+        fighters = list(side.fighters)
+        patients = [_patient(f, (carried or {}).get(f.name)) for f in fighters]
+        specs = {f.name: f.spec for f in fighters}
+        for p, fs in extra.get(name, ()):
+            patients.append(p)
+            specs[p.name] = fs
+        healers = am.healers_from_fighters(fighters)
+        healers += [h for h in (spec.healers if spec else ()) if h.side == name]
+        run = am.Aftermath(
+            patients,
+            healers,
+            system,
+            battle.rng,
+            camp=camp_opts,
+            options=battle.options if module is not None else None,
+            aftermath_options=aopts,
+            start_day=start_day,
+        )
+        run.run(days)
+        out.append(
+            _Camp(
+                name,
+                run,
+                {p.name: p for p in patients},
+                {p.name: _is_wounded(p, system) for p in patients},
+                {p.name: p.hd_max for p in patients},
+            )
+        )
+    return out
+
+
+def _patient(f: Any, brought: Any) -> am.Patient:
+    """A fighter's :class:`~sim.aftermath.Patient`; ``brought`` is what it carried in."""
+    p = am.patient_from_fighter(f)
+    if brought is None:
+        return p
+    state, wounding, felling, dw_old = brought
+    return replace(
+        p,
+        twowp_state=state,
+        wounding=p.wounding - wounding,
+        felling=p.felling - felling,
+        dw_wounds=p.dw_wounds[dw_old:],
+    )
+
+
+def _is_wounded(p: am.Patient, system: str) -> bool:
+    """Alive after the battle and hurt: wounds to heal (or carried ones still open)."""
+    if p.status == Status.DEAD.value:
+        return False
+    if system == "2w2p":
+        old = p.twowp_state is not None and not p.twowp_state.healed
+        return bool(p.wounding or p.felling or old)
+    if system == "deathwish":
+        return bool(p.dw_wounds)
+    if system == "d6":
+        return d6.Condition.from_label(p.d6_condition).rank >= 2
+    return p.hd < p.hd_max or p.status == Status.INCAPACITATED.value
+
+
+def _recovered(row: Mapping[str, Any], system: str, hd_max: int, dw_carried: int) -> bool:
+    """Alive, up, and carrying no open wound at the end of the row's day."""
+    if row["status"] in (Status.DEAD.value, Status.INCAPACITATED.value):
+        return False
+    if system == "2w2p":
+        return row["infections"] == 0 and all(w["state"] == "recovered" for w in row["wounds"])
+    if system == "deathwish":
+        return not row["wounds"] and not dw_carried
+    if system == "d6":
+        return row["condition"] in ("none", "stunned")
+    return row["hd"] is None or row["hd"] >= hd_max
+
+
+def _rows(
+    camp: _Camp, battle: int, dw_carried: Mapping[str, int] | None = None
+) -> list[dict[str, Any]]:
+    """The camp's aftermath rows with the run's columns (:data:`AFTERMATH_EXTRA`)."""
+    system = camp.run.system
+    out = []
+    for r in camp.run.rows:
+        name = r["name"]
+        extra = {
+            "battle": battle,
+            "battle_status": camp.patients[name].status,
+            "wounded": camp.wounded[name],
+            "recovered": _recovered(r, system, camp.hd_max[name], (dw_carried or {}).get(name, 0)),
+        }
+        out.append({**extra, **r})
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Campaigns
+
+
+@dataclass
+class _Member:
+    """A company member between battles: its stat block and what it carries."""
+
+    spec: FighterSpec
+    fights: int
+    status: str = Status.ACTIVE.value
+    twowp_state: twowp.PatientState | None = None
+    dw_wounds: tuple[str, ...] = ()
+    d6_condition: str = "none"
+    hd: int | None = None
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    def fit(self, options: CampaignOptions) -> bool:
+        """Whether it fights the next battle (see the module docstring)."""
+        if self.status == Status.ACTIVE.value:
+            return True
+        if self.status in (Status.FLED.value, Status.FLEEING.value):
+            return options.fled == "rejoin"
+        if self.status == Status.SURRENDERED.value:
+            return options.surrendered == "rejoin"
+        return False
+
+    def open_wounds(self, system: str) -> int:
+        """Wounds it carries that are not healed (2W2P: blows not recovered)."""
+        if system == "2w2p":
+            return sum(self.twowp_state.carried) if self.twowp_state is not None else 0
+        if system == "deathwish":
+            return len(self.dw_wounds)
+        if system == "d6":
+            return max(0, d6.Condition.from_label(self.d6_condition).rank - 1)
+        return max(0, self.spec.hit_dice - self.hd) if self.hd is not None else 0
+
+
+def _campaign(
+    scenario: Scenario, seed: int | None, events: bool, rng: np.random.Generator | None
+) -> Fought:
+    from sim.battle import Battle
+
+    spec = scenario.campaign
+    assert spec is not None
+    options = build_options(CampaignOptions, dict(spec.options), "campaign.options")
+    if rng is None:
+        if seed is None:
+            seed = scenario.seed
+        if seed is None:
+            raise SimError("a campaign needs a seed (or an rng)")
+        rng = np.random.default_rng(seed)
+    roster = next(s for s in scenario.sides if s.name == spec.side).fighters
+    members = [_Member(f, f.fights) for f in roster]
+    out = Fought(None)
+    day = 0
+    last = len(spec.battles) - 1
+    for index, battle_sc in enumerate(spec.battles):
+        fit = [m for m in members if m.fit(options)]
+        if not fit:
+            break  # nobody left to fight: the campaign ends here
+        sc = _with_company(battle_sc, spec.side, fit)
+        battle = Battle(sc, rng=rng, events=events)
+        carried = _carry_in(battle, spec.side, {m.name: m for m in fit})
+        battle.run()
+        days = (
+            (scenario.aftermath.days if scenario.aftermath is not None else spec.days_between)
+            if index == last
+            else spec.days_between
+        )
+        fit_names = {m.name for m in fit}
+        sitting = [m for m in members if m.name not in fit_names and m.status != Status.DEAD.value]
+        if battle.rules == "deathwish":
+            sitting = []  # no recovery in Deathwish: they stay as they are, untreated again
+        extra = {spec.side: [(_sitting_patient(m, spec.side), m.spec) for m in sitting]}
+        camps = _camps(battle, scenario.aftermath, days, extra, day, carried)
+        dw_old = {n: c[3] for n, c in carried.items()}
+        for camp in camps:
+            out.aftermath += _rows(camp, index + 1, dw_old if camp.side == spec.side else None)
+        company = next(c for c in camps if c.side == spec.side)
+        before = {m.name: (m.fights, m.status) for m in members}
+        in_battle = {f.name: f for f in battle.sides[spec.side].fighters}
+        for m in members:
+            if m.name in company.patients:
+                _after(m, company.run, battle.rules, in_battle.get(m.name))
+        label = spec.names[index] if index < len(spec.names) else f"battle {index + 1}"
+        out.campaign += [
+            _campaign_row(
+                m, index + 1, label, day, battle, in_battle.get(m.name), before[m.name], options
+            )
+            for m in members
+        ]
+        out.battles.append(battle)
+        out.battle = battle
+        day += days
+    if out.battle is None:  # pragma: no cover - the loader requires a fighter in the company
+        raise SimError(f"campaign: side {spec.side!r} has nobody to fight the first battle")
+    out.days = day
+    return out
+
+
+def _with_company(sc: Scenario, side: str, fit: list[_Member]) -> Scenario:
+    """Battle ``sc`` with the company's fit members (their fight counts) as ``side``."""
+    sides = []
+    for s in sc.sides:
+        if s.name == side:
+            names = {m.name for m in fit}
+            specs = tuple(replace(m.spec, fights=m.fights) for m in fit)
+            leader = s.leader if s.leader in names else None
+            s = Side(s.name, specs, leader, s.tactic, s.goals)
+        sides.append(s)
+    return replace(sc, sides=tuple(sides))
+
+
+def _carry_in(battle: Any, side: str, fit: Mapping[str, _Member]) -> dict[str, Any]:
+    """Give the company's fighters the wounds they carry, before the battle starts.
+
+    ``sim.agents.Fighter`` starts every fighter unhurt, so the state is set on the built
+    fighters here (and each is filed again in its side's weakest-first indexes, as
+    ``Battle.harmed`` does when a fighter weakens). Returns, per fighter, what it brought:
+    (2W2P state, wounding, felling, Deathwish wounds count).
+    """
+    brought: dict[str, Any] = {}
+    state = battle.sides[side]
+    for f in state.fighters:
+        m = fit[f.name]
+        wounding = felling = 0
+        if battle.rules == "2w2p" and m.twowp_state is not None:
+            wounding, felling = m.twowp_state.carried
+            f.wounds_2w2p = twowp.Wounds(wounding, felling, prime=f.spec.prime)
+        elif battle.rules == "deathwish" and m.dw_wounds:
+            f.dw_wounds = [deathwish.WoundLevel(w) for w in m.dw_wounds]
+        elif battle.rules == "d6":
+            f.d6_condition = d6.Condition.from_label(m.d6_condition)
+        elif battle.rules == "wargame" and m.hd is not None and m.hd < f.wg.hit_dice:
+            f.wg = f.wg.evolve(hit_dice=m.hd, spendable=min(f.wg.spendable, m.hd))
+        _refile(state, f)
+        brought[f.name] = (m.twowp_state, wounding, felling, len(m.dw_wounds))
+    return brought
+
+
+def _refile(side: Any, f: Any) -> None:
+    """File a weakened fighter again in its side's weakest-first indexes (before round 1).
+
+    ``SideState.refile`` where the battle has it; otherwise every heap-like index of the
+    side (an object with ``push`` and ``top``), as ``Battle.harmed`` would.
+    """
+    refile = getattr(side, "refile", None)
+    if callable(refile):
+        refile(f)
+        return
+    for index in vars(side).values():
+        if callable(getattr(index, "push", None)) and callable(getattr(index, "top", None)):
+            index.push(f)
+
+
+def _sitting_patient(m: _Member, side: str) -> am.Patient:
+    """A member who did not fight, as a patient of the battle's aftermath."""
+    return am.Patient(
+        name=m.name,
+        side=side,
+        status=m.status,
+        fights=m.fights,
+        twowp_state=m.twowp_state,
+        d6_condition=m.d6_condition,
+        d6_strength=m.spec.d6.strength,
+        hd=m.hd if m.hd is not None else m.spec.hit_dice,
+        hd_max=m.spec.hit_dice,
+    )
+
+
+def _after(m: _Member, run: am.Aftermath, system: str, fighter: Any) -> None:
+    """Update a member from the end of its aftermath."""
+    got = run.survivor(m.name)
+    m.status = got["status"]
+    m.fights = got["fights"]
+    if system == "2w2p":
+        m.twowp_state = got["twowp_state"]
+    elif system == "deathwish":
+        if fighter is not None:
+            m.dw_wounds = tuple(
+                w.value if hasattr(w, "value") else str(w) for w in fighter.dw_wounds
+            )
+    elif system == "d6":
+        m.d6_condition = got["d6_condition"]
+    else:
+        m.hd = got["hd"]
+
+
+def _campaign_row(
+    m: _Member,
+    battle_no: int,
+    label: str,
+    day: int,
+    battle: Any,
+    fighter: Any,
+    before: tuple[int, str],
+    options: CampaignOptions,
+) -> dict[str, Any]:
+    fights_before, status_before = before
+    system = battle.rules
+    dead = m.status == Status.DEAD.value
+    wounding = felling = None
+    if system == "2w2p":
+        carried = m.twowp_state.carried if m.twowp_state is not None and not dead else (0, 0)
+        wounding, felling = carried
+    return {
+        "battle": battle_no,
+        "label": label,
+        "day": day,
+        "winner": battle.winner,
+        "name": m.name,
+        "fought": fighter is not None,
+        "status_before": status_before,
+        "battle_status": fighter.status.value if fighter is not None else None,
+        "status": m.status,
+        "fit": m.fit(options),
+        "fights_before": fights_before,
+        "fights_after": m.fights,
+        "tier_before": twowp.tier_from_fights(fights_before).name.lower(),
+        "tier_after": twowp.tier_from_fights(m.fights).name.lower(),
+        "wounds": m.open_wounds(system) if not dead else 0,
+        "wounding": wounding,
+        "felling": felling,
+        "dw_wounds": list(m.dw_wounds) if system == "deathwish" and not dead else [],
+        "condition": m.d6_condition if system == "d6" else None,
+        "hd": (m.hd if m.hd is not None else m.spec.hit_dice) if system == "wargame" else None,
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# Summaries for ``sim run``
+
+
+def aftermath_summary(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per battle and side: wounded, died of wounds, recovered and still wounded at the end.
+
+    Counts fighters alive after the battle who were hurt (``wounded``); ``died_of_wounds``
+    those of them dead on the last day; ``recovered`` those up with no open wound;
+    ``still_wounded`` the rest.
+    """
+    last: dict[tuple[int, str, str], Mapping[str, Any]] = {}
+    for r in rows:
+        key = (r["battle"], r["side"], r["name"])
+        if key not in last or r["day"] >= last[key]["day"]:
+            last[key] = r
+    out: dict[tuple[int, str], dict[str, Any]] = {}
+    for (battle, side, _), r in last.items():
+        s = out.setdefault(
+            (battle, side),
+            {
+                "battle": battle,
+                "side": side,
+                "days": 0,
+                "wounded": 0,
+                "died_of_wounds": 0,
+                "recovered": 0,
+                "still_wounded": 0,
+            },
+        )
+        s["days"] = max(s["days"], r["day"] + 1)
+        if not r["wounded"]:
+            continue
+        s["wounded"] += 1
+        if r["status"] == Status.DEAD.value:
+            s["died_of_wounds"] += 1
+        elif r["recovered"]:
+            s["recovered"] += 1
+        else:
+            s["still_wounded"] += 1
+    return list(out.values())
+
+
+def campaign_summary(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per battle: who of the company fought, died, is alive and how many are veterans."""
+    out: dict[int, dict[str, Any]] = {}
+    for r in rows:
+        s = out.setdefault(
+            r["battle"],
+            {
+                "battle": r["battle"],
+                "label": r["label"],
+                "day": r["day"],
+                "winner": r["winner"],
+                "fought": 0,
+                "killed": 0,
+                "died_of_wounds": 0,
+                "alive": 0,
+                "fit": 0,
+                "veterans": 0,
+            },
+        )
+        dead = r["status"] == Status.DEAD.value
+        killed = r["battle_status"] == Status.DEAD.value
+        s["fought"] += bool(r["fought"])
+        s["killed"] += killed
+        s["died_of_wounds"] += dead and not killed and r["status_before"] != Status.DEAD.value
+        s["alive"] += not dead
+        s["fit"] += bool(r["fit"])
+        s["veterans"] += not dead and r["tier_after"] in ("veteran", "hero")
+    return list(out.values())
+
+
+__all__ = [
+    "AFTERMATH_EXTRA",
+    "CAMPAIGN_KEYS",
+    "CampaignOptions",
+    "Fought",
+    "aftermath_summary",
+    "campaign_summary",
+    "fight",
+]
