@@ -259,7 +259,7 @@ def test_carry_in_sets_every_systems_state():
         battle_sc = campaign._with_company(base.campaign.battles[0], "company", fit)
         battle = Battle(battle_sc, seed=1)
         campaign._carry_in(battle, "company", members)
-        f = battle.sides["company"].by_name
+        f = {x.name: x for x in battle.sides["company"].fighters}
         assert all(x.fights == 4 for x in battle.sides["company"].fighters)
         if system == "2w2p":
             assert (f["hand 1"].wounds_2w2p.wounding, f["hand 1"].wounds_2w2p.felling) == (1, 0)
