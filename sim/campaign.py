@@ -411,7 +411,7 @@ def _carry_in(battle: Any, side: str, fit: Mapping[str, _Member]) -> dict[str, A
         elif battle.rules == "d6":
             f.d6_condition = d6.Condition.from_label(m.d6_condition)
         elif battle.rules == "wargame" and m.hd is not None and m.hd < f.wg.hit_dice:
-            f.wg = f.wg.evolve(hit_dice=m.hd, spendable=min(f.wg.spendable, m.hd))
+            f.wg = replace(f.wg, hit_dice=m.hd, spendable=min(f.wg.spendable, m.hd))
         _refile(state, f)
         brought[f.name] = (m.twowp_state, wounding, felling, len(m.dw_wounds))
     return brought
