@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import weakref
+from functools import lru_cache
 from typing import Any
 
 import mesa
@@ -55,15 +56,13 @@ class Fighter(mesa.Agent):
         self.fought = False
         self.arrived_round = 0
         # War Game (also used by every system for initiative and morale)
-        self.wg = wargame.combatant(
+        self.wg = _wargame_start(
             spec.hit_dice,
-            armor=[_armor_item(a) for a in spec.armor],
-            dex_modifier=(
-                spec.dex_modifier if spec.savvy is None else wargame.savvy_modifier(spec.savvy)
-            ),
-            shield=spec.shield,
-            strength=max(spec.strength, spec.athletics),
-            resolve=spec.resolve,
+            spec.armor,
+            spec.dex_modifier if spec.savvy is None else wargame.savvy_modifier(spec.savvy),
+            spec.shield,
+            max(spec.strength, spec.athletics),
+            spec.resolve,
         )
         self.hd_start = spec.hit_dice
         self.in_cover = False
@@ -71,9 +70,8 @@ class Fighter(mesa.Agent):
         # 2W2P
         self.wounds_2w2p = twowp.Wounds(0, 0, prime=spec.prime)
         # Deathwish
-        self.dw_weapon = deathwish.find_weapon(spec.deathwish.weapon)
-        self.dw_thresholds = deathwish.thresholds(
-            deathwish.trauma_tolerance(spec.body, spec.strength, spec.deathwish.traits)
+        self.dw_weapon, self.dw_thresholds = _deathwish_start(
+            spec.deathwish.weapon, spec.body, spec.strength, spec.deathwish.traits
         )
         self.dw_wounds: list[deathwish.WoundLevel] = []
         self.dw_bleeding_out: int | None = None  # rounds left before an untreated wound kills
@@ -104,6 +102,47 @@ class Fighter(mesa.Agent):
 
     def __repr__(self) -> str:
         return f"Fighter({self.name!r}, side={self.side!r}, {self.status.value})"
+
+
+def is_active(f: Fighter) -> bool:
+    """True if ``f`` can act."""
+    return f.active
+
+
+def is_in_fight(f: Fighter) -> bool:
+    """True if ``f`` is active or fleeing."""
+    return f.in_fight
+
+
+# A fighter's starting records are pure functions of a few stats, the same in every battle of
+# a sweep: each is computed once (records are frozen, so fighters can share them).
+@lru_cache(maxsize=4096)
+def _wargame_start(
+    hit_dice: int,
+    armor: tuple[str, ...],
+    dex_modifier: int,
+    shield: str | int | None,
+    strength: int,
+    resolve: int,
+) -> wargame.Combatant:
+    """A fresh War Game record (:func:`sim.rules.wargame.combatant`)."""
+    return wargame.combatant(
+        hit_dice,
+        armor=[_armor_item(a) for a in armor],
+        dex_modifier=dex_modifier,
+        shield=shield,
+        strength=strength,
+        resolve=resolve,
+    )
+
+
+@lru_cache(maxsize=4096)
+def _deathwish_start(
+    weapon: str, body: int, strength: int, traits: int
+) -> tuple[deathwish.Weapon, deathwish.Thresholds]:
+    """A fighter's Deathwish weapon and wound thresholds (from its trauma tolerance)."""
+    found = deathwish.find_weapon(weapon)
+    return found, deathwish.thresholds(deathwish.trauma_tolerance(body, strength, traits))
 
 
 def _armor_item(text: str) -> str | tuple[str, int]:

@@ -13,7 +13,9 @@ Python API::
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import heapq
+import itertools
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,12 +24,12 @@ import numpy as np
 import pandas as pd
 
 from sim import combat
-from sim.agents import Fighter
+from sim.agents import Fighter, is_active, is_in_fight
 from sim.errors import SimError, unknown
 from sim.rules import get_system, wargame
 from sim.rules.common import OUT_OF_FIGHT, Status, build_options, option
 from sim.scenario import FactorSpec, FighterSpec, Goal, Scenario
-from sim.tactics import Tactic, make_tactic
+from sim.tactics import Tactic, harmlessness, make_tactic, readiness, weakness
 
 END_REASONS = ("defeat", "goal_achieved", "goal_failed", "mutual_defeat", "max_rounds")
 STATUSES = tuple(s.value for s in Status)
@@ -69,9 +71,64 @@ class BattleOptions:
     d6_cover_dice: int = option(2, "D6 cover dice of a fighter in cover (+1D..+4D)", low=0)
 
 
+class FighterHeap:
+    """Fighters by ``key``, smallest first: a turn's picks in O(log N), not a scan of all.
+
+    :meth:`top` gives the ``member`` with the smallest key now. An entry goes stale when its
+    fighter stops being a member or its key changes; a stale entry is dropped, or filed again
+    under the current key, when it reaches the top. So a key may grow unannounced, but when
+    one shrinks the fighter must be pushed again: the battle does that in
+    :meth:`Battle.harmed`, where every lost HD and every wound is booked.
+    """
+
+    __slots__ = ("key", "member", "items", "order")
+
+    def __init__(
+        self,
+        key: Callable[[Fighter], tuple[int, ...]],
+        member: Callable[[Fighter], bool],
+        fighters: Iterable[Fighter] = (),
+    ) -> None:
+        self.key = key
+        self.member = member
+        self.order = itertools.count()  # ties between entries of one fighter: filing order
+        self.items = [(key(f), next(self.order), f) for f in fighters if member(f)]
+        heapq.heapify(self.items)
+
+    def push(self, f: Fighter) -> None:
+        """File ``f`` under its current key (if it is a member)."""
+        if self.member(f):
+            heapq.heappush(self.items, (self.key(f), next(self.order), f))
+
+    def top(self) -> Fighter | None:
+        """The member with the smallest key, or None."""
+        items = self.items
+        while items:
+            filed, _, f = items[0]
+            if not self.member(f):
+                heapq.heappop(items)
+                continue
+            now = self.key(f)
+            if filed == now:
+                return f
+            heapq.heapreplace(items, (now, next(self.order), f))
+        return None
+
+
+def _is_waiting(f: Fighter) -> bool:
+    return f.in_fight and not f.acted
+
+
 @dataclass
 class SideState:
-    """A side during the battle: its fighters, tactic, goals and morale bookkeeping."""
+    """A side during the battle: its fighters, tactic, goals and morale bookkeeping.
+
+    Counts and indexes kept up to date as fighters join and change status, so that a turn
+    never scans every fighter: ``standing`` (in the fight), ``active``, ``leaders`` (in
+    creation order), ``by_name``, and the members weakest first (:func:`sim.tactics.weakness`)
+    among the active ones (``weakest_active``) and among those in the fight
+    (``weakest_standing``).
+    """
 
     name: str
     tactic: Tactic
@@ -89,6 +146,14 @@ class SideState:
     hd_lost: int = 0
     round_dealt: int = 0
     round_taken: int = 0
+    standing: int = 0
+    active: int = 0
+    leaders: list[Fighter] = field(default_factory=list)
+    by_name: dict[str, Fighter] = field(default_factory=dict)
+    weakest_active: FighterHeap = field(default_factory=lambda: FighterHeap(weakness, is_active))
+    weakest_standing: FighterHeap = field(
+        default_factory=lambda: FighterHeap(weakness, is_in_fight)
+    )
 
     def in_fight(self) -> list[Fighter]:
         """Fighters still active or fleeing."""
@@ -96,7 +161,27 @@ class SideState:
 
     def leader_fighter(self) -> Fighter | None:
         """The designated leader, if the side has one."""
-        return next((f for f in self.fighters if f.leader), None)
+        return self.leaders[0] if self.leaders else None
+
+    def join(self, f: Fighter) -> None:
+        """Add a fighter (active) to the side and its counts and indexes."""
+        self.fighters.append(f)
+        self.standing += 1
+        self.active += 1
+        if f.leader:
+            self.leaders.append(f)
+        self.by_name.setdefault(f.name, f)
+        self.refile(f)
+
+    def refile(self, f: Fighter) -> None:
+        """File member ``f`` again in the weakest-first indexes (it is weaker now)."""
+        self.weakest_active.push(f)
+        self.weakest_standing.push(f)
+
+    def recount(self, before: Status, after: Status) -> None:
+        """Move one member's status from ``before`` to ``after`` in the counts."""
+        self.standing += (after not in OUT_OF_FIGHT) - (before not in OUT_OF_FIGHT)
+        self.active += (after == Status.ACTIVE) - (before == Status.ACTIVE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +268,7 @@ class Battle(mesa.Model):
         self.round_rows: list[dict[str, Any]] = []
         self.cover_until: dict[int, int] = {}
         self.next_first: Fighter | None = None
+        self.queue: dict[str, tuple[FighterHeap, FighterHeap]] | None = None  # see _turns
         self.sides: dict[str, SideState] = {}
         for s in scenario.sides:
             tactic = make_tactic(
@@ -206,7 +292,7 @@ class Battle(mesa.Model):
     def _add_fighter(self, spec: FighterSpec, side: SideState) -> Fighter:
         f = Fighter(self, spec, side.name, leader=spec.name == side.leader)
         f.arrived_round = self.round
-        side.fighters.append(f)
+        side.join(f)
         return f
 
     def _factor(self, spec: FactorSpec) -> wargame.Factor:
@@ -240,7 +326,11 @@ class Battle(mesa.Model):
 
     def standing(self) -> int:
         """Individuals still in the fight, all sides together."""
-        return sum(len(s.in_fight()) for s in self.sides.values())
+        return sum(s.standing for s in self.sides.values())
+
+    def has_enemies(self, f: Fighter) -> bool:
+        """True while an enemy of ``f`` is in the fight."""
+        return any(s.standing for s in self.sides.values() if s.name != f.side)
 
     def morale_hd(self, f: Fighter) -> int:
         """A fighter's current HD as morale sees it (RULES.md 1.8, BattleOptions.morale_hd)."""
@@ -277,11 +367,11 @@ class Battle(mesa.Model):
         """Change ``f``'s status (keeping its War Game record in step) and check triggers."""
         if f.status == status:
             return
+        self.sides[f.side].recount(f.status, status)
         f.status = status
-        if f.wg.status != status:
-            from dataclasses import replace
-
-            f.wg = replace(f.wg, status=status)
+        if status == Status.ACTIVE:
+            self.sides[f.side].refile(f)
+        f.wg = f.wg.evolve(status=status)
         self.note(f.name, "status", result=status.value)
 
     def harmed(self, attacker: Fighter | None, target: Fighter, wounds: int, hd_lost: int) -> None:
@@ -300,9 +390,11 @@ class Battle(mesa.Model):
             side_t.round_dealt += 0
         self.harm_this_round = True
         if target.status == Status.FLEEING:
-            from dataclasses import replace
-
-            target.wg = replace(target.wg, damaged_while_fleeing=True)
+            target.wg = target.wg.evolve(damaged_while_fleeing=True)
+        # its HD or wounds changed: file it again where it is now weaker
+        side_t.refile(target)
+        if self.queue is not None:
+            self.queue[target.side][1].push(target)
 
     def damaged(self) -> None:
         """Book damage that wounded nobody (it still breaks a quiet spell)."""
@@ -418,6 +510,7 @@ class Battle(mesa.Model):
             first = self.sides[side].tactic.name_next_actor(allies, [])
         actor: Fighter | None = first
         last: Fighter | None = None
+        self.queue = self._waiting(fighters)
         while actor is not None and not self.ended:
             self._jump_in(actor)
             if self.ended:
@@ -427,6 +520,7 @@ class Battle(mesa.Model):
             actor.acted = True
             last = actor
             actor = self._name_next(actor)
+        self.queue = None
         if last is not None and not self.ended:
             tactic = self.tactic_of(last)
             allies = [f for f in self.sides[last.side].fighters if f.in_fight]
@@ -454,7 +548,32 @@ class Battle(mesa.Model):
                 f.acted = True
                 return
 
+    def _waiting(
+        self, fighters: list[Fighter]
+    ) -> dict[str, tuple[FighterHeap, FighterHeap]] | None:
+        """Per side, those yet to act this round: by readiness and by harmlessness.
+
+        None when someone goes last this round: then :meth:`_name_next` scans everyone.
+        """
+        if any(f.wg.goes_last for f in fighters):
+            return None
+        return {
+            name: (
+                FighterHeap(readiness, _is_waiting, s.fighters),
+                FighterHeap(harmlessness, _is_waiting, s.fighters),
+            )
+            for name, s in self.sides.items()
+        }
+
     def _name_next(self, actor: Fighter) -> Fighter | None:
+        """Popcorn: whom ``actor``'s tactic names among those yet to act (RULES.md 1.6)."""
+        if self.queue is not None:  # nobody goes last: the best ally and the most harmless enemy
+            ally = self.queue[actor.side][0].top()
+            foes = [h.top() for side, (_, h) in self.queue.items() if side != actor.side]
+            foe = min((x for x in foes if x is not None), key=harmlessness, default=None)
+            return self.tactic_of(actor).name_next_actor(
+                [ally] if ally is not None else [], [foe] if foe is not None else []
+            )
         waiting = [f for f in self.all_fighters() if f.in_fight and not f.acted]
         ready = [f for f in waiting if not f.wg.goes_last] or waiting
         if not ready:
@@ -470,12 +589,13 @@ class Battle(mesa.Model):
             return names
         counts = [1 if leaders_only else len(self.sides[n].in_fight()) for n in names]
         ini = wargame.roll_initiative(counts, self.rng, self.frame)
-        self.note(
-            "battle",
-            "initiative",
-            dice=str([list(r) for r in ini.rolls]),
-            result=f"{names[ini.first]} first",
-        )
+        if self.log is not None:
+            self.note(
+                "battle",
+                "initiative",
+                dice=str([list(r) for r in ini.rolls]),
+                result=f"{names[ini.first]} first",
+            )
         first = names[ini.first]
         return [first] + [n for n in names if n != first]
 
@@ -501,7 +621,7 @@ class Battle(mesa.Model):
             if s.defeated:
                 continue
             total = len(s.fighters)
-            out = sum(1 for f in s.fighters if f.status in OUT_OF_FIGHT)
+            out = total - s.standing
             if total and 2 * out >= total:
                 self.morale_check(s, "half_out")
             lead = s.leader_fighter()
@@ -561,7 +681,7 @@ class Battle(mesa.Model):
             for i, goal in enumerate(s.goals):
                 if i in s.goals_failed or i in s.goals_achieved or goal.kind != "protect":
                     continue
-                ward = next((f for f in s.fighters if f.name == goal.target), None)
+                ward = s.by_name.get(goal.target)
                 if ward is not None and ward.status in (Status.INCAPACITATED, Status.DEAD):
                     self.goal_failed(s, i)
 
@@ -593,7 +713,7 @@ class Battle(mesa.Model):
         if self.ended:
             return
         for s in self.sides.values():
-            if not s.defeated and not s.in_fight():
+            if not s.defeated and not s.standing:
                 s.defeated = True
         standing = [s for s in self.sides.values() if not s.defeated]
         if len(standing) == 1:

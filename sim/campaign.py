@@ -394,9 +394,9 @@ def _carry_in(battle: Any, side: str, fit: Mapping[str, _Member]) -> dict[str, A
     """Give the company's fighters the wounds they carry, before the battle starts.
 
     ``sim.agents.Fighter`` starts every fighter unhurt, so the state is set on the built
-    fighters here (and each is filed again in its side's weakest-first indexes, as
-    ``Battle.harmed`` does when a fighter weakens). Returns, per fighter, what it brought:
-    (2W2P state, wounding, felling, Deathwish wounds count).
+    fighters here (and each is filed again in its side's weakest-first indexes with
+    ``SideState.refile``, as ``Battle.harmed`` does when a fighter weakens). Returns, per
+    fighter, what it brought: (2W2P state, wounding, felling, Deathwish wounds count).
     """
     brought: dict[str, Any] = {}
     state = battle.sides[side]
@@ -411,25 +411,10 @@ def _carry_in(battle: Any, side: str, fit: Mapping[str, _Member]) -> dict[str, A
         elif battle.rules == "d6":
             f.d6_condition = d6.Condition.from_label(m.d6_condition)
         elif battle.rules == "wargame" and m.hd is not None and m.hd < f.wg.hit_dice:
-            f.wg = replace(f.wg, hit_dice=m.hd, spendable=min(f.wg.spendable, m.hd))
-        _refile(state, f)
+            f.wg = f.wg.evolve(hit_dice=m.hd, spendable=min(f.wg.spendable, m.hd))
+        state.refile(f)  # weaker now: file it again in the side's weakest-first indexes
         brought[f.name] = (m.twowp_state, wounding, felling, len(m.dw_wounds))
     return brought
-
-
-def _refile(side: Any, f: Any) -> None:
-    """File a weakened fighter again in its side's weakest-first indexes (before round 1).
-
-    ``SideState.refile`` where the battle has it; otherwise every heap-like index of the
-    side (an object with ``push`` and ``top``), as ``Battle.harmed`` would.
-    """
-    refile = getattr(side, "refile", None)
-    if callable(refile):
-        refile(f)
-        return
-    for index in vars(side).values():
-        if callable(getattr(index, "push", None)) and callable(getattr(index, "top", None)):
-            index.push(f)
 
 
 def _sitting_patient(m: _Member, side: str) -> am.Patient:

@@ -16,12 +16,13 @@ rules of :mod:`sim.rules` and booking the results on the battle.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from sim.agents import is_active, is_in_fight
 from sim.dice import D6Code, parse_code
 from sim.rules import d6, deathwish, twowp, wargame
 from sim.rules.common import Status
+from sim.tactics import weakness
 
 if TYPE_CHECKING:
     from sim.agents import Fighter
@@ -69,6 +70,28 @@ def _targets(b: Battle, f: Fighter) -> list[Fighter]:
     enemies = b.enemies_of(f)
     active = [e for e in enemies if e.active]
     return active or enemies
+
+
+def _choose_target(b: Battle, f: Fighter) -> Fighter | None:
+    """The enemy ``f``'s tactic chooses among :func:`_targets`.
+
+    A ``weakest`` or ``leader`` tactic reads the enemy sides' indexes (their first leader;
+    their weakest fighter, among the active ones or, with none active, those fleeing)
+    instead of listing every enemy: the same choice, without a scan per turn.
+    """
+    t = b.tactic_of(f)
+    if t.target not in ("weakest", "leader"):
+        return t.choose_target(_targets(b, f), b.rng)
+    others = [s for s in b.sides.values() if s.name != f.side]
+    if any(s.active for s in others):
+        eligible, heaps = is_active, [s.weakest_active for s in others]
+    else:
+        eligible, heaps = is_in_fight, [s.weakest_standing for s in others]
+    if t.target == "leader":
+        lead = next((x for s in others for x in s.leaders if eligible(x)), None)
+        if lead is not None:
+            return lead
+    return min((x for h in heaps if (x := h.top()) is not None), key=weakness, default=None)
 
 
 def _take_cover(b: Battle, f: Fighter) -> wargame.Factor | None:
@@ -127,7 +150,7 @@ def _wargame_turn(b: Battle, f: Fighter) -> None:
     f.wg = wargame.start_turn(f.wg)
     if f.status == Status.FLEEING:
         if f.wg.damaged_while_fleeing and wargame.can_maneuver(f.wg, "attack", b.frame):
-            target = t.choose_target(_targets(b, f), b.rng)
+            target = _choose_target(b, f)
             if target is not None:
                 _wargame_attack(b, f, target)
         _flee(b, f)
@@ -149,8 +172,7 @@ def _wargame_turn(b: Battle, f: Fighter) -> None:
         cost = wargame.maneuver_price(f.wg, "attack", b.frame)
         if acted and f.wg.spendable - cost < t.reserve:
             break
-        targets = _targets(b, f)
-        if not targets:
+        if not b.has_enemies(f):
             break
         acted = True
         cover = _take_cover(b, f)
@@ -166,7 +188,7 @@ def _wargame_turn(b: Battle, f: Fighter) -> None:
             )
             _hit_object(b, f, goal, roll.total, roll.describe())
             continue
-        target = t.choose_target(targets, b.rng)
+        target = _choose_target(b, f)
         assert target is not None
         if not used_factor and _wargame_factor(b, f, target):
             used_factor = True
@@ -233,7 +255,8 @@ def _wargame_attack(b: Battle, f: Fighter, target: Fighter) -> None:
         options=b.frame,
     )
     word = "mighty attack" if mighty else "attack"
-    b.note(f.name, word, target.name, dice=roll.describe(), result=hit.describe())
+    if b.log is not None:  # describing the blow costs more than the blow; only when logged
+        b.note(f.name, word, target.name, dice=roll.describe(), result=hit.describe())
     if hit.damage > 0 and not hit.dodged:
         b.damaged()
     _after_wargame_harm(b, f, target, len(hit.wounds), before - target.wg.hit_dice)
@@ -254,7 +277,7 @@ def _one_attack_target(b: Battle, f: Fighter) -> Fighter | None:
     cover = _take_cover(b, f)
     if cover is not None:
         _enter_cover(b, f, cover)
-    return b.tactic_of(f).choose_target(_targets(b, f), b.rng)
+    return _choose_target(b, f)
 
 
 def _deathwish_turn(b: Battle, f: Fighter) -> None:
@@ -287,10 +310,11 @@ def _deathwish_turn(b: Battle, f: Fighter) -> None:
     )
     damage = deathwish.roll_damage(pen, leth, target.spec.deathwish.armor, cover_pts, b.rng)
     effect = deathwish.roll_effect(damage, target.dw_thresholds, b.rng, b.options)
-    result = f"{location}, damage {damage}: " + (
-        "no wound" if effect.level is None else f"{effect.level.value} wound, {effect.effect}"
-    )
-    b.note(f.name, "shoots", target.name, dice=f"{pen}d10 <= {leth}", result=result)
+    if b.log is not None:
+        result = f"{location}, damage {damage}: " + (
+            "no wound" if effect.level is None else f"{effect.level.value} wound, {effect.effect}"
+        )
+        b.note(f.name, "shoots", target.name, dice=f"{pen}d10 <= {leth}", result=result)
     if damage > 0:
         b.damaged()
     if effect.level is None:
@@ -373,13 +397,14 @@ def _d6_turn(b: Battle, f: Fighter) -> None:
     res = d6.roll_damage_vs_body(damage, body, b.rng)
     before = target.d6_condition
     target.d6_condition = d6.stacked(before, res.tier)
-    b.note(
-        f.name,
-        "attacks",
-        target.name,
-        dice=f"{damage}={res.damage} vs body {body}={res.body}",
-        result=f"{res.tier.value}; now {target.d6_condition.label}",
-    )
+    if b.log is not None:
+        b.note(
+            f.name,
+            "attacks",
+            target.name,
+            dice=f"{damage}={res.damage} vs body {body}={res.body}",
+            result=f"{res.tier.value}; now {target.d6_condition.label}",
+        )
     if res.tier is d6.DamageTier.NONE:
         return
     b.damaged()
@@ -557,7 +582,8 @@ def _faction_turn(b: Battle, s: SideState, e: SideState) -> None:
     e.pool, hit = wargame.resolve_attack(
         e.pool, roll, weapon, defence=defence, mighty=mighty, rng=b.rng, options=b.frame
     )
-    b.note(s.name, "faction attack", e.name, dice=roll.describe(), result=hit.describe())
+    if b.log is not None:
+        b.note(s.name, "faction attack", e.name, dice=roll.describe(), result=hit.describe())
     if hit.damage > 0 and not hit.dodged:
         b.damaged()
     _casualties(b, e, before - e.pool.hit_dice, chooser=s)
@@ -574,7 +600,7 @@ def _casualties(b: Battle, s: SideState, n: int, chooser: SideState) -> None:
             return
         attacker = None if chooser is s else next(iter(chooser.in_fight()), None)
         b.harmed(attacker, victim, 1, 1)
-        victim.wg = replace(victim.wg, status=out)
+        victim.wg = victim.wg.evolve(status=out)
         b.set_status(victim, out)
 
 

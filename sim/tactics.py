@@ -89,7 +89,7 @@ class Tactic:
             leaders = [e for e in enemies if e.leader]
             if leaders:
                 return leaders[0]
-        ranked = sorted(enemies, key=_weakness)
+        ranked = sorted(enemies, key=weakness)
         return ranked[-1] if self.target == "strongest" else ranked[0]
 
     def wants_dodge(self, would_wound: bool, would_out: bool) -> bool:
@@ -119,16 +119,26 @@ class Tactic:
         most likely to be harmless (fewest HD). ``enemy_first`` names the harmless enemy
         first.
         """
-        best_ally = max(allies, key=lambda f: (f.wg.spendable, -f.unique_id), default=None)
-        harmless = min(enemies, key=lambda f: (f.wg.hit_dice, f.unique_id), default=None)
+        best_ally = min(allies, key=readiness, default=None)
+        harmless = min(enemies, key=harmlessness, default=None)
         if self.name_next == "enemy_first":
             return harmless if harmless is not None else best_ally
         return best_ally if best_ally is not None else harmless
 
 
-def _weakness(f: Fighter) -> tuple[int, int, int]:
-    """Sort key: fewer HD and more wounds first (ties by creation order)."""
+def weakness(f: Fighter) -> tuple[int, int, int]:
+    """Sort key of ``weakest`` targets: fewer HD and more wounds first (ties by creation order)."""
     return (f.wg.hit_dice, -f.wounds_taken, f.unique_id)
+
+
+def readiness(f: Fighter) -> tuple[int, int]:
+    """Sort key of the ally to name next: most HD to spend first (ties by creation order)."""
+    return (-f.wg.spendable, f.unique_id)
+
+
+def harmlessness(f: Fighter) -> tuple[int, int]:
+    """Sort key of the enemy to name next: fewest HD first (ties by creation order)."""
+    return (f.wg.hit_dice, f.unique_id)
 
 
 _PRESETS: dict[str, dict[str, Any]] = {

@@ -1,0 +1,46 @@
+"""The benchmark harness's bookkeeping (the figures themselves are timed, not tested)."""
+
+import json
+
+from benchmarks.__main__ import environment, table, write_results
+from benchmarks.figures import Figure, parse_memory_log
+
+
+def _fig(name, value, passed):
+    return Figure(name, f"{name} title", value, "s", "< 1 s", passed, {"n": 1})
+
+
+def test_results_json_holds_figures_cores_date_and_versions(tmp_path):
+    out = tmp_path / "results.json"
+    env = environment(quick=True)
+    write_results(out, {"5": _fig("odds_table", 0.2, True)}, env)
+    data = json.loads(out.read_text())
+    assert data["cpu_count"] >= 1 and data["date"] and data["mesa"].startswith("3.3")
+    fig = data["figures"]["5"]
+    assert (fig["value"], fig["units"], fig["goal"], fig["pass"]) == (0.2, "s", "< 1 s", True)
+    assert not list(tmp_path.glob(".*.tmp"))  # written through a temporary file
+
+
+def test_measuring_some_figures_keeps_the_others(tmp_path):
+    out = tmp_path / "results.json"
+    env = environment(quick=False)
+    write_results(out, {"5": _fig("odds_table", 0.2, True)}, env)
+    data = write_results(out, {"7": _fig("analyze_time", 12.0, False)}, env)
+    assert sorted(data["figures"]) == ["5", "7"]
+    text = table(data)
+    assert "analyze_time title" in text and "NO" in text and "yes" in text
+
+
+def test_a_sweep_memory_report_is_parsed():
+    report = """runs done          1000000 (0 failed)
+seconds            2180.3
+runs/s             458.7
+parent RSS start   145.2 MB
+parent peak RSS    150.5 MB (VmHWM)
+dataset on disk    70.8 MB (71 bytes/run)
+workers            2 distinct pids seen; peak RSS of one worker 170.6 MB (VmHWM 170.6 MB), \
+peak total 338.0 MB, total at 50% 331.9 MB
+"""
+    got = parse_memory_log(report)
+    assert got["parent_peak_mb"] == 150.5 and got["worker_peak_mb"] == 170.6
+    assert got["runs"] == 1_000_000
