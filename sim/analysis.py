@@ -534,6 +534,51 @@ def campaign_summary(ds: Dataset, by: Sequence[str] | None = None) -> pd.DataFra
     return keys.merge(out, on="group", how="inner").drop(columns=["group"])
 
 
+def groups_json(ds: Dataset, s: Summary) -> list[dict[str, Any]]:
+    """``s.groups()`` with the aftermath and campaign figures added where ``ds`` has them.
+
+    Each group object gains ``aftermath`` (per side: ``runs``, ``days``, ``wounded`` and
+    ``died`` per run, ``died_share`` and ``recovered_share`` as ``{p, lo, hi}``,
+    ``still_share``) and ``campaign`` (a list per battle: ``battle``, ``label``, ``runs``,
+    ``fought``, ``alive``, ``veterans`` per run, ``veteran_share`` as ``{p, lo, hi}``).
+    """
+    groups = s.groups()
+    index = {tuple(g[b] for b in s.by): g for g in groups}
+
+    def group_of(row: pd.Series) -> dict[str, Any] | None:
+        return index.get(tuple(_plain(row[b]) for b in s.by))
+
+    if groups and has_table(ds, "aftermath"):
+        for _, r in aftermath_summary(ds, s.by).iterrows():
+            g = group_of(r)
+            if g is not None:
+                g.setdefault("aftermath", {})[str(r["side"])] = {
+                    "runs": int(r["runs"]),
+                    "days": int(r["days"]),
+                    "wounded": _num(r["wounded"]),
+                    "died": _num(r["died"]),
+                    "died_share": _interval(r, "died_share", "p"),
+                    "recovered_share": _interval(r, "recovered_share", "p"),
+                    "still_share": _num(r["still_share"]),
+                }
+    if groups and has_table(ds, "campaign"):
+        for _, r in campaign_summary(ds, s.by).iterrows():
+            g = group_of(r)
+            if g is not None:
+                g.setdefault("campaign", []).append(
+                    {
+                        "battle": int(r["battle"]),
+                        "label": str(r["label"]),
+                        "runs": int(r["runs"]),
+                        "fought": _num(r["fought"]),
+                        "alive": _num(r["alive"]),
+                        "veterans": _num(r["veterans"]),
+                        "veteran_share": _interval(r, "veteran_share", "p"),
+                    }
+                )
+    return groups
+
+
 def aftermath_rows(frame: pd.DataFrame, by: Sequence[str]) -> tuple[list[str], list[list[str]]]:
     """Headers and rows of the aftermath table (:func:`aftermath_summary`) for reading."""
     headers = [_short(b) for b in by] + ["side", "runs", "days", "wounded", "died of wounds"]

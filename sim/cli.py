@@ -512,7 +512,7 @@ def _summary_text(ds: Any, s: Any, fmt: str) -> str:
     from sim import analysis
 
     if fmt == "json":
-        return json.dumps(s.groups())
+        return json.dumps(analysis.groups_json(ds, s))
     if fmt == "csv":
         return render_csv(*analysis.flat_rows(s))
     name = ds.manifest.get("experiment_name") or ds.root.name

@@ -81,6 +81,7 @@ def render(ds: analysis.Dataset, s: analysis.Summary) -> str:
         html_table(*analysis.loss_rows(s), keys=len(s.by)),
         _img(plots.chart(s, "casualties"), "casualties"),
     ]
+    sections += _aftermath_sections(ds, s)
     if desc:
         sections += ["<h2>Experiment</h2>", f"<pre>{html.escape(desc)}</pre>"]
     return (
@@ -89,6 +90,29 @@ def render(ds: analysis.Dataset, s: analysis.Summary) -> str:
         f"<body>{''.join(sections)}"
         f'<p class="meta">sim analyze, sim {__version__}</p></body></html>\n'
     )
+
+
+def _aftermath_sections(ds: analysis.Dataset, s: analysis.Summary) -> list[str]:
+    """The aftermath and campaign tables, where the dataset has them."""
+    out = []
+    if analysis.has_table(ds, "aftermath"):
+        frame = analysis.aftermath_summary(ds, s.by)
+        out += [
+            "<h2>Aftermath</h2>",
+            "<p>Per side: the wounded (alive after the battle and hurt) and those who died of "
+            "their wounds, means per run; the shares of the wounded who died and who recovered "
+            "by the last day, with 95% Wilson intervals.</p>",
+            html_table(*analysis.aftermath_rows(frame, s.by), keys=len(s.by) + 1),
+        ]
+    if analysis.has_table(ds, "campaign"):
+        frame = analysis.campaign_summary(ds, s.by)
+        out += [
+            "<h2>Campaign</h2>",
+            "<p>The company after each battle and its aftermath, means per run; the veteran "
+            "share is Veterans and Heroes among the living, with a 95% Wilson interval.</p>",
+            html_table(*analysis.campaign_rows(frame, s.by), keys=len(s.by) + 1),
+        ]
+    return out
 
 
 def write(ds: analysis.Dataset, s: analysis.Summary, path: str | Path) -> Path:

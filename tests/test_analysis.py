@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import textwrap
 from pathlib import Path
@@ -340,6 +341,16 @@ def test_aftermath_and_campaign_figures_by_hand(hand):
     text = analyze_text(hand.root)
     assert "Aftermath: wounded" in text and "Campaign: the company" in text
     assert "25.0% [" in text and "75.0% [" in text
+
+    groups = json.loads(analyze_text(hand.root, fmt="json"))
+    a, b = groups
+    assert a["arms"] == "a" and a["aftermath"]["red"]["runs"] == 3
+    died = a["aftermath"]["red"]["died_share"]
+    _, lo, hi = analysis.wilson(1, 4)
+    assert died == {"p": 0.25, "lo": float(lo), "hi": float(hi)}
+    assert [c["battle"] for c in a["campaign"]] == [1, 2, 3] and "campaign" not in b
+    assert a["campaign"][1]["veteran_share"]["p"] == pytest.approx(2 / 3)
+    assert b["aftermath"]["red"]["died"] == 1.0
 
 
 def test_summaries_without_the_new_tables_are_unchanged(hand):

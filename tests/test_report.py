@@ -8,6 +8,7 @@ import re
 from html.parser import HTMLParser
 
 from sim import analysis, report
+from tests.test_analysis import hand  # noqa: F401  (a fixture)
 from tests.test_plots import KINDS, assert_png, sweep_dataset
 
 
@@ -63,3 +64,17 @@ def test_the_report_escapes_what_it_shows(tmp_path):
     ds = sweep_dataset(tmp_path, {"sides.red.tactic": ["<b>bold</b>", "plain"]})
     text = report.render(ds, analysis.summarize(ds))
     assert "<b>bold</b>" not in text and html.escape("<b>bold</b>") in text
+
+
+def test_the_report_adds_aftermath_and_campaign_tables(tmp_path, hand):  # noqa: F811
+    from sim import records
+    from tests.test_analysis import after_row, camp_row
+
+    rows = [after_row(i, "x", 0, "dead", True, False) for i in range(5)]
+    records.write_part(hand.root, "aftermath", rows, "000000")
+    records.write_part(hand.root, "campaign", [camp_row(1, 1, "x", "active", "hero")], "000000")
+    page = Parts()
+    page.feed(report.render(hand, analysis.summarize(hand)))
+    assert page.tags.count("table") == 4
+    assert any("battle 1" in c for c in page.cells), "the campaign table's battle"
+    assert "red" in page.cells, "the aftermath table's side"
