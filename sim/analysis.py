@@ -104,7 +104,7 @@ class Dataset:
     def arrow(self, table: str, columns: Sequence[str] | None = None) -> pa.Table:
         """One table (every part) as Arrow, optionally only some columns."""
         folder = self.root / table
-        if not folder.is_dir() or not any(folder.glob("part-*.parquet")):
+        if not has_table(self, table):
             empty = records.schema(table, self._param_fields())
             return empty.empty_table().select(list(columns)) if columns else empty.empty_table()
         data = pads.dataset(folder, format="parquet")  # skips ".part-*.tmp" (hidden) files
@@ -220,21 +220,9 @@ class Summary:
 
 def summarize(ds: Dataset, by: Sequence[str] | None = None) -> Summary:
     """Summarise ``ds`` per group of ``by`` (default: every swept parameter)."""
-    by = tuple(ds.params if by is None else by)
-    allowed = (*ds.params, *GROUPABLE)
-    for b in by:
-        if b not in allowed:
-            raise SimError(unknown("parameter to group by", b, allowed))
+    by = _check_by(ds, by)
     t = ds.arrow("runs", [*by, "winner", "rounds", "scale_switches", "sides", "error"])
-    n = t.num_rows
-    if by:
-        keys = t.select(list(by)).to_pandas()
-        grouped = keys.groupby(list(by), sort=True, dropna=False)
-        gid = grouped.ngroup().to_numpy()
-        frame = grouped.size().reset_index()[list(by)]
-    else:
-        gid = np.zeros(n, dtype=np.int64)
-        frame = pd.DataFrame(index=range(1 if n else 0))
+    gid, frame = _group(t.select(list(by)).to_pandas(), by, t.num_rows)
     groups = len(frame)
 
     def count(mask: np.ndarray[Any, Any], where: np.ndarray[Any, Any] = gid) -> Any:
@@ -275,6 +263,29 @@ def summarize(ds: Dataset, by: Sequence[str] | None = None) -> Summary:
         frame["scale_switch"] = count(switched) / n_ok
     lengths = pd.DataFrame({"group": gid[ok], "rounds": rounds[ok]})
     return Summary(by, sides, statuses, frame, lengths)
+
+
+def _check_by(ds: Dataset, by: Sequence[str] | None) -> tuple[str, ...]:
+    """The grouping columns (default: every swept parameter); a clear error for unknown ones."""
+    by = tuple(ds.params if by is None else by)
+    allowed = (*ds.params, *GROUPABLE)
+    for b in by:
+        if b not in allowed:
+            raise SimError(unknown("parameter to group by", b, allowed))
+    return by
+
+
+def _group(
+    keys: pd.DataFrame, by: Sequence[str], n: int
+) -> tuple[np.ndarray[Any, Any], pd.DataFrame]:
+    """Each of ``n`` rows' group id (groups sorted by ``by``), and the groups' ``by`` values.
+
+    With no ``by`` every row is in one group (none if there are no rows).
+    """
+    if not by:
+        return np.zeros(n, dtype=np.int64), pd.DataFrame(index=range(1 if n else 0))
+    grouped = keys.groupby(list(by), sort=True, dropna=False)
+    return grouped.ngroup().to_numpy(), grouped.size().reset_index()[list(by)]
 
 
 def _add_interval(
@@ -417,19 +428,10 @@ def has_table(ds: Dataset, table: str) -> bool:
 
 def _run_groups(ds: Dataset, by: Sequence[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(run_id -> group id of the runs that did not fail, the groups' ``by`` values)."""
-    allowed = (*ds.params, *GROUPABLE)
-    for b in by:
-        if b not in allowed:
-            raise SimError(unknown("parameter to group by", b, allowed))
+    by = _check_by(ds, by)
     t = ds.arrow("runs", ["run_id", *by, "error"])
     runs = t.filter(t["error"].is_null()).drop_columns(["error"]).to_pandas()
-    if by:
-        grouped = runs.groupby(list(by), sort=True, dropna=False)
-        runs["group"] = grouped.ngroup().to_numpy()
-        groups = grouped.size().reset_index()[list(by)]
-    else:
-        runs["group"] = 0
-        groups = pd.DataFrame(index=range(1 if len(runs) else 0))
+    runs["group"], groups = _group(runs, by, len(runs))
     return runs[["run_id", "group"]], groups
 
 
@@ -532,6 +534,37 @@ def campaign_summary(ds: Dataset, by: Sequence[str] | None = None) -> pd.DataFra
         out[col] = out[col] / out["runs"]
     keys = groups.reset_index(names="group")
     return keys.merge(out, on="group", how="inner").drop(columns=["group"])
+
+
+ExtraTable = tuple[str, str, list[str], list[list[str]]]  # title, caption, headers, rows
+
+
+def extra_tables(ds: Dataset, by: Sequence[str]) -> list[ExtraTable]:
+    """(title, caption, headers, rows) of the aftermath and campaign tables ``ds`` has.
+
+    The first ``len(by) + 1`` columns of each are keys: the group's values, then the side
+    (aftermath) or the battle (campaign).
+    """
+    out = []
+    if has_table(ds, "aftermath"):
+        out.append(
+            (
+                "Aftermath",
+                "wounded (alive after the battle and hurt) and died of wounds, means per run; "
+                "died and recovered by the last day: shares of the wounded, 95% Wilson intervals",
+                *aftermath_rows(aftermath_summary(ds, by), by),
+            )
+        )
+    if has_table(ds, "campaign"):
+        out.append(
+            (
+                "Campaign",
+                "the company after each battle and its aftermath, means per run; veteran "
+                "share: Veterans and Heroes among the living, 95% Wilson intervals",
+                *campaign_rows(campaign_summary(ds, by), by),
+            )
+        )
+    return out
 
 
 def groups_json(ds: Dataset, s: Summary) -> list[dict[str, Any]]:

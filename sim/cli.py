@@ -538,20 +538,8 @@ def _after_sections(ds: Any, by: Sequence[str]) -> list[str]:
     from sim import analysis
 
     out = []
-    if analysis.has_table(ds, "aftermath"):
-        frame = analysis.aftermath_summary(ds, by)
-        out += [
-            "Aftermath: wounded (alive after the battle and hurt) and died of wounds, means per "
-            "run; died and recovered by the last day: shares of the wounded, 95% Wilson intervals",
-            render_table(*analysis.aftermath_rows(frame, by)),
-        ]
-    if analysis.has_table(ds, "campaign"):
-        frame = analysis.campaign_summary(ds, by)
-        out += [
-            "Campaign: the company after each battle and its aftermath, means per run; veteran "
-            "share: Veterans and Heroes among the living, 95% Wilson intervals",
-            render_table(*analysis.campaign_rows(frame, by)),
-        ]
+    for title, caption, headers, rows in analysis.extra_tables(ds, by):
+        out += [f"{title}: {caption}", render_table(headers, rows)]
     return out
 
 

@@ -95,22 +95,11 @@ def render(ds: analysis.Dataset, s: analysis.Summary) -> str:
 def _aftermath_sections(ds: analysis.Dataset, s: analysis.Summary) -> list[str]:
     """The aftermath and campaign tables, where the dataset has them."""
     out = []
-    if analysis.has_table(ds, "aftermath"):
-        frame = analysis.aftermath_summary(ds, s.by)
+    for title, caption, headers, rows in analysis.extra_tables(ds, s.by):
         out += [
-            "<h2>Aftermath</h2>",
-            "<p>Per side: the wounded (alive after the battle and hurt) and those who died of "
-            "their wounds, means per run; the shares of the wounded who died and who recovered "
-            "by the last day, with 95% Wilson intervals.</p>",
-            html_table(*analysis.aftermath_rows(frame, s.by), keys=len(s.by) + 1),
-        ]
-    if analysis.has_table(ds, "campaign"):
-        frame = analysis.campaign_summary(ds, s.by)
-        out += [
-            "<h2>Campaign</h2>",
-            "<p>The company after each battle and its aftermath, means per run; the veteran "
-            "share is Veterans and Heroes among the living, with a 95% Wilson interval.</p>",
-            html_table(*analysis.campaign_rows(frame, s.by), keys=len(s.by) + 1),
+            f"<h2>{html.escape(title)}</h2>",
+            f"<p>{html.escape(caption[0].upper() + caption[1:])}.</p>",
+            html_table(headers, rows, keys=len(s.by) + 1),
         ]
     return out
 

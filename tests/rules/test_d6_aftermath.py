@@ -5,20 +5,14 @@ from fractions import Fraction
 
 import numpy as np
 
-from sim.dice import Dist, parse_code
+from sim.dice import Dist
 from sim.rules import d6
 from sim.rules.common import describe_options
-from sim.rules.d6 import AftermathOptions, Condition
+from sim.rules.d6 import AftermathOptions
 from tests.conftest import assert_matches
+from tests.rules.test_d6 import INC, MORT, NONE, STUNNED, W1, W2, C
 
 F = Fraction
-C = parse_code
-NONE = Condition()
-STUNNED = Condition.of("stunned")
-W1 = Condition.of("wounded")
-W2 = Condition.from_label("wounded_twice")
-INC = Condition.of("incapacitated")
-MORT = Condition.of("mortally_wounded")
 
 
 def test_time_heals_every_third_day():
