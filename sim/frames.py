@@ -62,9 +62,9 @@ def draw(
                 ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, lw=0, color="#4d4d4d"))
             elif t.kind == "cover":
                 ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, lw=0, color="#a6d96a", alpha=0.7))
-                ax.text(x + 0.35, y + 0.35, str(t.value), fontsize=6, ha="right", va="bottom")
+                ax.text(x + 0.4, y + 0.4, t.name[0].upper(), fontsize=6, ha="right", va="bottom")
             else:
-                hc = HAZARD_COLORS.get(t.hazard, "black")
+                hc = HAZARD_COLORS.get(t.name, "#7f7f7f")
                 ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, lw=0, color=hc, alpha=0.8))
     for m in marks:
         if m.status in GONE:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from sim.errors import SimError
+from sim.space import MapSpec
 
 if TYPE_CHECKING:
     from sim.aftermath import Healer
@@ -226,6 +227,7 @@ class Scenario:
     seed: int | None = None
     aftermath: AftermathSpec | None = None
     campaign: CampaignSpec | None = None
+    map: MapSpec | None = None  # battlefield space (sim.space); None: the abstract battle
 
     def __post_init__(self) -> None:
         for name in ("options", "frame", "battle"):

@@ -14,7 +14,7 @@ adjacency through a chain that includes an enemy (:func:`fronts`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,32 +23,66 @@ from sim.errors import SimError
 Cell = tuple[int, int]
 FEET_PER_UNIT = {"ft": 1.0, "yd": 3.0}
 TERRAIN_KINDS = ("cover", "hazard", "wall")
-HAZARDS = ("cliff", "quicksand", "fire")
 NEIGHBOURS: tuple[Cell, ...] = tuple(
     (dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dx, dy) != (0, 0)
 )
+# The picture legend every map understands; a scenario's ``legend`` adds to it or overrides.
+# Digits 1-9 are open ground in the deployment zone of the first, second, ... side.
+DEFAULT_LEGEND: Mapping[str, tuple[str, str]] = {
+    ".": ("open", ""),
+    "#": ("wall", ""),
+    "T": ("cover", "trees"),
+    "R": ("cover", "ruin_wall"),
+    "B": ("cover", "building_wall"),
+    "^": ("hazard", "cliff"),
+    "~": ("hazard", "quicksand"),
+    "*": ("hazard", "fire"),
+    "o": ("hazard", "spiked_pit"),
+}
+
+
+def _factor_name(kind: str, name: str) -> str:
+    from sim.rules import wargame
+
+    return wargame.factor(kind, name).name
 
 
 @dataclass(frozen=True, slots=True)
 class Terrain:
-    """Terrain on some cells: ``cover`` (``value`` points), a ``hazard`` or a ``wall``."""
+    """Terrain on some cells: ``cover``, a ``hazard`` or a ``wall``.
+
+    ``name`` is the War Game factor the cells are (RULES.md 1.10, the d8 tables: a cover
+    such as ``trees`` or ``ruin_wall``, a hazard such as ``cliff`` or ``quicksand``).
+    ``value`` is a cover's points for Deathwish (armor points) and its dice for D6; ``None``
+    takes the battle's ``deathwish_cover`` / ``d6_cover_dice``.
+    """
 
     kind: str
     cells: tuple[Cell, ...]
-    value: int = 1  # cover points
-    hazard: str = ""  # cliff, quicksand or fire
+    name: str = ""
+    value: int | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in TERRAIN_KINDS:
             raise SimError(f"unknown terrain {self.kind!r}; one of {', '.join(TERRAIN_KINDS)}")
-        if self.kind == "hazard" and self.hazard not in HAZARDS:
-            raise SimError(f"unknown hazard {self.hazard!r}; one of {', '.join(HAZARDS)}")
+        if self.kind == "cover":
+            object.__setattr__(self, "name", _factor_name("cover", self.name or "ruin_wall"))
+        elif self.kind == "hazard":
+            if not self.name:
+                raise SimError("a hazard needs a name (cliff, quicksand, fire, ...)")
+            object.__setattr__(self, "name", _factor_name("hazard", self.name))
+        if self.value is not None and self.value < 0:
+            raise SimError(f"cover value must be 0 or more, got {self.value}")
         object.__setattr__(self, "cells", tuple((int(x), int(y)) for x, y in self.cells))
 
 
 @dataclass(frozen=True, slots=True)
 class MapSpec:
-    """A battle map: its size, the size of one cell, terrain, and each side's deployment."""
+    """A battle map: its size, the size of one cell, terrain, deployment zones, placements.
+
+    ``zones`` maps a side's name to the cells it deploys in; ``at`` maps a fighter's name to
+    its starting cell (it overrides the zone). Later terrain on a cell overrides earlier.
+    """
 
     width: int
     height: int
@@ -56,6 +90,10 @@ class MapSpec:
     unit: str = "ft"
     terrain: tuple[Terrain, ...] = ()
     zones: Mapping[str, tuple[Cell, ...]] = field(default_factory=dict)
+    at: Mapping[str, Cell] = field(default_factory=dict)
+    _walls: frozenset[Cell] = field(init=False, repr=False, compare=False)
+    _cover: Mapping[Cell, Terrain] = field(init=False, repr=False, compare=False)
+    _hazard: Mapping[Cell, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.width < 1 or self.height < 1:
@@ -64,14 +102,31 @@ class MapSpec:
             raise SimError(f"unknown unit {self.unit!r}; one of ft, yd")
         if self.cell_size <= 0:
             raise SimError(f"cell size must be above 0, got {self.cell_size}")
+        object.__setattr__(self, "terrain", tuple(self.terrain))
+        zones = {side: tuple((int(x), int(y)) for x, y in cells) for side, cells in self.zones.items()}
+        at = {name: (int(c[0]), int(c[1])) for name, c in self.at.items()}
+        object.__setattr__(self, "zones", zones)
+        object.__setattr__(self, "at", at)
+        kind: dict[Cell, Terrain] = {}
         for t in self.terrain:
             for c in t.cells:
                 if not self.inside(c):
                     raise SimError(f"terrain cell {c} is off the {self.width} x {self.height} map")
-        for side, cells in self.zones.items():
+                kind[c] = t
+        object.__setattr__(self, "_walls", frozenset(c for c, t in kind.items() if t.kind == "wall"))
+        object.__setattr__(self, "_cover", {c: t for c, t in kind.items() if t.kind == "cover"})
+        object.__setattr__(
+            self, "_hazard", {c: t.name for c, t in kind.items() if t.kind == "hazard"}
+        )
+        for side, cells in zones.items():
             for c in cells:
                 if not self.inside(c):
                     raise SimError(f"{side}'s deployment cell {c} is off the map")
+        for name, c in at.items():
+            if not self.inside(c):
+                raise SimError(f"{name}'s cell {c} is off the {self.width} x {self.height} map")
+            if c in self._walls or c in self._hazard:
+                raise SimError(f"{name} cannot start on {c}: it is a wall or a hazard")
 
     @property
     def cell_feet(self) -> float:
@@ -84,15 +139,70 @@ class MapSpec:
 
     def walls(self) -> frozenset[Cell]:
         """Cells no one can enter."""
-        return frozenset(c for t in self.terrain if t.kind == "wall" for c in t.cells)
+        return self._walls
 
-    def cover(self, c: Cell) -> int:
-        """Cover points of cell ``c`` (the best of the cover terrain on it; 0 if none)."""
-        return max((t.value for t in self.terrain if t.kind == "cover" and c in t.cells), default=0)
+    def hazards(self) -> frozenset[Cell]:
+        """Cells holding a hazard (no one enters them of their own accord)."""
+        return frozenset(self._hazard)
+
+    def cover_at(self, c: Cell) -> Terrain | None:
+        """The cover terrain on cell ``c``, if any."""
+        return self._cover.get(c)
 
     def hazard(self, c: Cell) -> str:
         """The hazard on cell ``c`` (``""`` if none)."""
-        return next((t.hazard for t in self.terrain if t.kind == "hazard" and c in t.cells), "")
+        return self._hazard.get(c, "")
+
+    def open_cells(self) -> list[Cell]:
+        """Cells one may stand on (not a wall nor a hazard), row by row."""
+        return [
+            (x, y)
+            for y in range(self.height)
+            for x in range(self.width)
+            if (x, y) not in self._walls and (x, y) not in self._hazard
+        ]
+
+
+def from_picture(
+    rows: Sequence[str],
+    sides: Sequence[str],
+    *,
+    cell_size: float = 5.0,
+    unit: str = "ft",
+    legend: Mapping[str, tuple[str, str] | tuple[str, str, int | None]] | None = None,
+    at: Mapping[str, Cell] | None = None,
+) -> MapSpec:
+    """A map drawn as text, one string per row (row 0 at the top), one character per cell.
+
+    Characters are looked up in :data:`DEFAULT_LEGEND` updated by ``legend`` (``char ->
+    (kind, name[, value])``); digits 1-9 mark the deployment zone of ``sides[n - 1]``.
+    Rows shorter than the longest are padded with open ground.
+    """
+    table: dict[str, tuple[Any, ...]] = {**DEFAULT_LEGEND, **(legend or {})}
+    width = max((len(r) for r in rows), default=0)
+    cells: dict[tuple[str, str, int | None], list[Cell]] = {}
+    zones: dict[str, list[Cell]] = {}
+    for y, row in enumerate(rows):
+        for x, ch in enumerate(row):
+            if ch.isdigit() and ch != "0" and ch not in table:
+                n = int(ch)
+                if n > len(sides):
+                    raise SimError(
+                        f"row {y + 1}, column {x + 1}: zone {ch} but there are {len(sides)} sides"
+                    )
+                zones.setdefault(sides[n - 1], []).append((x, y))
+                continue
+            entry = table.get(ch)
+            if entry is None:
+                known = "".join(sorted(table)) + "1-9"
+                raise SimError(f"row {y + 1}, column {x + 1}: unknown map character {ch!r} ({known})")
+            kind, name, *rest = entry
+            if kind != "open":
+                cells.setdefault((kind, name, rest[0] if rest else None), []).append((x, y))
+    terrain = tuple(Terrain(k, tuple(cs), n, v) for (k, n, v), cs in cells.items())
+    return MapSpec(
+        width, len(rows), cell_size, unit, terrain, {s: tuple(c) for s, c in zones.items()}, at or {}
+    )
 
 
 def distance(a: Cell, b: Cell) -> int:
@@ -180,7 +290,7 @@ def shove(
     if (dx, dy) == (0, 0):
         return ()
     stop = spec.walls() | frozenset(blocked)
-    path: list[Cell] = []
+    path: list[Cell] = []  # hazards may be entered: being shoved into one is the point
     here = target
     for _ in range(cells_for(spec, feet_)):
         nxt = (here[0] + dx, here[1] + dy)

@@ -17,7 +17,7 @@ BRIDGE = MapSpec(
     6,
     terrain=(
         Terrain("wall", tuple((x, 0) for x in range(12))),
-        Terrain("hazard", tuple((x, 5) for x in range(12)), hazard="cliff"),
+        Terrain("hazard", tuple((x, 5) for x in range(12)), "cliff"),
         Terrain("cover", ((5, 2), (5, 3)), value=2),
     ),
     zones={"few": ((8, 2), (8, 3)), "many": ((1, 2), (1, 3), (2, 2), (2, 3))},

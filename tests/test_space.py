@@ -41,7 +41,7 @@ def test_a_spear_shoves_ten_feet_and_stops_at_walls_and_cliffs():
     assert space.shove(m, (2, 2), (3, 1), 10) == ((4, 0),)  # the map's edge
     walled = MapSpec(8, 3, terrain=(Terrain("wall", ((4, 1),)),))
     assert space.shove(walled, (1, 1), (2, 1), 10) == ((3, 1),)
-    cliff = MapSpec(8, 3, terrain=(Terrain("hazard", ((3, 1),), hazard="cliff"),))
+    cliff = MapSpec(8, 3, terrain=(Terrain("hazard", ((3, 1),), "cliff"),))
     path = space.shove(cliff, (1, 1), (2, 1), 10)
     assert path == ((3, 1),) and cliff.hazard(path[-1]) == "cliff"
     assert space.shove(m, (2, 1), (2, 1), 10) == ()
@@ -53,11 +53,13 @@ def test_cover_and_hazards_by_cell():
         4,
         terrain=(
             Terrain("cover", ((0, 0), (1, 0)), value=1),
-            Terrain("cover", ((1, 0),), value=3),
-            Terrain("hazard", ((2, 2),), hazard="quicksand"),
+            Terrain("cover", ((1, 0),), "trees", value=3),
+            Terrain("hazard", ((2, 2),), "quicksand"),
         ),
     )
-    assert (m.cover((0, 0)), m.cover((1, 0)), m.cover((3, 3))) == (1, 3, 0)
+    assert m.cover_at((0, 0)) == Terrain("cover", ((0, 0), (1, 0)), "ruin_wall", 1)
+    assert m.cover_at((1, 0)).name == "trees" and m.cover_at((1, 0)).value == 3  # later wins
+    assert m.cover_at((3, 3)) is None
     assert m.hazard((2, 2)) == "quicksand" and m.hazard((0, 0)) == ""
 
 
@@ -89,8 +91,8 @@ def test_allies_alone_are_no_front_and_order_does_not_matter():
 def test_bad_maps_are_clear_errors():
     with pytest.raises(SimError, match="off the 3 x 3 map"):
         MapSpec(3, 3, terrain=(Terrain("wall", ((3, 0),)),))
-    with pytest.raises(SimError, match="unknown hazard 'lava'"):
-        Terrain("hazard", ((0, 0),), hazard="lava")
+    with pytest.raises(SimError, match="unknown hazard 'lavaa'"):
+        Terrain("hazard", ((0, 0),), "lavaa")
     with pytest.raises(SimError, match="unknown unit"):
         MapSpec(3, 3, unit="m")
 
@@ -103,3 +105,25 @@ def test_the_grid_is_a_mesa_moore_grid_with_the_battle_random():
     a = space.build_grid(MapSpec(4, 3), random.Random(5)).select_random_empty_cell()
     b = space.build_grid(MapSpec(4, 3), random.Random(5)).select_random_empty_cell()
     assert a.coordinate == b.coordinate
+
+
+def test_a_map_drawn_as_text():
+    m = space.from_picture(
+        ["11.#..^", "1..T.22", "..~#.2P"],
+        ["north", "south"],
+        legend={"P": ("cover", "pit", 0)},
+        at={"Hero": (4, 0)},
+    )
+    assert (m.width, m.height) == (7, 3)
+    assert m.zones == {"north": ((0, 0), (1, 0), (0, 1)), "south": ((5, 1), (6, 1), (5, 2))}
+    assert m.walls() == {(3, 0), (3, 2)}
+    assert m.hazard((6, 0)) == "cliff" and m.hazard((2, 2)) == "quicksand"
+    assert m.cover_at((3, 1)).name == "trees" and m.cover_at((6, 2)).value == 0
+    assert m.at == {"Hero": (4, 0)}
+    assert (0, 0) in m.open_cells() and (3, 0) not in m.open_cells()
+    with pytest.raises(SimError, match=r"row 1, column 2: unknown map character '\?'"):
+        space.from_picture([".?"], ["a", "b"])
+    with pytest.raises(SimError, match="row 1, column 1: zone 3 but there are 2 sides"):
+        space.from_picture(["3"], ["a", "b"])
+    with pytest.raises(SimError, match="cannot start on"):
+        space.from_picture(["#."], ["a", "b"], at={"x": (0, 0)})
