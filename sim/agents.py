@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 import mesa
+from mesa.discrete_space import CellAgent
 
 from sim.rules import d6, deathwish, twowp, wargame
 from sim.rules.common import OUT_OF_FIGHT, Status
@@ -34,12 +35,14 @@ class _WeakIds(weakref.WeakKeyDictionary[Any, Any]):
             return counter
 
 
-class Fighter(mesa.Agent):
+class Fighter(CellAgent):
     """One fighter on one side: its stat block and its state under every rule system.
 
     ``wg`` is its War Game record (hit dice, armor pool, wounds); the other systems' state
     sits beside it: ``wounding``/``felled`` (2W2P), ``dw_wounds`` (Deathwish levels),
     ``d6_condition`` (D6 tiers). ``status`` is the one every system shares (RULES.md 0).
+    On a battle with a map it stands on a cell of the battle's grid (``cell``, Mesa's
+    ``CellAgent``); without one ``cell`` stays None.
     """
 
     _ids = _WeakIds()
@@ -81,6 +84,7 @@ class Fighter(mesa.Agent):
         self.d6_mortal_rounds = 0
         self.d6_reaction: int | None = None  # the reaction total that stands for this round
         self.d6_reaction_kind = "dodge"
+        self.d6_sprinted = -1  # the round it last sprinted (on a map)
         # records
         self.wounds_dealt = 0
         self.wounds_taken = 0

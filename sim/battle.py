@@ -26,6 +26,7 @@ import pandas as pd
 from sim import combat
 from sim.agents import Fighter, is_active, is_in_fight
 from sim.errors import SimError, unknown
+from sim.field import Battlefield
 from sim.rules import get_system, wargame
 from sim.rules.common import OUT_OF_FIGHT, Status, build_options, option
 from sim.scenario import FactorSpec, FighterSpec, Goal, Scenario
@@ -69,6 +70,34 @@ class BattleOptions:
     deathwish_cover: int = option(1, "Deathwish cover points of a fighter in cover", low=0)
     d6_difficulty: int = option(10, "D6 difficulty number every attack must meet", low=0)
     d6_cover_dice: int = option(2, "D6 cover dice of a fighter in cover (+1D..+4D)", low=0)
+    # --- battlefield space, used only by scenarios with a map (sim.field) ----------------
+    move_ft: int = option(
+        30,
+        "with a map: feet covered by a War Game move maneuver, by a Deathwish fighter's move "
+        "before its attack, and by a 2W2P fighter each round (D6 moves one space [S])",
+        low=0,
+    )
+    gun_range_yd: int = option(
+        100,
+        "with a map: range of a War Game gun in yards (the seed gives only the warbow's)",
+        low=1,
+    )
+    firearm_range_yd: int = option(
+        300, "with a map: range of every Deathwish firearm in yards", low=1
+    )
+    ranged_in_melee: str = option(
+        "no",
+        "with a map: whether a bow or gun may shoot an adjacent enemy ('no': its bearer "
+        "disengages first)",
+        choices=("no", "yes"),
+    )
+    range_bands: str = option(
+        "on",
+        "with a map: short / medium / long range (thirds of the range) cost Deathwish 0/1/2 "
+        "skill to hit and add 0/5/10 to the D6 difficulty ('off': no bands); War Game has no "
+        "to-hit roll, so only the range itself limits it",
+        choices=("on", "off"),
+    )
 
 
 class FighterHeap:
@@ -270,6 +299,9 @@ class Battle(mesa.Model):
         self.next_first: Fighter | None = None
         self.queue: dict[str, tuple[FighterHeap, FighterHeap]] | None = None  # see _turns
         self.sides: dict[str, SideState] = {}
+        self.field: Battlefield | None = None
+        if scenario.map is not None:
+            self.field = Battlefield(self, scenario.map)
         for s in scenario.sides:
             tactic = make_tactic(
                 s.tactic.name, dict(s.tactic.params), where=f"sides.{s.name}.tactic"
@@ -287,12 +319,16 @@ class Battle(mesa.Model):
         if self.rules == "2w2p" and len(self.sides) != 2:
             raise SimError("2w2p battles have exactly two sides (fronts pit one side against one)")
         self.large = self._should_be_large()
+        if self.field is not None:
+            self.field.snapshot()
 
     # ---------------------------------------------------------------------- building
     def _add_fighter(self, spec: FighterSpec, side: SideState) -> Fighter:
         f = Fighter(self, spec, side.name, leader=spec.name == side.leader)
         f.arrived_round = self.round
         side.join(f)
+        if self.field is not None:
+            self.field.deploy(f)
         return f
 
     def _factor(self, spec: FactorSpec) -> wargame.Factor:
@@ -373,6 +409,8 @@ class Battle(mesa.Model):
             self.sides[f.side].refile(f)
         f.wg = f.wg.evolve(status=status)
         self.note(f.name, "status", result=status.value)
+        if self.field is not None:
+            self.field.fallen(f)
 
     def harmed(self, attacker: Fighter | None, target: Fighter, wounds: int, hd_lost: int) -> None:
         """Book damage or wounds that ``attacker`` did to ``target``."""
@@ -730,6 +768,8 @@ class Battle(mesa.Model):
 
     # ---------------------------------------------------------------------- records
     def _record_round(self) -> None:
+        if self.field is not None:
+            self.field.snapshot()
         for s in self.sides.values():
             counts = {st: 0 for st in STATUSES}
             for f in s.fighters:

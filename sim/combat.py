@@ -16,6 +16,8 @@ rules of :mod:`sim.rules` and booking the results on the battle.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from sim.agents import is_active, is_in_fight
@@ -27,6 +29,10 @@ from sim.tactics import weakness
 if TYPE_CHECKING:
     from sim.agents import Fighter
     from sim.battle import Battle, SideState
+
+# Range bands on a map [H] (sim.field): Deathwish to-hit skill lost, D6 difficulty added.
+BAND_SKILL = {"short": 0, "medium": 1, "long": 2}
+BAND_DIFFICULTY = {"short": 0, "medium": 5, "long": 10}
 
 # Deathwish hit location by d10 when BattleOptions.deathwish_location == "random" [H].
 _LOCATION_D10 = (
@@ -59,7 +65,12 @@ def take_turn(b: Battle, f: Fighter) -> None:
 
 
 def _flee(b: Battle, f: Fighter) -> None:
-    """A fleeing fighter's turn: it runs, and is gone after ``flee_turns`` turns [H]."""
+    """A fleeing fighter's turn: it runs, and is gone after ``flee_turns`` turns [H].
+
+    On a map it runs its move away from the enemy first.
+    """
+    if b.field is not None and b.field.on_grid(f):
+        b.field.away(f, b.field.allowance(f, b.opts.move_ft), b.enemies_of(f))
     f.wg = wargame.end_turn(f.wg, b.frame)
     if f.wg.status == Status.FLED:
         b.set_status(f, Status.FLED)
@@ -174,6 +185,13 @@ def _wargame_turn(b: Battle, f: Fighter) -> None:
             break
         if not b.has_enemies(f):
             break
+        if b.field is not None:
+            done = _wargame_map_maneuver(b, f, used_factor)
+            if done is None:
+                break
+            acted = True
+            used_factor = used_factor or done == "factor"
+            continue
         acted = True
         cover = _take_cover(b, f)
         if cover is not None and wargame.can_maneuver(f.wg, "factor", b.frame):
@@ -196,11 +214,14 @@ def _wargame_turn(b: Battle, f: Fighter) -> None:
         _wargame_attack(b, f, target)
 
 
-def _wargame_factor(b: Battle, f: Fighter, target: Fighter) -> bool:
-    """Invoke a hazard or distraction on ``target`` if the tactic wants to; True if done."""
+def _wargame_factor(b: Battle, f: Fighter, target: Fighter, *, hazards: bool = True) -> bool:
+    """Invoke a hazard or distraction on ``target`` if the tactic wants to; True if done.
+
+    On a map hazards are cells (:func:`_wargame_map_maneuver`), so ``hazards`` is False.
+    """
     t = b.tactic_of(f)
     hazard = next(iter(b.factors_of("hazard")), None)
-    if t.hazard and hazard is not None and target.active and target.wg.stuck_in is None:
+    if hazards and t.hazard and hazard is not None and target.active and target.wg.stuck_in is None:
         f.wg, paid = wargame.pay_maneuver(f.wg, "contest", b.frame)
         before = target.wg.hit_dice
         target.wg, use = wargame.push_into_hazard(
@@ -233,8 +254,12 @@ def _wargame_attack(b: Battle, f: Fighter, target: Fighter) -> None:
         b.note(f.name, "attack", target.name, result="broken bones: the attack fails")
         return
     roll = wargame.roll_damage(paid.cost, b.rng, b.frame.damage, max_damage=b.frame.max_damage)
-    cover = next((c for c in b.factors_of("cover") if c.protects), None)
-    in_cover = cover if b.in_cover(target) else None
+    if b.field is None:
+        cover = next((c for c in b.factors_of("cover") if c.protects), None)
+        in_cover = cover if b.in_cover(target) else None
+    else:
+        terrain = b.field.cover(target, f)
+        in_cover = None if terrain is None else wargame.factor("cover", terrain.name)
     pool = wargame.effective_pool(target.wg)
     would_wound = mighty or weapon.ignores_armor or roll.total > pool
     would_out = would_wound and target.wg.hit_dice <= (2 if mighty else 1)
@@ -260,6 +285,112 @@ def _wargame_attack(b: Battle, f: Fighter, target: Fighter) -> None:
     if hit.damage > 0 and not hit.dodged:
         b.damaged()
     _after_wargame_harm(b, f, target, len(hit.wounds), before - target.wg.hit_dice)
+    if b.field is not None and hit.shoved_ft and target.in_fight:
+        hazard = b.field.shove(f, target, hit.shoved_ft)
+        if hazard:
+            _into_hazard(b, f, target, hazard)
+
+
+# ------------------------------------------------------------------------------- War Game on a map
+def _wargame_map_maneuver(b: Battle, f: Fighter, used_factor: bool) -> str | None:
+    """One maneuver of ``f``'s turn on a map; what it did, or None if it does nothing.
+
+    A ``destroy`` goal stays abstract. With an enemy in reach: push it into a hazard beside
+    it (a contested maneuver, once a turn, if the tactic wants), a distraction in play, or an
+    attack. With none: a move maneuver (close in or disengage), unless the formation holds.
+    """
+    assert b.field is not None
+    goal = _objective(b, f)
+    if goal is not None:
+        f.wg, paid = wargame.pay_maneuver(f.wg, "attack", b.frame)
+        roll = wargame.roll_damage(paid.cost, b.rng, b.frame.damage, max_damage=b.frame.max_damage)
+        _hit_object(b, f, goal, roll.total, roll.describe())
+        return "attack"
+    target = _map_target(b, f)
+    if target is None:
+        if not wargame.can_maneuver(f.wg, "move", b.frame):
+            return None
+        plan = _plan_move(b, f, b.opts.move_ft)
+        if plan is None:
+            return None
+        f.wg, paid = wargame.pay_maneuver(f.wg, "move", b.frame)
+        if paid.needs_eight and not wargame.roll_broken_bones(b.rng):
+            b.note(f.name, "move", result="broken bones: the move fails")
+            return "move"
+        plan()
+        return "move"
+    t = b.tactic_of(f)
+    beside = b.field.hazard_beside(target)
+    if (
+        t.hazard
+        and not used_factor
+        and beside is not None
+        and target.active
+        and target.wg.stuck_in is None
+        and b.field.engaged_with(f, target)
+        and wargame.can_maneuver(f.wg, "contest", b.frame)
+    ):
+        name = b.field.spec.hazard(beside)
+        f.wg, paid = wargame.pay_maneuver(f.wg, "contest", b.frame)
+        before = target.wg.hit_dice
+        target.wg, use = wargame.push_into_hazard(
+            f.wg, target.wg, name, b.rng, attacker_dice=paid.cost, options=b.frame
+        )
+        if use.applied:
+            b.field.put(target, beside)
+        lost = before - target.wg.hit_dice
+        b.note(f.name, "hazard", target.name, result=use.describe())
+        _after_wargame_harm(b, f, target, lost, lost)
+        return "factor"
+    if _wargame_factor(b, f, target, hazards=False):
+        return "factor"
+    _wargame_attack(b, f, target)
+    return "attack"
+
+
+def _into_hazard(b: Battle, f: Fighter, target: Fighter, hazard: str) -> None:
+    """``target`` lands in a hazard on the map: its effects apply (RULES.md 1.10)."""
+    before = target.wg.hit_dice
+    target.wg, use = wargame.apply_hazard(target.wg, hazard, options=b.frame)
+    lost = before - target.wg.hit_dice
+    b.note(f.name, "hazard", target.name, result=use.describe())
+    _after_wargame_harm(b, f, target, lost, lost)
+
+
+def _map_target(b: Battle, f: Fighter) -> Fighter | None:
+    """The enemy ``f``'s tactic picks among those in reach (active ones first)."""
+    assert b.field is not None
+    reach = b.field.targets(f, b.enemies_of(f))
+    active = [e for e in reach if e.active]
+    return b.tactic_of(f).choose_target(active or reach, b.rng)
+
+
+def _plan_move(
+    b: Battle, f: Fighter, feet: float, cells: int | None = None
+) -> Callable[[], object] | None:
+    """How ``f`` would move now (a callable doing it), or None if it would not move.
+
+    A bow or gun next to an enemy disengages; anyone else closes in as its formation says,
+    stopping once an enemy is in reach. ``cells`` overrides the allowance (D6's one space).
+    """
+    field = b.field
+    assert field is not None
+    enemies = b.enemies_of(f)
+    allowance = field.allowance(f, feet) if cells is None else cells
+    if allowance <= 0:
+        return None
+
+    def in_reach() -> bool:
+        return any(field.in_reach(f, e) for e in enemies)
+
+    if field.range_ft(f) > 0 and b.opts.ranged_in_melee == "no" and field.engaged(f):
+        if not field.can_step_away(f, enemies):
+            return None
+        return lambda: field.away(f, allowance, enemies, done=in_reach)
+    goal = field.goal(f, enemies)
+    if goal is None or field.step(f, goal) is None:
+        return None
+    return lambda: field.move(f, goal, allowance, done=in_reach)
 
 
 def _after_wargame_harm(
@@ -284,13 +415,20 @@ def _deathwish_turn(b: Battle, f: Fighter) -> None:
     if f.status == Status.FLEEING:
         _flee(b, f)
         return
-    target = _one_attack_target(b, f)
+    if b.field is None:
+        target = _one_attack_target(b, f)
+        cover_pts = b.opts.deathwish_cover if target is not None and b.in_cover(target) else 0
+        skill = f.spec.deathwish.skill
+    else:
+        target = _map_move_then_target(b, f, b.opts.move_ft)
+        if target is not None:
+            cover_pts = _map_cover(b, f, target, b.opts.deathwish_cover)
+            skill = f.spec.deathwish.skill - BAND_SKILL[b.field.band_of(f, target)]
     if target is None:
         return
-    cover_pts = b.opts.deathwish_cover if b.in_cover(target) else 0
     hit = deathwish.roll_to_hit(
         b.rng,
-        f.spec.deathwish.skill,
+        skill,
         deathwish.wound_difficulty(f.dw_wounds),
         deathwish.cover_difficulty(cover_pts, b.options),
         b.options,
@@ -331,7 +469,46 @@ def _deathwish_turn(b: Battle, f: Fighter) -> None:
         b.set_status(target, Status.INCAPACITATED)
 
 
+def _map_move_then_target(
+    b: Battle, f: Fighter, feet: float, cells: int | None = None
+) -> Fighter | None:
+    """Deathwish and D6 on a map: with no enemy in reach, move first; then the target."""
+    f.fought = True
+    target = _map_target(b, f)
+    if target is None:
+        plan = _plan_move(b, f, feet, cells)
+        if plan is not None:
+            plan()
+            target = _map_target(b, f)
+    return target
+
+
+def _map_cover(b: Battle, f: Fighter, target: Fighter, default: int) -> int:
+    """Cover points (Deathwish) or dice (D6) of ``target``'s cell against ``f``."""
+    assert b.field is not None
+    terrain = b.field.cover(target, f)
+    if terrain is None:
+        return 0
+    return default if terrain.value is None else terrain.value
+
+
 # ------------------------------------------------------------------------------- D6 tiers
+def _d6_map_move(b: Battle, f: Fighter) -> Fighter | None:
+    """A D6 turn on a map: a move of one space [S], then the attack.
+
+    If that brings no enemy in reach and the tactic sprints, a second space instead of the
+    attack (half dodge this round) [S].
+    """
+    target = _map_move_then_target(b, f, 0, cells=1)
+    if target is None and b.tactic_of(f).sprint:
+        plan = _plan_move(b, f, 0, cells=1)
+        if plan is not None:
+            plan()
+            f.d6_sprinted = b.round
+            b.note(f.name, "sprints", result="half dodge this round")
+    return target
+
+
 def _code(text: str, fallback: D6Code) -> D6Code:
     return parse_code(text) if text else fallback
 
@@ -352,7 +529,13 @@ def _d6_reaction(b: Battle, f: Fighter) -> tuple[str, int]:
         if not f.active or not d6.can_act(f.d6_condition):
             total = 0
         else:
-            code = d6.reaction_code(skill, kind, penalty=_d6_penalty(b, f), options=b.options)
+            code = d6.reaction_code(
+                skill,
+                kind,
+                sprinting=f.d6_sprinted == b.round,
+                penalty=_d6_penalty(b, f),
+                options=b.options,
+            )
             total = code.roll(b.rng)
         f.d6_reaction = total
         f.d6_reaction_kind = kind
@@ -365,19 +548,27 @@ def _d6_turn(b: Battle, f: Fighter) -> None:
         return
     if not d6.can_act(f.d6_condition):
         return
-    target = _one_attack_target(b, f)
+    if b.field is None:
+        target = _one_attack_target(b, f)
+        cover = b.opts.d6_cover_dice if target is not None and b.in_cover(target) else 0
+        base = b.opts.d6_difficulty
+    else:
+        target = _d6_map_move(b, f)
+        if target is not None:
+            cover = _map_cover(b, f, target, b.opts.d6_cover_dice)
+            base = b.opts.d6_difficulty + BAND_DIFFICULTY[b.field.band_of(f, target)]
     if target is None:
         return
     hit_code = d6.apply_penalty(parse_code(f.spec.d6.attack), _d6_penalty(b, f))
     kind, reaction = _d6_reaction(b, f=target)
     use = d6.reaction_against(reaction, kind, options=b.options)
     mods = d6.attack_modifiers(
-        cover=b.opts.d6_cover_dice if b.in_cover(target) else 0,
+        cover=cover,
         target_size=target.spec.d6.size,
         attacker_size=f.spec.d6.size,
         options=b.options,
     )
-    difficulty = d6.roll_difficulty(b.opts.d6_difficulty, mods, b.rng)
+    difficulty = d6.roll_difficulty(base, mods, b.rng)
     hit = d6.roll_hit(hit_code, use.total, difficulty, b.rng)
     if not hit.hit:
         b.note(
@@ -443,7 +634,7 @@ def end_of_round(b: Battle) -> None:
 def twowp_round(b: Battle) -> None:
     """Every front at once: each side rolls its dice, results apply together (RULES.md 2.4)."""
     first, second = b.sides.values()
-    fronts = _fronts(first, second)
+    fronts = _fronts(first, second) if b.field is None else _map_fronts(b, first, second)
     results: list[tuple[list[Fighter], twowp.Hits]] = []
     for name, (mine, theirs) in fronts.items():
         pool_a = _front_pool(b, first, mine)
@@ -501,6 +692,33 @@ def _fronts(a: SideState, c: SideState) -> dict[str, tuple[list[Fighter], list[F
         if n not in out:
             out[contested[0]][0].extend(x)
             out[contested[0]][1].extend(y)
+    return out
+
+
+def _map_fronts(
+    b: Battle, a: SideState, c: SideState
+) -> dict[str, tuple[list[Fighter], list[Fighter]]]:
+    """Fronts on a map: fighters close in, then adjacency forms the fronts.
+
+    First every active fighter with no enemy beside it moves up to ``move_ft`` as its
+    formation says (sides in order, fighters in order); then fronts are the groups linked
+    by adjacency that hold both sides (RULES.md 2.4, :func:`sim.space.fronts`), named
+    after their first fighter. Fighters in no front do not roll this round.
+    """
+    field = b.field
+    assert field is not None
+    for f in a.fighters + c.fighters:
+        if f.active and field.on_grid(f) and not field.engaged(f):
+            goal = field.goal(f, b.enemies_of(f))
+            if goal is not None:
+                field.move(f, goal, field.allowance(f, b.opts.move_ft), partial(field.engaged, f))
+    active = [f for f in a.fighters + c.fighters if f.active]
+    out: dict[str, tuple[list[Fighter], list[Fighter]]] = {}
+    for group in field.fronts(active):
+        out[group[0].name] = (
+            [f for f in group if f.side == a.name],
+            [f for f in group if f.side == c.name],
+        )
     return out
 
 

@@ -1,50 +1,88 @@
 """Pictures of a battle on its map: one PNG per round, and an animated GIF of them.
 
-Each frame shows the terrain (walls dark grey, cover green with its points, hazards by kind),
-the deployment zones faintly in each side's colour, and every fighter as a disc in its
-side's colour: filled while active, ringed when fleeing, a cross when incapacitated or dead,
-and left out once it has fled or surrendered. Drawn headless with matplotlib's object API.
+Each frame shows the terrain (walls dark grey, cover green with its initial, hazards by
+kind), the deployment zones faintly in each side's colour, and every fighter as a disc in
+its side's colour with its name beside it: filled while active, a ring while fleeing, a
+cross when incapacitated or dead, and left out once it has fled or surrendered. The title
+gives the round and how many fighters each side still has up (active); the legend, outside
+the map on the right, names the sides, the marker shapes and the terrain once.
+
+Every frame of one battle has the same size in pixels (the figure's size depends only on
+the map and the sides), so the frames line up as a flip-book and as a GIF. Drawn headless
+with matplotlib's object API (no pyplot).
 """
 
 from __future__ import annotations
 
 import io
+from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from matplotlib import patheffects
 from matplotlib.figure import Figure
-from matplotlib.patches import Rectangle
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch, Rectangle
 
 from sim.records import atomic_write_bytes
-from sim.space import Cell, MapSpec
+from sim.space import MapSpec, Mark
 
 SIDE_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 HAZARD_COLORS = {"cliff": "#5b3a1a", "quicksand": "#d8b365", "fire": "#fc4e2a"}
+WALL_COLOR = "#4d4d4d"
+COVER_COLOR = "#a6d96a"
 GONE = ("fled", "surrendered")
+DOWN = ("incapacitated", "dead")
+MAX_LABELS = 40
+"""Fighters on the map above which names are left out (they would only clutter it)."""
+MIN_LABEL_CELL_PT = 14.0
+"""Cells smaller than this (in points) get no names: the text would be unreadable."""
+LEGEND_INCHES = 1.9
+"""Room on the right of the map for the legend."""
 
 
-@dataclass(frozen=True, slots=True)
-class Mark:
-    """One fighter in a frame: its name, side, cell and status."""
+def side_order(marks: Sequence[Mark], sides: Sequence[str] = ()) -> list[str]:
+    """The sides as given, then any other side of ``marks`` in name order."""
+    order = list(sides)
+    return order + sorted({m.side for m in marks} - set(order))
 
-    name: str
-    side: str
-    cell: Cell
-    status: str = "active"
+
+def tally(marks: Sequence[Mark], sides: Sequence[str] = ()) -> str:
+    """Fighters still up (active) per side, e.g. ``guards 4 up, bandits 2 up``."""
+    up = Counter(m.side for m in marks if m.status == "active")
+    return ", ".join(f"{s} {up[s]} up" for s in side_order(marks, sides))
+
+
+def round_title(r: int, marks: Sequence[Mark], sides: Sequence[str] = (), label: str = "") -> str:
+    """A frame's title: ``round 3 — guards 4 up, bandits 2 up`` (round 0 is deployment)."""
+    head = "round 0 (deployment)" if r == 0 else f"round {r}"
+    text = f"{head} — {tally(marks, sides)}" if marks else head
+    return f"{label}: {text}" if label else text
+
+
+def _cell_scale(spec: MapSpec) -> float:
+    """Inches per cell: half an inch, less on big maps (at most ~10 inches a side)."""
+    return min(0.5, 10 / max(spec.width, spec.height))
+
+
+def _short(name: str, room: int) -> str:
+    return name if len(name) <= room else name[: max(1, room - 1)] + "…"
 
 
 def draw(
     spec: MapSpec, marks: Sequence[Mark], title: str = "", sides: Sequence[str] = ()
 ) -> Figure:
-    """One frame: the map and the fighters on it."""
-    order = list(sides) or sorted({m.side for m in marks})
+    """One frame: the map, the fighters on it with their names, and a legend beside it."""
+    order = side_order(marks, sides)
     color = {s: SIDE_COLORS[i % len(SIDE_COLORS)] for i, s in enumerate(order)}
-    scale = min(0.5, 10 / max(spec.width, spec.height))
+    scale = _cell_scale(spec)
+    cell_pt = scale * 72
+    # wide enough for the longest title any round can have, so every frame is the same size
+    longest = len("round 999 — " + ", ".join(f"{s} 99 up" for s in order))
+    width = max(4.0, spec.width * scale + LEGEND_INCHES + 0.6, 0.075 * longest + 0.4)
     fig = Figure(
-        figsize=(max(4.0, spec.width * scale + 1.5), max(3.0, spec.height * scale + 1)),
-        dpi=100,
-        layout="constrained",
+        figsize=(width, max(3.0, spec.height * scale + 1.1)), dpi=100, layout="constrained"
     )
     ax = fig.add_subplot()
     ax.set_xlim(-0.5, spec.width - 0.5)
@@ -56,35 +94,97 @@ def draw(
             ax.add_patch(
                 Rectangle((x - 0.5, y - 0.5), 1, 1, lw=0, color=color.get(side, "grey"), alpha=0.12)
             )
+    terrain_keys: dict[str, Patch] = {}
     for t in spec.terrain:
+        if t.kind == "wall":
+            terrain_keys.setdefault("wall", Patch(color=WALL_COLOR, label="wall"))
+        elif t.kind == "cover":
+            terrain_keys.setdefault(
+                t.name,
+                Patch(
+                    color=COVER_COLOR,
+                    alpha=0.7,
+                    label=f"cover: {t.name.replace('_', ' ')} ({t.name[0].upper()})",
+                ),
+            )
+        else:
+            hc = HAZARD_COLORS.get(t.name, "#7f7f7f")
+            terrain_keys.setdefault(
+                t.name, Patch(color=hc, alpha=0.8, label=t.name.replace("_", " "))
+            )
         for x, y in t.cells:
             if t.kind == "wall":
-                ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, lw=0, color="#4d4d4d"))
+                ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, lw=0, color=WALL_COLOR))
             elif t.kind == "cover":
-                ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, lw=0, color="#a6d96a", alpha=0.7))
-                ax.text(x + 0.4, y + 0.4, t.name[0].upper(), fontsize=6, ha="right", va="bottom")
+                ax.add_patch(
+                    Rectangle((x - 0.5, y - 0.5), 1, 1, lw=0, color=COVER_COLOR, alpha=0.7)
+                )
+                if cell_pt >= MIN_LABEL_CELL_PT:
+                    ax.text(
+                        x - 0.44, y - 0.44, t.name[0].upper(), fontsize=6, ha="left", va="top",
+                        color="#33691e",
+                    )  # fmt: skip
             else:
                 hc = HAZARD_COLORS.get(t.name, "#7f7f7f")
                 ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, lw=0, color=hc, alpha=0.8))
-    for m in marks:
-        if m.status in GONE:
-            continue
+    shown = [m for m in marks if m.status not in GONE]
+    size = min(9.0, max(3.0, cell_pt * 0.3))
+    for m in shown:
         c = color.get(m.side, "black")
         x, y = m.cell
-        if m.status in ("incapacitated", "dead"):
-            ax.plot(x, y, marker="x", color=c, markersize=8, mew=2)
+        if m.status in DOWN:
+            ax.plot(x, y, marker="x", color=c, markersize=size * 0.85, mew=2)
         elif m.status == "fleeing":
-            ax.plot(x, y, marker="o", mfc="none", mec=c, markersize=9, mew=2)
+            ax.plot(x, y, marker="o", mfc="none", mec=c, markersize=size, mew=2)
         else:
-            ax.plot(x, y, marker="o", color=c, markersize=9)
-    for s in order:
-        ax.plot([], [], marker="o", ls="", color=color[s], label=s)
-    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small")
+            ax.plot(x, y, marker="o", color=c, markersize=size, mec="white", mew=0.6)
+    if shown and len(shown) <= MAX_LABELS and cell_pt >= MIN_LABEL_CELL_PT:
+        font = max(5.0, min(6.5, cell_pt * 0.18))
+        room = max(3, int(cell_pt * 1.05 / (0.58 * font)))  # characters that fit in a cell
+        halo = [patheffects.withStroke(linewidth=1.8, foreground="white")]
+        for m in shown:
+            x, y = m.cell
+            ax.text(
+                x, y + 0.2, _short(m.name, room), fontsize=font, ha="center", va="top",
+                color="#555555" if m.status in DOWN else "black", path_effects=halo, zorder=5,
+            )  # fmt: skip
+    ax.legend(
+        handles=_legend_handles(order, color, terrain_keys),
+        loc="upper left",
+        bbox_to_anchor=(1.02, 1.0),
+        fontsize=7,
+        frameon=False,
+        borderaxespad=0,
+        handlelength=1.2,
+    )
     ax.set_xticks(range(0, spec.width, max(1, spec.width // 10)))
     ax.set_yticks(range(0, spec.height, max(1, spec.height // 10)))
     ax.tick_params(labelsize=7)
-    ax.set_title(title or f"{spec.width} x {spec.height} cells of {spec.cell_size:g} {spec.unit}")
+    ax.set_title(
+        title or f"{spec.width} x {spec.height} cells of {spec.cell_size:g} {spec.unit}",
+        fontsize=10,
+        loc="left",
+        wrap=True,  # a long label wraps rather than runs off the frame
+    )
     return fig
+
+
+def _legend_handles(
+    order: Sequence[str], color: Mapping[str, str], terrain: Mapping[str, Patch]
+) -> list[Any]:
+    """Sides by colour, the marker shapes once (in grey), then the map's terrain."""
+
+    def dot(label: str, c: str, **kw: Any) -> Line2D:
+        return Line2D([], [], ls="", marker="o", color=c, markersize=7, label=label, **kw)
+
+    grey = "#666666"
+    return [
+        *(dot(s, color[s]) for s in order),
+        dot("active", grey),
+        dot("fleeing", grey, mfc="none", mew=1.8),
+        Line2D([], [], ls="", marker="x", color=grey, markersize=6, mew=2, label="down"),
+        *terrain.values(),
+    ]
 
 
 def png(fig: Figure) -> bytes:
@@ -100,13 +200,18 @@ def write_frames(
     folder: str | Path,
     name: str = "round",
     sides: Sequence[str] = (),
+    label: str = "",
 ) -> list[Path]:
-    """One PNG per round, ``folder/<name>-NNN.png``, each written atomically."""
+    """One PNG per round, ``folder/<name>-NNN.png``, each written atomically.
+
+    ``label`` starts every title (e.g. a campaign battle's name).
+    """
     folder = Path(folder)
     out = []
     for r in sorted(rounds):
         path = folder / f"{name}-{r:03d}.png"
-        atomic_write_bytes(path, png(draw(spec, rounds[r], f"round {r}", sides)))
+        title = round_title(r, rounds[r], sides, label)
+        atomic_write_bytes(path, png(draw(spec, rounds[r], title, sides)))
         out.append(path)
     return out
 
@@ -117,25 +222,52 @@ def write_gif(
     path: str | Path,
     seconds_per_round: float = 0.8,
     sides: Sequence[str] = (),
+    label: str = "",
 ) -> Path:
-    """An animated GIF of the rounds, written atomically (Pillow, which matplotlib needs)."""
-    from PIL import Image
+    """An animated GIF of the rounds, written atomically (Pillow, which matplotlib needs).
 
+    Every frame is padded with white to the largest frame's size (they are the same size
+    already, but a GIF's frames must be); the last frame stays up three times as long.
+    """
     images = [
-        Image.open(io.BytesIO(png(draw(spec, rounds[r], f"round {r}", sides)))).convert("RGB")
+        _image(spec, rounds[r], round_title(r, rounds[r], sides, label), sides)
         for r in sorted(rounds)
     ]
     if not images:
         raise ValueError("no rounds to animate")
+    images = same_size(images)
     buf = io.BytesIO()
+    ms = int(seconds_per_round * 1000)
     images[0].save(
         buf,
         format="GIF",
         save_all=True,
         append_images=images[1:],
-        duration=int(seconds_per_round * 1000),
+        duration=[ms] * (len(images) - 1) + [3 * ms],
         loop=0,
     )
     path = Path(path)
     atomic_write_bytes(path, buf.getvalue())
     return path
+
+
+def _image(spec: MapSpec, marks: Sequence[Mark], title: str, sides: Sequence[str]) -> Any:
+    from PIL import Image
+
+    return Image.open(io.BytesIO(png(draw(spec, marks, title, sides)))).convert("RGB")
+
+
+def same_size(images: Sequence[Any]) -> list[Any]:
+    """Pillow RGB images padded with white (at the bottom right) to the largest's size."""
+    from PIL import Image
+
+    w = max(im.width for im in images)
+    h = max(im.height for im in images)
+    out = []
+    for im in images:
+        if im.size != (w, h):
+            canvas = Image.new("RGB", (w, h), "white")
+            canvas.paste(im, (0, 0))
+            im = canvas
+        out.append(im)
+    return out

@@ -41,6 +41,16 @@ DEFAULT_LEGEND: Mapping[str, tuple[str, str]] = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """One fighter in a frame: its name, side, cell and status."""
+
+    name: str
+    side: str
+    cell: Cell
+    status: str = "active"
+
+
 def _factor_name(kind: str, name: str) -> str:
     from sim.rules import wargame
 
@@ -103,7 +113,9 @@ class MapSpec:
         if self.cell_size <= 0:
             raise SimError(f"cell size must be above 0, got {self.cell_size}")
         object.__setattr__(self, "terrain", tuple(self.terrain))
-        zones = {side: tuple((int(x), int(y)) for x, y in cells) for side, cells in self.zones.items()}
+        zones = {
+            side: tuple((int(x), int(y)) for x, y in cells) for side, cells in self.zones.items()
+        }
         at = {name: (int(c[0]), int(c[1])) for name, c in self.at.items()}
         object.__setattr__(self, "zones", zones)
         object.__setattr__(self, "at", at)
@@ -113,7 +125,9 @@ class MapSpec:
                 if not self.inside(c):
                     raise SimError(f"terrain cell {c} is off the {self.width} x {self.height} map")
                 kind[c] = t
-        object.__setattr__(self, "_walls", frozenset(c for c, t in kind.items() if t.kind == "wall"))
+        object.__setattr__(
+            self, "_walls", frozenset(c for c, t in kind.items() if t.kind == "wall")
+        )
         object.__setattr__(self, "_cover", {c: t for c, t in kind.items() if t.kind == "cover"})
         object.__setattr__(
             self, "_hazard", {c: t.name for c, t in kind.items() if t.kind == "hazard"}
@@ -195,13 +209,21 @@ def from_picture(
             entry = table.get(ch)
             if entry is None:
                 known = "".join(sorted(table)) + "1-9"
-                raise SimError(f"row {y + 1}, column {x + 1}: unknown map character {ch!r} ({known})")
+                raise SimError(
+                    f"row {y + 1}, column {x + 1}: unknown map character {ch!r} ({known})"
+                )
             kind, name, *rest = entry
             if kind != "open":
                 cells.setdefault((kind, name, rest[0] if rest else None), []).append((x, y))
     terrain = tuple(Terrain(k, tuple(cs), n, v) for (k, n, v), cs in cells.items())
     return MapSpec(
-        width, len(rows), cell_size, unit, terrain, {s: tuple(c) for s, c in zones.items()}, at or {}
+        width,
+        len(rows),
+        cell_size,
+        unit,
+        terrain,
+        {s: tuple(c) for s, c in zones.items()},
+        at or {},
     )
 
 

@@ -11,8 +11,8 @@ can be swept like a rule option. The named tactics are presets:
   only a blow that would take the fighter out, never stop to recover armor or take cover.
 - ``defensive``: keep 2 HD to dodge, never mighty, recover armor below three quarters, set
   half of a 2W2P front's dice aside for defence, take cover.
-- ``focus_leader``: like ``balanced``, but go for the enemy leader first, and at large scale
-  try leader killing.
+- ``focus_leader``: like ``balanced``, but go for the enemy leader first (on a map, advance
+  on it), and at large scale try leader killing.
 
 Parameters (all presets share them):
 
@@ -33,6 +33,12 @@ Parameters (all presets share them):
 - ``objective_share``: share of a side's fighters that work on a ``destroy`` goal.
 - ``name_next``: popcorn initiative, ``ally_first`` or ``enemy_first`` (RULES.md 1.6 [H]).
 - ``parry``: D6 tiers, parry instead of dodging when the parry code is the better one.
+- ``formation`` (only on a map): how fighters with no enemy in reach move. ``advance``
+  closes in on the nearest enemy; ``hold`` holds its ground (a line), attacking only what
+  comes into reach; ``flank`` goes for the free cell beside its target farthest from the
+  target's allies; ``leader`` advances on the enemy leader while it stands.
+- ``sprint`` (only on a map, D6): forfeit the attack for a second move when one move
+  brings no enemy into reach (RULES.md 4; a sprinter rolls half its dodge).
 """
 
 from __future__ import annotations
@@ -77,6 +83,13 @@ class Tactic:
         "ally_first", "popcorn: whom to name next", choices=("ally_first", "enemy_first")
     )
     parry: bool = option(True, "D6: parry when the parry code is better than dodge")
+    formation: str = option(
+        "advance",
+        "with a map: move to close in on the nearest enemy, hold the line, flank the target "
+        "or advance on the enemy leader",
+        choices=("advance", "hold", "flank", "leader"),
+    )
+    sprint: bool = option(True, "with a map, D6: sprint when one move brings no enemy in reach")
 
     # --- decisions -----------------------------------------------------------------
     def choose_target(self, enemies: Sequence[Fighter], rng: np.random.Generator) -> Fighter | None:
@@ -156,7 +169,7 @@ _PRESETS: dict[str, dict[str, Any]] = {
         "recover_below": 0.75,
         "defence_share": 0.5,
     },
-    "focus_leader": {"target": "leader", "leader_killing": "always"},
+    "focus_leader": {"target": "leader", "leader_killing": "always", "formation": "leader"},
 }
 
 TACTICS: tuple[str, ...] = tuple(_PRESETS)
