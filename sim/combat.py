@@ -381,7 +381,7 @@ def _plan_move(
         return None
 
     def in_reach() -> bool:
-        return any(field.in_reach(f, e) for e in enemies)
+        return field.any_in_reach(f, enemies)
 
     if field.range_ft(f) > 0 and b.opts.ranged_in_melee == "no" and field.engaged(f):
         if not field.can_step_away(f, enemies):

@@ -77,7 +77,7 @@ class Battlefield:
         self.last_cell: dict[int, Cell] = {}
         self.snapshots: dict[int, list[Mark]] = {}
         self._terrain_blocks = spec.walls() | spec.hazards()
-        self._ways: dict[Cell, dict[Cell, int]] = {}  # distance maps to a goal, by goal
+        self.standing: dict[Cell, Fighter] = {}  # who stands where (mirrors the grid's cells)
 
     # ------------------------------------------------------------------ where fighters are
     def cell(self, f: Fighter) -> Cell:
@@ -94,11 +94,16 @@ class Battlefield:
 
     def put(self, f: Fighter, c: Cell) -> None:
         """Stand ``f`` on cell ``c`` (a hazard cell too: that is where it was thrown)."""
+        if f.cell is not None:
+            del self.standing[self.last_cell[f.unique_id]]
         f.cell = self.grid[c]
+        self.standing[c] = f
         self.last_cell[f.unique_id] = c
 
     def leave(self, f: Fighter) -> None:
         """Take ``f`` off the grid (fallen, fled); its last cell stays for pictures."""
+        if f.cell is not None:
+            del self.standing[self.last_cell[f.unique_id]]
         f.cell = None
 
     def deploy(self, f: Fighter) -> None:
@@ -179,6 +184,20 @@ class Battlefield:
             return "short"
         return band(space.feet(self.spec, self.cell(f), self.cell(e)), reach)
 
+    def any_in_reach(self, f: Fighter, enemies: Sequence[Fighter]) -> bool:
+        """Whether ``f`` can attack any of ``enemies`` from where it stands."""
+        if self.range_ft(f) <= 0:
+            if not self.on_grid(f):
+                return False
+            x, y = self.cell(f)
+            side = f.side
+            for dx, dy in space.NEIGHBOURS:
+                e = self.standing.get((x + dx, y + dy))
+                if e is not None and e.side != side and e.in_fight:
+                    return True
+            return False
+        return any(self.in_reach(f, e) for e in enemies)
+
     def targets(self, f: Fighter, enemies: Iterable[Fighter]) -> list[Fighter]:
         """The enemies ``f`` can attack from where it stands."""
         return [e for e in enemies if self.in_reach(f, e)]
@@ -240,18 +259,10 @@ class Battlefield:
             return min(around, key=exposed)
         return self.cell(nearest)
 
-    def ways_to(self, goal: Cell) -> dict[Cell, int]:
-        """Steps from every cell to ``goal`` around walls and hazards (cached per goal)."""
-        way = self._ways.get(goal)
-        if way is None:
-            way = space.path_lengths(self.spec, goal, self._terrain_blocks)
-            self._ways[goal] = way
-        return way
-
     def step(self, f: Fighter, goal: Cell) -> Cell | None:
         """The free neighbouring cell that brings ``f`` nearest ``goal`` (None: none nearer)."""
         here = self.cell(f)
-        way = self.ways_to(goal)
+        way = self.spec.ways_to(goal)
         far = self.spec.width * self.spec.height + 1
         now = (way.get(here, far), space.distance(here, goal))
         best: tuple[int, int, int, int, int] | None = None
@@ -349,7 +360,7 @@ class Battlefield:
         tc = self.cell(target)
         for dx, dy in space.NEIGHBOURS:
             c = (tc[0] + dx, tc[1] + dy)
-            if self.spec.hazard(c) and self.grid[c].is_empty:
+            if self.spec.hazard(c) and c not in self.standing:
                 return c
         return None
 
@@ -372,9 +383,9 @@ class Battlefield:
     def _around(self, c: Cell) -> list[Fighter]:
         out: list[Fighter] = []
         for dx, dy in space.NEIGHBOURS:
-            n = (c[0] + dx, c[1] + dy)
-            if self.spec.inside(n):
-                out.extend(self.grid[n].agents)
+            f = self.standing.get((c[0] + dx, c[1] + dy))
+            if f is not None:
+                out.append(f)
         return out
 
     def _everyone(self) -> list[Fighter]:

@@ -104,6 +104,7 @@ class MapSpec:
     _walls: frozenset[Cell] = field(init=False, repr=False, compare=False)
     _cover: Mapping[Cell, Terrain] = field(init=False, repr=False, compare=False)
     _hazard: Mapping[Cell, str] = field(init=False, repr=False, compare=False)
+    _ways: dict[Cell, dict[Cell, int]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.width < 1 or self.height < 1:
@@ -132,6 +133,7 @@ class MapSpec:
         object.__setattr__(
             self, "_hazard", {c: t.name for c, t in kind.items() if t.kind == "hazard"}
         )
+        object.__setattr__(self, "_ways", {})
         for side, cells in zones.items():
             for c in cells:
                 if not self.inside(c):
@@ -166,6 +168,14 @@ class MapSpec:
     def hazard(self, c: Cell) -> str:
         """The hazard on cell ``c`` (``""`` if none)."""
         return self._hazard.get(c, "")
+
+    def ways_to(self, goal: Cell) -> dict[Cell, int]:
+        """Steps from every cell to ``goal`` around walls and hazards (cached: terrain is fixed)."""
+        way = self._ways.get(goal)
+        if way is None:
+            way = path_lengths(self, goal, self.hazards())
+            self._ways[goal] = way
+        return way
 
     def open_cells(self) -> list[Cell]:
         """Cells one may stand on (not a wall nor a hazard), row by row."""
