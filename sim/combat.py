@@ -358,11 +358,32 @@ def _into_hazard(b: Battle, f: Fighter, target: Fighter, hazard: str) -> None:
 
 
 def _map_target(b: Battle, f: Fighter) -> Fighter | None:
-    """The enemy ``f``'s tactic picks among those in reach (active ones first)."""
+    """The enemy ``f``'s tactic picks among those in reach (active ones first).
+
+    A War Game bow or gun passes over enemies whose cover would stop it [H]: with only
+    those in reach it has no target (it moves instead, if its formation lets it).
+    """
     assert b.field is not None
     reach = b.field.targets(f, b.enemies_of(f))
     active = [e for e in reach if e.active]
-    return b.tactic_of(f).choose_target(active or reach, b.rng)
+    pool = active or reach
+    if _shoots_past_cover(b, f):
+        pool = [e for e in pool if not _covered(b, f, e)]
+    return b.tactic_of(f).choose_target(pool, b.rng)
+
+
+def _shoots_past_cover(b: Battle, f: Fighter) -> bool:
+    """War Game bows and guns do not waste shots on enemies behind protecting cover [H]."""
+    return b.rules == "wargame" and b.field is not None and b.field.range_ft(f) > 0
+
+
+def _covered(b: Battle, f: Fighter, e: Fighter) -> bool:
+    """Whether ``e``'s cell gives War Game cover that stops ``f``'s standard ranged attack."""
+    assert b.field is not None
+    terrain = b.field.cover(e, f)
+    if terrain is None:
+        return False
+    return wargame.factor("cover", terrain.name).protects or b.frame.weak_cover == "protects"
 
 
 def _plan_move(
@@ -381,6 +402,8 @@ def _plan_move(
         return None
 
     def in_reach() -> bool:
+        if _shoots_past_cover(b, f):
+            return any(field.in_reach(f, e) and not _covered(b, f, e) for e in enemies)
         return field.any_in_reach(f, enemies)
 
     if field.range_ft(f) > 0 and b.opts.ranged_in_melee == "no" and field.engaged(f):
@@ -388,7 +411,7 @@ def _plan_move(
             return None
         return lambda: field.away(f, allowance, enemies, done=in_reach)
     goal = field.goal(f, enemies)
-    if goal is None or field.step(f, goal) is None:
+    if goal is None or in_reach() or field.step(f, goal) is None:
         return None
     return lambda: field.move(f, goal, allowance, done=in_reach)
 

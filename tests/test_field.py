@@ -245,17 +245,20 @@ def test_range_bands_are_thirds_of_the_range():
 
 @pytest.mark.parametrize(("cover", "stops"), [("T", True), ("P", False)])
 def test_cover_cells_stop_standard_ranged_attacks(cover, stops):
-    rows = ["......" + cover]
-    doc = DUEL % ("hold", "gun")
-    sc = parse_scenario(textwrap.dedent(doc).replace("weapon: gun", "weapon: warbow"))
+    sc = parse_scenario(textwrap.dedent(DUEL % ("hold", "warbow")))
     m = space.from_picture(
-        rows, ["north", "south"], legend={"P": ("cover", "pit")}, at={"A": (0, 0), "B": (6, 0)}
+        ["......" + cover],
+        ["north", "south"],
+        legend={"P": ("cover", "pit")},
+        at={"A": (0, 0), "B": (6, 0)},
     )
     b = Battle(replace(sc, map=m), seed=3, events=True)
     shots = [e for e in turn(b, "A") if e["action"] == "attack"]
-    assert shots
-    for e in shots:
-        assert ("cover: no damage" in e["result"]) is stops
+    assert bool(shots) is not stops  # a bow holds its fire at a man behind trees
+    assert combat._covered(b, who(b, "A"), who(b, "B")) is stops
+    start = len(b.log)
+    combat._wargame_attack(b, who(b, "A"), who(b, "B"))  # shot anyway: the rule applies
+    assert ("cover: no damage" in b.log[start]["result"]) is stops
 
 
 def test_cover_does_not_help_against_a_neighbour():
