@@ -282,16 +282,90 @@ def _run(a: argparse.Namespace) -> str:
         print(f"seed {seed} (replay with --seed {seed})", file=sys.stderr)
     if seed < 0:
         raise SimError(f"--seed must be 0 or more, got {seed}")
+    _check_pictures(a, scenario, a.file)
     fought = fight(scenario, seed, events=a.events)
     battle = fought.battle
     if a.out is not None:
         _write_run(Path(a.out), a.file, a.set, battle, seed, a.events, fought)
+    _pictures(a, fought)
     if a.format == "json":
         return json.dumps({**_outcome_json(battle, seed), **_after_json(fought)}, sort_keys=True)
     text = render_outcome(battle, seed)
     if a.events:
         text += "\n\n" + "\n".join(battle.narrative())
     return text + _after_text(fought)
+
+
+# --- pictures of a run on its map (sim.frames): --frames DIR, --gif FILE --------------------
+
+_FRAME_FILE = re.compile(r"^(battle-\d+-)?round-\d{3,}\.png$")
+
+
+def _check_pictures(a: argparse.Namespace, scenario: Any, where: str) -> None:
+    """Refuse ``--frames``/``--gif`` before fighting when nothing could be drawn or written."""
+    from pathlib import Path
+
+    if not (a.frames or a.gif):
+        return
+    battles = scenario.campaign.battles if scenario.campaign is not None else (scenario,)
+    if all(b.map is None for b in battles):
+        flag = "--frames" if a.frames else "--gif"
+        raise SimError(f"{where} has no `map:`, so there is nothing to draw for {flag}")
+    if a.frames and Path(a.frames).exists() and not Path(a.frames).is_dir():
+        raise SimError(f"--frames {a.frames}: not a directory")
+    if a.gif and Path(a.gif).is_dir():
+        raise SimError(f"--gif {a.gif}: is a directory, not a file name")
+
+
+def _pictures(a: argparse.Namespace, fought: Any) -> None:
+    """Draw the run's battles on their maps as ``--frames``/``--gif`` ask; one line each.
+
+    A plain battle: ``DIR/round-NNN.png`` (round 000 is the deployment) and ``FILE``. A
+    campaign: every battle with a map, ``DIR/battle-N-round-NNN.png`` and ``FILE-battle-N.gif``
+    (N from 1), each titled with the battle's name. Frames an earlier run left in ``DIR``
+    under those names are removed, so ``DIR`` holds this run's frames only. The lines go to
+    stderr, so stdout stays the outcome (pure JSON with ``--format json``).
+    """
+    from pathlib import Path
+
+    from sim import frames
+
+    if not (a.frames or a.gif):
+        return
+    campaign = bool(fought.campaign)
+    labels = {r["battle"]: r["label"] for r in fought.campaign}
+    written: set[Path] = set()
+    folder = Path(a.frames) if a.frames else None
+    for i, battle in enumerate(fought.battles or [fought.battle], start=1):
+        what = f"battle {i} ({labels.get(i, '?')}): " if campaign else ""
+        if battle.field is None:
+            print(f"frames: {what}no map, nothing drawn", file=sys.stderr)
+            continue
+        spec, rounds = battle.field.spec, battle.field.snapshots
+        sides = [s.name for s in battle.scenario.sides]
+        label = labels.get(i, "") if campaign else ""
+        try:
+            if folder is not None:
+                name = f"battle-{i}-round" if campaign else "round"
+                paths = frames.write_frames(spec, rounds, folder, name, sides, label)
+                written.update(paths)
+                print(
+                    f"frames: {what}{len(paths)} PNGs in {a.frames} "
+                    f"({paths[0].name} .. {paths[-1].name})",
+                    file=sys.stderr,
+                )
+            if a.gif:
+                gif = Path(a.gif)
+                if campaign:
+                    gif = gif.with_name(f"{gif.stem}-battle-{i}{gif.suffix or '.gif'}")
+                frames.write_gif(spec, rounds, gif, sides=sides, label=label)
+                print(f"gif: {what}{gif} ({max(rounds)} rounds)", file=sys.stderr)
+        except OSError as err:
+            raise SimError(f"cannot write the pictures: {err}") from err
+    if folder is not None:
+        for old in folder.iterdir():
+            if _FRAME_FILE.match(old.name) and old not in written:
+                old.unlink()
 
 
 # --- aftermath and campaign summaries of one run (sim.campaign) ------------------------------
@@ -452,6 +526,7 @@ def _replay(a: argparse.Namespace) -> str:
         else (manifest["scenario_text"])
     )
     scenario = parse_scenario(text, manifest.get("scenario_file", "<dataset>"), sets)
+    _check_pictures(a, scenario, f"run {a.run_id}'s scenario ({scenario.name})")
     fought = fight(scenario, int(row["seed"]), events=True)  # the battle, or a whole campaign
     battle = fought.battle
     fresh = records.run_rows(battle, a.run_id, int(row["seed"]), {p: row[p] for p in params})[
@@ -465,6 +540,7 @@ def _replay(a: argparse.Namespace) -> str:
         raise ReplayMismatch(
             f"run {a.run_id} does not replay: it differs from the stored row\n" + "\n".join(diff)
         )
+    _pictures(a, fought)  # only a battle that replays exactly is worth a picture
     text_out = render_outcome(battle, int(row["seed"])) + _after_text(fought)
     if a.events:
         text_out += "\n\n" + "\n".join(battle.narrative())
@@ -642,6 +718,22 @@ def _add_format(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_pictures(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--frames",
+        metavar="DIR",
+        help="draw the battle on its map: one PNG per round in DIR, round-000.png (the "
+        "deployment) to round-NNN.png (DIR is created; old frames there are replaced); a "
+        "campaign draws each battle, battle-N-round-NNN.png; needs a scenario with map:",
+    )
+    p.add_argument(
+        "--gif",
+        metavar="FILE",
+        help="draw the battle on its map as an animated GIF, one frame per round (a "
+        "campaign: FILE-battle-N.gif per battle); needs a scenario with map:",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every ``sim`` subcommand."""
     parser = _Parser(prog="sim", description="Agent-based battle simulator.")
@@ -709,6 +801,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_run.add_argument("--events", action="store_true", help="print the round-by-round narrative")
     p_run.add_argument("--out", help="write the run's Parquet tables to this directory")
     p_run.add_argument("--format", choices=["text", "json"], default="text")
+    _add_pictures(p_run)
     p_run.set_defaults(run=_run)
 
     p_sw = sub.add_parser("sweep", help="run an experiment's battles into a Parquet dataset")
@@ -746,6 +839,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_rep.add_argument("dataset", help="a dataset directory (from sim run --out or sim sweep)")
     p_rep.add_argument("--run", dest="run_id", type=int, required=True, help="the run id")
     p_rep.add_argument("--events", action="store_true", help="print the narrative")
+    _add_pictures(p_rep)
     p_rep.set_defaults(run=_replay)
 
     p_opt = sub.add_parser("options", help="every option: default, tag [I]/[H], meaning")

@@ -24,6 +24,7 @@ from matplotlib import patheffects
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
+from matplotlib.textpath import TextPath
 
 from sim.records import atomic_write_bytes
 from sim.space import MapSpec, Mark
@@ -66,8 +67,48 @@ def _cell_scale(spec: MapSpec) -> float:
     return min(0.5, 10 / max(spec.width, spec.height))
 
 
-def _short(name: str, room: int) -> str:
-    return name if len(name) <= room else name[: max(1, room - 1)] + "…"
+def _text_width(text: str, font: float) -> float:
+    """The width of ``text`` in points at ``font`` points (matplotlib's default face)."""
+    return float(TextPath((0, 0), text, size=font).get_extents().width)
+
+
+def _short(name: str, font: float, room_pt: float) -> str:
+    """``name``, cut with an ellipsis until it is at most ``room_pt`` points wide."""
+    if _text_width(name, font) <= room_pt:
+        return name
+    for n in range(len(name) - 1, 0, -1):
+        cut = name[:n].rstrip() + "…"
+        if _text_width(cut, font) <= room_pt:
+            return cut
+    return name[:1] + "…"
+
+
+def _labels(ax: Any, shown: Sequence[Mark], cell_pt: float) -> None:
+    """Each fighter's name under its marker, in one text size.
+
+    Where two fighters stand side by side in a row, the one in an odd column has its name
+    above its marker instead, so neighbours' names sit in different bands and each may be
+    nearly two cells wide; a longer name is cut short with an ellipsis. A white halo keeps
+    the names readable on any terrain.
+    """
+    font = max(5.0, min(6.5, cell_pt * 0.2))
+    taken = {m.cell for m in shown}
+    halo = [patheffects.withStroke(linewidth=1.8, foreground="white")]
+    for m in shown:
+        x, y = m.cell
+        beside = (x - 1, y) in taken or (x + 1, y) in taken
+        above = beside and x % 2 == 1
+        ax.text(
+            x,
+            y - 0.2 if above else y + 0.2,
+            _short(m.name, font, cell_pt * 1.85),
+            fontsize=font,
+            ha="center",
+            va="bottom" if above else "top",
+            color="#555555" if m.status in DOWN else "black",
+            path_effects=halo,
+            zorder=5,
+        )
 
 
 def draw(
@@ -82,7 +123,7 @@ def draw(
     longest = len("round 999 — " + ", ".join(f"{s} 99 up" for s in order))
     width = max(4.0, spec.width * scale + LEGEND_INCHES + 0.6, 0.075 * longest + 0.4)
     fig = Figure(
-        figsize=(width, max(3.0, spec.height * scale + 1.1)), dpi=100, layout="constrained"
+        figsize=(width, max(3.0, spec.height * scale + 1.1)), dpi=120, layout="constrained"
     )
     ax = fig.add_subplot()
     ax.set_xlim(-0.5, spec.width - 0.5)
@@ -139,15 +180,7 @@ def draw(
         else:
             ax.plot(x, y, marker="o", color=c, markersize=size, mec="white", mew=0.6)
     if shown and len(shown) <= MAX_LABELS and cell_pt >= MIN_LABEL_CELL_PT:
-        font = max(5.0, min(6.5, cell_pt * 0.18))
-        room = max(3, int(cell_pt * 1.05 / (0.58 * font)))  # characters that fit in a cell
-        halo = [patheffects.withStroke(linewidth=1.8, foreground="white")]
-        for m in shown:
-            x, y = m.cell
-            ax.text(
-                x, y + 0.2, _short(m.name, room), fontsize=font, ha="center", va="top",
-                color="#555555" if m.status in DOWN else "black", path_effects=halo, zorder=5,
-            )  # fmt: skip
+        _labels(ax, shown, cell_pt)
     ax.legend(
         handles=_legend_handles(order, color, terrain_keys),
         loc="upper left",

@@ -128,7 +128,8 @@ BAD_CASES = {
         TWO_SIDES + "zzz: 1\n",
         [
             "t.yaml:8: zzz: unknown key 'zzz'; allowed: name, description, rules, frame, "
-            "battle, max_rounds, seed, templates, factors, sides, events, aftermath, campaign"
+            "battle, max_rounds, seed, templates, factors, sides, events, aftermath, campaign, "
+            "map"
         ],
     ),
     "string for a number": (
@@ -638,7 +639,7 @@ def test_bad_overrides_are_reported_against_set():
         "<--set>: rules.options.pool: malformed YAML: while parsing a flow sequence: expected "
         "',' or ']', but got '<stream end>'",
         "<--set>: extra: unknown key 'extra'; allowed: name, description, rules, frame, battle, "
-        "max_rounds, seed, templates, factors, sides, events, aftermath, campaign",
+        "max_rounds, seed, templates, factors, sides, events, aftermath, campaign, map",
         "<--set>: max_rounds: must be 1..10000, got 0",
         "<--set>: sides.red.fighters[0].weapon: unknown weapon category 'swrod'; did you mean "
         "'warbow'?",
