@@ -260,9 +260,19 @@ class Battlefield:
         return self.cell(nearest)
 
     def step(self, f: Fighter, goal: Cell) -> Cell | None:
-        """The free neighbouring cell that brings ``f`` nearest ``goal`` (None: none nearer)."""
+        """The free neighbouring cell that brings ``f`` nearer ``goal`` (None: none does).
+
+        Nearer by the way around walls and hazards; if others stand on every such cell, by
+        the way around them too, so a crowd flows round its front rank instead of waiting.
+        """
         here = self.cell(f)
-        way = self.spec.ways_to(goal)
+        pick = self._step_by(here, goal, self.spec.ways_to(goal))
+        if pick is None:
+            crowd = self._terrain_blocks | (self.standing.keys() - {here, goal})
+            pick = self._step_by(here, goal, space.path_lengths(self.spec, goal, crowd))
+        return pick
+
+    def _step_by(self, here: Cell, goal: Cell, way: dict[Cell, int]) -> Cell | None:
         far = self.spec.width * self.spec.height + 1
         now = (way.get(here, far), space.distance(here, goal))
         best: tuple[int, int, int, int, int] | None = None
@@ -282,7 +292,10 @@ class Battlefield:
     def move(
         self, f: Fighter, goal: Cell, cells: int, done: Callable[[], bool] | None = None
     ) -> list[Cell]:
-        """True (e.g. a target is in reach). The cells entered, in order."""
+        """Move ``f`` up to ``cells`` steps toward ``goal``; the cells entered, in order.
+
+        It stops early once ``done()`` is true (e.g. a target is in reach).
+        """
         path: list[Cell] = []
         for _ in range(cells):
             if done is not None and done():

@@ -180,7 +180,10 @@ def draw(
         else:
             ax.plot(x, y, marker="o", color=c, markersize=size, mec="white", mew=0.6)
     if shown and len(shown) <= MAX_LABELS and cell_pt >= MIN_LABEL_CELL_PT:
-        _labels(ax, shown, cell_pt)
+        # one name a cell: whoever stands there now, not the fallen beneath
+        standing = {m.cell for m in shown if m.status not in DOWN}
+        named = [m for m in shown if m.status not in DOWN or m.cell not in standing]
+        _labels(ax, named, cell_pt)
     ax.legend(
         handles=_legend_handles(order, color, terrain_keys),
         loc="upper left",
