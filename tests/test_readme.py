@@ -1,10 +1,13 @@
 """The README is the front door: it must document every rule option and the two commands."""
 
+import contextlib
+import io
 from pathlib import Path
 
 from sim.cli import option_rows
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text()
 
 
 def test_readme_lists_every_option():
@@ -33,3 +36,18 @@ def test_readme_lists_every_option():
 def test_readme_gives_the_two_setup_commands():
     assert "python3 -m pip install -e . && sim sweep experiments/quickstart.yaml" in README
     assert 'python3 -m pip install -e ".[test]" && python3 -m pytest' in README
+
+
+def test_the_tour_shows_the_real_bridge_battle(tmp_path):
+    from sim.cli import main
+
+    start = README.index("$ sim run scenarios/bridge.yaml --frames")
+    block = README[start : README.index("```", start)].splitlines()[1:]
+    shown = [line for line in block if not line.startswith(("frames:", "gif:"))]
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(io.StringIO()):
+        assert (
+            main(["run", str(ROOT / "scenarios" / "bridge.yaml"), "--frames", str(tmp_path)]) == 0
+        )
+    assert buf.getvalue().rstrip("\n").splitlines() == shown
+    assert len(list(tmp_path.glob("round-*.png"))) == 7
