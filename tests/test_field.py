@@ -11,6 +11,7 @@ import textwrap
 from dataclasses import replace
 from pathlib import Path
 
+import pyarrow.parquet as pq
 import pytest
 
 from sim import combat, space
@@ -352,3 +353,40 @@ def test_the_same_seed_gives_the_same_battle_on_a_map():
 
     assert rows_of(5) == rows_of(5)
     assert rows_of(5) != rows_of(6)
+
+
+def test_a_map_sweep_gives_the_same_rows_serial_and_in_processes(tmp_path):
+    from sim.experiment import load_experiment
+    from sim.runner import sweep
+    from tests.test_runner import assert_same_data
+
+    exp = tmp_path / "bridge.yaml"
+    exp.write_text(
+        textwrap.dedent(
+            f"""\
+            name: bridge_small
+            scenario: {ROOT / "scenarios" / "bridge.yaml"}
+            design: grid
+            parameters:
+              sides.defenders.tactic.params.formation: [hold, flank]
+            replicates: 6
+            chunk: 3
+            seed: 9
+            tables: [runs, rounds, fighters, events]
+            """
+        ),
+        encoding="utf-8",
+    )
+    serial = sweep(load_experiment(exp), tmp_path / "s", progress=False)
+    procs = sweep(
+        load_experiment(exp), tmp_path / "p", workers=2, executor="processes", progress=False
+    )
+    assert serial.done == procs.done == 12 and serial.failed == procs.failed == 0
+    assert_same_data(tmp_path / "s", tmp_path / "p")
+    events = [
+        pq.read_table(tmp_path / x / "events").sort_by(
+            [("run_id", "ascending"), ("seq", "ascending")]
+        )
+        for x in ("s", "p")
+    ]
+    assert events[0].num_rows > 100 and events[0].equals(events[1])
