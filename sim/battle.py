@@ -9,6 +9,10 @@ Python API::
     battle = Battle(scenario, seed=7)          # or rng=np.random.default_rng(...)
     outcome = battle.run()                    # an Outcome; outcome.to_dict() is the JSON
     battle.rounds_frame(); battle.fighters_frame(); battle.events_frame()   # pandas
+
+A scenario with a ``map`` gives the battle a :class:`sim.field.Battlefield` (``battle.field``):
+the fighters stand on its Mesa grid and space enters every system's turn (:mod:`sim.combat`).
+Without one ``battle.field`` is None and the battle is abstract.
 """
 
 from __future__ import annotations

@@ -482,9 +482,13 @@ def _validate(a: argparse.Namespace) -> str:
     for file in a.files:
         try:
             sc = load_scenario(file)
+            where = ""
+            if sc.map is not None:
+                m = sc.map
+                where = f", map {m.width} x {m.height} cells of {m.cell_size:g} {m.unit}"
             names.append(
                 f"{file}: ok ({sc.name}, {sc.rules}, "
-                f"{sum(len(s.fighters) for s in sc.sides)} fighters)"
+                f"{sum(len(s.fighters) for s in sc.sides)} fighters{where})"
             )
         except SimError as err:
             problems.append(str(err))

@@ -11,6 +11,11 @@ rules of :mod:`sim.rules` and booking the results on the battle.
   free for Deathwish and D6 fighters (a move action, not the attack) [H].
 - D6 tiers (4): the hit rating against the reaction rolled once per round and the
   difficulty, then damage against the body roll and the damage table's stacking.
+
+On a map (``b.field``, :mod:`sim.field`) a fighter attacks only what it can reach; with
+nothing in reach it moves (a War Game move maneuver, a Deathwish move, D6's one space and
+sprint), spears shove, hazards are cells one is pushed into, cover comes from the target's
+cell, and 2W2P fronts form from adjacency. Without a map none of this runs.
 """
 
 from __future__ import annotations

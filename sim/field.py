@@ -305,7 +305,7 @@ class Battlefield:
                 break
             self.put(f, nxt)
             path.append(nxt)
-        if path:
+        if path and self.b.log is not None:
             self.b.note(f.name, "moves", result=_path_text(path))
         return path
 
@@ -349,7 +349,7 @@ class Battlefield:
                 break
             self.put(f, best)
             path.append(best)
-        if path:
+        if path and self.b.log is not None:
             self.b.note(f.name, "moves away", result=_path_text(path))
         return path
 
@@ -363,7 +363,8 @@ class Battlefield:
         if not path:
             return ""
         self.put(target, path[-1])
-        self.b.note(target.name, "is shoved", result=_path_text(list(path)))
+        if self.b.log is not None:
+            self.b.note(target.name, "is shoved", result=_path_text(list(path)))
         return self.spec.hazard(path[-1])
 
     def hazard_beside(self, target: Fighter) -> Cell | None:

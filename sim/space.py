@@ -2,9 +2,11 @@
 
 Pure geometry on an orthogonal Moore grid (8 neighbours; a diagonal step counts as one cell,
 as on the Mesa grid). Cells are ``(x, y)`` with ``0 <= x < width``, ``0 <= y < height``.
-Nothing here rolls dice or holds state, so every function is testable in one line; the
-battle places its fighters on a ``mesa.discrete_space.OrthogonalMooreGrid`` built by
-:func:`build_grid` with the battle's own random source.
+A :class:`MapSpec` is a scenario's ``map:`` (:func:`from_picture` reads one drawn as text).
+Nothing here rolls dice or holds a battle's state, so every function is testable in one
+line; a battle (:mod:`sim.field`) places its fighters on a
+``mesa.discrete_space.OrthogonalMooreGrid`` built by :func:`build_grid` with the battle's
+own random source.
 
 The seeds' distances (RULES.md 1.10, 2.4, 4): a spear shoves 10 ft, quicksand costs 10 ft a
 round, a warbow reaches 400 yards, a D6 round allows one move of one space (two when

@@ -192,3 +192,9 @@ def test_help_documents_the_picture_options(capsys):
         out = " ".join(capsys.readouterr().out.split())
         assert "--frames DIR" in out and "--gif FILE" in out and "needs a scenario with map:" in out
         assert "battle-N-round-NNN.png" in out
+
+
+def test_validate_names_the_map(capsys):
+    code, out, _ = run(capsys, "validate", ROOT / "scenarios" / "bridge.yaml")
+    assert code == 0
+    assert out.strip().endswith("ok (bridge, wargame, 16 fighters, map 24 x 8 cells of 5 ft)")
