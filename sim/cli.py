@@ -326,12 +326,12 @@ def _pictures(a: argparse.Namespace, fought: Any) -> None:
     under those names are removed, so ``DIR`` holds this run's frames only. The lines go to
     stderr, so stdout stays the outcome (pure JSON with ``--format json``).
     """
-    from pathlib import Path
-
-    from sim import frames
-
     if not (a.frames or a.gif):
         return
+    from pathlib import Path
+
+    from sim import frames  # matplotlib: imported only when drawing
+
     campaign = bool(fought.campaign)
     labels = {r["battle"]: r["label"] for r in fought.campaign}
     written: set[Path] = set()

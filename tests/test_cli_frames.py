@@ -198,3 +198,16 @@ def test_validate_names_the_map(capsys):
     code, out, _ = run(capsys, "validate", ROOT / "scenarios" / "bridge.yaml")
     assert code == 0
     assert out.strip().endswith("ok (bridge, wargame, 16 fighters, map 24 x 8 cells of 5 ft)")
+
+
+def test_a_run_without_pictures_does_not_import_matplotlib():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from sim.cli import main; "
+        f"main(['run', {str(ROOT / 'scenarios' / 'bridge.yaml')!r}, '--format', 'json']); "
+        "sys.exit(3 if 'matplotlib' in sys.modules else 0)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
