@@ -90,7 +90,7 @@ class Battlefield:
 
     def free(self, c: Cell) -> bool:
         """Whether one may step onto ``c``: on the map, open ground, nobody there."""
-        return self.spec.inside(c) and c not in self._terrain_blocks and self.grid[c].is_empty
+        return self.spec.inside(c) and c not in self._terrain_blocks and c not in self.standing
 
     def put(self, f: Fighter, c: Cell) -> None:
         """Stand ``f`` on cell ``c`` (a hazard cell too: that is where it was thrown)."""
@@ -267,10 +267,28 @@ class Battlefield:
         """
         here = self.cell(f)
         pick = self._step_by(here, goal, self.spec.ways_to(goal))
-        if pick is None:
-            crowd = self._terrain_blocks | (self.standing.keys() - {here, goal})
-            pick = self._step_by(here, goal, space.path_lengths(self.spec, goal, crowd))
+        if pick is None and any(
+            self.free((here[0] + dx, here[1] + dy)) for dx, dy in space.NEIGHBOURS
+        ):
+            pick = self._step_by(here, goal, self._crowd_way(here, goal))
         return pick
+
+    def _crowd_way(self, here: Cell, goal: Cell) -> dict[Cell, int]:
+        """Steps to ``goal`` around terrain and fighters, as far out as ``here`` (BFS)."""
+        steps = {goal: 0}
+        frontier = [goal]
+        depth = 0
+        while frontier and here not in steps:
+            depth += 1
+            nxt: list[Cell] = []
+            for x, y in frontier:
+                for dx, dy in space.NEIGHBOURS:
+                    c = (x + dx, y + dy)
+                    if c not in steps and (c == here or self.free(c)):
+                        steps[c] = depth
+                        nxt.append(c)
+            frontier = nxt
+        return steps
 
     def _step_by(self, here: Cell, goal: Cell, way: dict[Cell, int]) -> Cell | None:
         far = self.spec.width * self.spec.height + 1
