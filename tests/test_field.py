@@ -244,6 +244,69 @@ def test_range_bands_are_thirds_of_the_range():
     ]
 
 
+@pytest.mark.parametrize(
+    ("x", "band_", "lost"), [(10, "short", 0), (150, "medium", 1), (250, "long", 2)]
+)
+def test_range_bands_cost_deathwish_skill(monkeypatch, x, band_, lost):
+    doc = """\
+    rules: deathwish
+    sides:
+      north:
+        tactic: {name: balanced, params: {formation: hold}}
+        fighters: [{name: A, deathwish: {weapon: M16, skill: 6}}]
+      south:
+        fighters: [{name: B}]
+    """
+    seen = []
+
+    def roll_to_hit(rng, skill, *args, **kw):
+        seen.append(skill)
+        return False
+
+    monkeypatch.setattr(combat.deathwish, "roll_to_hit", roll_to_hit)
+    b = make(doc, ["." * 301], {"A": (0, 0), "B": (x, 0)}, cell=1, unit="yd")  # 300 yd range
+    assert b.field.band_of(who(b, "A"), who(b, "B")) == band_
+    turn(b, "A")
+    assert seen == [6 - lost]
+    b = make(doc, ["." * 301], {"A": (0, 0), "B": (x, 0)}, cell=1, unit="yd", range_bands="off")
+    turn(b, "A")
+    assert seen[-1] == 6
+
+
+def test_d6_long_range_raises_the_difficulty(monkeypatch):
+    seen = []
+
+    def roll_difficulty(difficulty, modifiers, rng):
+        seen.append(difficulty)
+        return difficulty
+
+    monkeypatch.setattr(combat.d6, "roll_difficulty", roll_difficulty)
+    doc = "rules: d6\nsides:\n  north: {fighters: [{name: A}]}\n  south: {fighters: [{name: B}]}\n"
+    b = make(doc, ["..."], {"A": (0, 0), "B": (1, 0)})
+    turn(b, "A")
+    assert seen == [10]  # melee is always short range: the plain difficulty
+
+
+def test_advancing_on_the_leader_passes_the_nearer_enemy():
+    doc = """\
+    rules: wargame
+    sides:
+      north:
+        tactic: {name: balanced, params: {formation: %s}}
+        fighters: [{name: A, hit_dice: 4}]
+      south:
+        leader: L
+        fighters: [{name: N, hit_dice: 4}, {name: L, hit_dice: 4}]
+    """
+    at = {"A": (0, 2), "N": (4, 0), "L": (4, 4)}
+    b = make(doc % "leader", ["....."] * 5, at, move_ft=15)
+    turn(b, "A")
+    assert space.adjacent(b.field.cell(who(b, "A")), (4, 4))  # next to L
+    b = make(doc % "advance", ["....."] * 5, at, move_ft=15)
+    turn(b, "A")
+    assert space.adjacent(b.field.cell(who(b, "A")), (4, 0))  # N: the first of two as near
+
+
 @pytest.mark.parametrize(("cover", "stops"), [("T", True), ("P", False)])
 def test_cover_cells_stop_standard_ranged_attacks(cover, stops):
     sc = parse_scenario(textwrap.dedent(DUEL % ("hold", "warbow")))
