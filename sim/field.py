@@ -266,45 +266,13 @@ class Battlefield:
         the way around them too, so a crowd flows round its front rank instead of waiting.
         """
         here = self.cell(f)
-        pick = self._step_by(here, goal, self.spec.ways_to(goal))
+        pick = space.step_by(here, goal, self.spec.ways_to(goal), self.free)
         if pick is None and any(
             self.free((here[0] + dx, here[1] + dy)) for dx, dy in space.NEIGHBOURS
         ):
-            pick = self._step_by(here, goal, self._crowd_way(here, goal))
-        return pick
-
-    def _crowd_way(self, here: Cell, goal: Cell) -> dict[Cell, int]:
-        """Steps to ``goal`` around terrain and fighters, as far out as ``here`` (BFS)."""
-        steps = {goal: 0}
-        frontier = [goal]
-        depth = 0
-        while frontier and here not in steps:
-            depth += 1
-            nxt: list[Cell] = []
-            for x, y in frontier:
-                for dx, dy in space.NEIGHBOURS:
-                    c = (x + dx, y + dy)
-                    if c not in steps and (c == here or self.free(c)):
-                        steps[c] = depth
-                        nxt.append(c)
-            frontier = nxt
-        return steps
-
-    def _step_by(self, here: Cell, goal: Cell, way: dict[Cell, int]) -> Cell | None:
-        far = self.spec.width * self.spec.height + 1
-        now = (way.get(here, far), space.distance(here, goal))
-        best: tuple[int, int, int, int, int] | None = None
-        pick: Cell | None = None
-        for dx, dy in space.NEIGHBOURS:
-            c = (here[0] + dx, here[1] + dy)
-            if not self.free(c):
-                continue
-            key = (way.get(c, far), space.distance(c, goal))
-            if key >= now:
-                continue
-            rank = (*key, (c[0] - goal[0]) ** 2 + (c[1] - goal[1]) ** 2, c[1], c[0])
-            if best is None or rank < best:
-                best, pick = rank, c
+            crowd = self._terrain_blocks | (self.standing.keys() - {here})
+            way = space.path_lengths(self.spec, goal, crowd, until=here)
+            pick = space.step_by(here, goal, way, self.free)
         return pick
 
     def move(

@@ -16,7 +16,7 @@ adjacency through a chain that includes an enemy (:func:`fronts`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -264,15 +264,18 @@ def in_range(spec: MapSpec, a: Cell, b: Cell, reach_ft: float) -> bool:
     return feet(spec, a, b) <= reach_ft
 
 
-def path_lengths(spec: MapSpec, goal: Cell, blocked: Iterable[Cell] = ()) -> dict[Cell, int]:
+def path_lengths(
+    spec: MapSpec, goal: Cell, blocked: Iterable[Cell] = (), until: Cell | None = None
+) -> dict[Cell, int]:
     """Steps from every reachable cell to ``goal`` around walls and ``blocked`` cells (BFS).
 
     ``goal`` itself counts as reachable even when blocked (it is whom one moves toward).
+    With ``until``, the search stops after the layer that reaches that cell.
     """
     stop = spec.walls() | frozenset(blocked)
     steps = {goal: 0}
     frontier = [goal]
-    while frontier:
+    while frontier and (until is None or until not in steps):
         nxt: list[Cell] = []
         for x, y in frontier:
             for dx, dy in NEIGHBOURS:
@@ -284,30 +287,43 @@ def path_lengths(spec: MapSpec, goal: Cell, blocked: Iterable[Cell] = ()) -> dic
     return steps
 
 
+def step_by(
+    start: Cell, goal: Cell, steps: Mapping[Cell, int], free: Callable[[Cell], bool]
+) -> Cell | None:
+    """The ``free`` neighbour of ``start`` nearest ``goal`` by ``steps``, if nearer than it.
+
+    ``steps`` is a :func:`path_lengths` map to ``goal``; a cell it lacks counts as beyond
+    every path. Nearer means fewer steps, or as many and fewer cells in a straight line;
+    ties go to the smaller straight-line distance, then to the first in :data:`NEIGHBOURS`
+    order, so the step is the same on every run. None if no neighbour is nearer.
+    """
+    far = len(steps)  # more than any path in the map
+
+    def key(c: Cell) -> tuple[int, int, int]:
+        return (steps.get(c, far), distance(c, goal), (c[0] - goal[0]) ** 2 + (c[1] - goal[1]) ** 2)
+
+    here = key(start)[:2]
+    moves = [
+        c
+        for dx, dy in NEIGHBOURS
+        if free(c := (start[0] + dx, start[1] + dy)) and key(c)[:2] < here
+    ]
+    return min(moves, key=key, default=None)
+
+
 def step_toward(spec: MapSpec, start: Cell, goal: Cell, blocked: Iterable[Cell] = ()) -> Cell:
     """The neighbour of ``start`` one step along a shortest way to ``goal`` (or ``start``).
 
     Walls and ``blocked`` cells (e.g. occupied ones) are never entered; with no way
     around them, the step is the neighbour nearest ``goal`` in a straight line, if nearer
-    than ``start``. Ties go to the smaller straight-line distance, then to the first in
-    :data:`NEIGHBOURS` order, so the step is the same on every run.
+    than ``start`` (:func:`step_by`).
     """
     if start == goal:
         return start
     stop = spec.walls() | frozenset(blocked)
     steps = path_lengths(spec, goal, stop)
-    far = len(steps) + spec.width * spec.height
-
-    def key(c: Cell) -> tuple[int, int, int]:
-        return (steps.get(c, far), distance(c, goal), (c[0] - goal[0]) ** 2 + (c[1] - goal[1]) ** 2)
-
-    here = key(start)[:2]  # a step must bring it nearer by path or by cells
-    moves = [
-        c
-        for dx, dy in NEIGHBOURS
-        if spec.inside(c := (start[0] + dx, start[1] + dy)) and c not in stop and key(c)[:2] < here
-    ]
-    return min(moves, key=key, default=start)
+    step = step_by(start, goal, steps, lambda c: spec.inside(c) and c not in stop)
+    return start if step is None else step
 
 
 def shove(
