@@ -11,6 +11,7 @@ import pytest
 from PIL import Image
 
 from sim.cli import main
+from tests.test_cli_run import run
 
 ROOT = Path(__file__).resolve().parents[1]
 MAP = """\
@@ -30,15 +31,6 @@ campaign:
     - {name: the road}
     - {name: the ford}
 """
-
-
-def run(capsys, *argv):
-    try:
-        code = main([str(a) for a in argv])
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def scenario(tmp_path: Path, extra: str = MAP, name: str = "mapped.yaml") -> Path:

@@ -2,13 +2,12 @@
 
 import pickle
 from pathlib import Path
-from textwrap import dedent
 
 import pytest
 
-from sim.loader import ScenarioError, load_scenario, parse_scenario
-from sim.scenario import Scenario
+from sim.loader import load_scenario
 from sim.space import MapSpec
+from tests.test_loader import errors, load
 
 SCENARIOS = sorted((Path(__file__).resolve().parents[1] / "scenarios").glob("*.yaml"))
 
@@ -43,18 +42,6 @@ map:
 """
 )
 KNOWN = "known: '.', '#', 'T', 'R', 'B', '^', '~', '*', 'o' and the zone digits 1-2"
-
-
-def errors(text: str, overrides=()) -> list[str]:
-    with pytest.raises(ScenarioError) as info:
-        parse_scenario(dedent(text), "t.yaml", overrides)
-    lines = str(info.value).splitlines()
-    assert len(lines) == len(info.value.issues)
-    return lines
-
-
-def load(text: str, overrides=()) -> Scenario:
-    return parse_scenario(dedent(text), "t.yaml", overrides)
 
 
 # --------------------------------------------------------------------------- good maps
