@@ -6,7 +6,6 @@ gives one fighter its turn, so what happens follows from the rules and not from 
 
 from __future__ import annotations
 
-import json
 import textwrap
 from dataclasses import replace
 from pathlib import Path
@@ -17,11 +16,10 @@ import pytest
 from sim import combat, space
 from sim.battle import Battle
 from sim.field import band, line_of_sight
-from sim.loader import load_scenario, parse_scenario
+from sim.loader import parse_scenario
 from sim.rules.common import Status
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = Path(__file__).resolve().parent / "data"
 
 
 def make(doc: str, rows: list[str], at: dict, *, seed: int = 1, cell: float = 5, unit="ft", **opts):
@@ -383,25 +381,6 @@ def test_fronts_merge_when_fighters_meet_and_each_front_rolls():
     assert b.field.cell(who(b, "a3")) == (2, 1)
     rolled = [e["target"] for e in b.log if e["round"] == 1 and e["action"] == "front"]
     assert rolled == ["a1"]  # one front from end to end: a1 a2 a3 b1 b2
-
-
-# --------------------------------------------------------------------------- the abstract mode
-def test_scenarios_without_a_map_fight_exactly_as_before():
-    """Every table of every shipped scenario without a map (and of the two scenarios statted
-    for every system, under each) matches digests made before battlefield space existed."""
-    from tests.data.make_abstract_outcomes import SYSTEMS, digest
-
-    want = json.loads((DATA / "abstract_outcomes.json").read_text())
-    got = {}
-    for path in sorted((ROOT / "scenarios").glob("*.yaml")):
-        if load_scenario(path).map is None:
-            got[path.stem] = digest(path)
-    for name in ("mirror", "skirmish_all_rules"):
-        for system in SYSTEMS:
-            got[f"{name}@{system}"] = digest(
-                ROOT / "scenarios" / f"{name}.yaml", (f"rules.system={system}",)
-            )
-    assert got == want
 
 
 def test_the_same_seed_gives_the_same_battle_on_a_map():
