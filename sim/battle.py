@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,7 +37,14 @@ from sim.rules.common import OUT_OF_FIGHT, Status, build_options, option
 from sim.scenario import FactorSpec, FighterSpec, Goal, Scenario
 from sim.tactics import Tactic, harmlessness, make_tactic, readiness, weakness
 
-END_REASONS = ("defeat", "goal_achieved", "goal_failed", "mutual_defeat", "max_rounds")
+END_REASONS = (
+    "defeat",
+    "goal_achieved",
+    "goal_failed",
+    "mutual_defeat",
+    "mutual_rout",
+    "max_rounds",
+)
 STATUSES = tuple(s.value for s in Status)
 
 
@@ -56,6 +64,19 @@ class BattleOptions:
         "fighter acting and sides alternating ('turns'); 'auto' = pools under wargame, "
         "turns otherwise",
         choices=("auto", "pools", "turns"),
+    )
+    initiative: str = option(
+        "everyone",
+        "small-scale initiative: everyone rolls 1 HD and the side with the highest die goes "
+        "first [S]; 'sides': one die per side, so head count does not buy the first move",
+        choices=("everyone", "sides"),
+    )
+    rout: str = option(
+        "draw",
+        "a rout on both sides (no side has anyone in the fight who is not fleeing) ends the "
+        "battle at once as a draw; 'field': a side left with only fleeing fighters loses at "
+        "once, so the side still holding the field wins (a rout of both at once is a draw)",
+        choices=("draw", "field"),
     )
     scattered: str = option(
         "surrendered",
@@ -301,7 +322,9 @@ class Battle(mesa.Model):
         self.round_rows: list[dict[str, Any]] = []
         self.cover_until: dict[int, int] = {}
         self.next_first: Fighter | None = None
+        self.side_order: list[str] | None = None  # large scale: rolled once, then alternate
         self.queue: dict[str, tuple[FighterHeap, FighterHeap]] | None = None  # see _turns
+        self.deferred = 0  # > 0 inside together(): triggers and the end wait
         self.sides: dict[str, SideState] = {}
         self.field: Battlefield | None = None
         if scenario.map is not None:
@@ -404,10 +427,16 @@ class Battle(mesa.Model):
 
     # ---------------------------------------------------------------------- harm and status
     def set_status(self, f: Fighter, status: Status) -> None:
-        """Change ``f``'s status (keeping its War Game record in step) and check triggers."""
+        """Change ``f``'s status (keeping its War Game record in step).
+
+        A fighter going out of the fight checks the morale triggers at once (RULES.md 1.8,
+        :meth:`check_triggers`); a fighter starting to flee checks whether the battle ended
+        (a rout).
+        """
         if f.status == status:
             return
-        self.sides[f.side].recount(f.status, status)
+        before = f.status
+        self.sides[f.side].recount(before, status)
         f.status = status
         if status == Status.ACTIVE:
             self.sides[f.side].refile(f)
@@ -415,6 +444,10 @@ class Battle(mesa.Model):
         self.note(f.name, "status", result=status.value)
         if self.field is not None:
             self.field.fallen(f)
+        if status in OUT_OF_FIGHT and before not in OUT_OF_FIGHT:
+            self.check_triggers()
+        elif not self.deferred:
+            self.check_end()
 
     def harmed(self, attacker: Fighter | None, target: Fighter, wounds: int, hd_lost: int) -> None:
         """Book damage or wounds that ``attacker`` did to ``target``."""
@@ -527,6 +560,7 @@ class Battle(mesa.Model):
         self.large = large
         self.scale_switches += 1
         self.next_first = None
+        self.side_order = None
         for s in self.sides.values():
             s.pool = None
         word = "large" if large else "small"
@@ -538,8 +572,7 @@ class Battle(mesa.Model):
         if not fighters:
             return
         if self.large:
-            order = self._side_order(leaders_only=True)
-            for side in order:
+            for side in self.large_order():
                 for f in [g for g in self.sides[side].fighters if g.in_fight]:
                     combat.take_turn(self, f)
                     if self.ended:
@@ -624,12 +657,28 @@ class Battle(mesa.Model):
         enemies = [f for f in ready if f.side != actor.side]
         return self.tactic_of(actor).name_next_actor(allies, enemies)
 
+    def large_order(self) -> list[str]:
+        """Large scale: the order in which the sides take their turns, every round.
+
+        The leaders roll 1 HD once, when the large-scale War Game begins; the highest side
+        goes first and the sides then alternate, round after round (RULES.md 1.6). A new roll
+        comes only when the scale changes again.
+        """
+        if self.side_order is None:
+            self.side_order = self._side_order(leaders_only=True)
+        late = [n for n, s in self.sides.items() if n not in self.side_order and s.in_fight()]
+        return self.side_order + late
+
     def _side_order(self, *, leaders_only: bool) -> list[str]:
-        """Initiative: everyone (or each leader) rolls 1 HD; the highest side goes first."""
+        """Initiative: everyone (or each leader) rolls 1 HD; the highest side goes first.
+
+        With ``battle.initiative: sides`` one die per side is rolled, whatever its head count.
+        """
         names = [s.name for s in self.sides.values() if s.in_fight()]
         if len(names) < 2:
             return names
-        counts = [1 if leaders_only else len(self.sides[n].in_fight()) for n in names]
+        per_side = leaders_only or self.opts.initiative == "sides"
+        counts = [1 if per_side else len(self.sides[n].in_fight()) for n in names]
         ini = wargame.roll_initiative(counts, self.rng, self.frame)
         if self.log is not None:
             self.note(
@@ -651,14 +700,22 @@ class Battle(mesa.Model):
             self.quiet_rounds += 1
             if self.quiet_rounds >= wargame.QUIET_ROUNDS:
                 self.quiet_rounds = 0
-                for s in self.sides.values():
-                    self.morale_check(s, "quiet_rounds", once=False)
+                with self.together():  # every side rolls before a rout is judged
+                    for s in self.sides.values():
+                        self.morale_check(s, "quiet_rounds", once=False)
         self._update_goals()
         self.check_end()
 
     # ---------------------------------------------------------------------- morale
     def check_triggers(self) -> None:
-        """Morale triggers that fire at once (RULES.md 1.8): half out, leader down."""
+        """Check every side's immediate morale triggers (RULES.md 1.8: half out, leader down).
+
+        :meth:`set_status` calls this the moment a fighter goes out of the fight, so the roll
+        comes before the acting creature's next maneuver or roll; inside :meth:`together` the
+        check waits until everything that happens at once has been booked.
+        """
+        if self.deferred:
+            return
         for s in self.sides.values():
             if s.defeated:
                 continue
@@ -669,9 +726,28 @@ class Battle(mesa.Model):
             lead = s.leader_fighter()
             if lead is not None and lead.status in (Status.INCAPACITATED, Status.DEAD):
                 self.morale_check(s, "leader_out")
+        self.check_end()
+
+    @contextmanager
+    def together(self) -> Iterator[None]:
+        """Book changes that happen at once (a 2W2P front's hits, a faction's casualties).
+
+        Morale triggers and the end of the battle are checked once, when all are booked.
+        """
+        self.deferred += 1
+        try:
+            yield
+        finally:
+            self.deferred -= 1
+        if not self.deferred:
+            self.check_triggers()
 
     def morale_check(self, s: SideState, trigger: str, *, once: bool = True) -> None:
-        """Roll 1 HD for side ``s``: every active fighter at or below the roll flees."""
+        """Roll 1 HD for side ``s``: every active fighter at or below the roll flees.
+
+        The caller checks the end of the battle afterwards (:meth:`check_end`), once every
+        side that checks at this moment has rolled.
+        """
         if once and self.frame.morale_triggers_once:
             if trigger in s.triggers_fired:
                 return
@@ -695,8 +771,6 @@ class Battle(mesa.Model):
         for f in fleeing:
             f.wg = wargame.start_fleeing(f.wg)
             self.set_status(f, Status.FLEEING)
-        if fleeing:
-            self.check_end()
 
     # ---------------------------------------------------------------------- goals
     def _update_goals(self) -> None:
@@ -742,26 +816,37 @@ class Battle(mesa.Model):
         """Side ``s``'s goal ``index`` became impossible: a morale trigger, and it loses."""
         s.goals_failed.add(index)
         self.note(s.name, "goal failed", result=s.goals[index].kind)
-        self.morale_check(s, "goal_failed")
+        with self.together():
+            self.morale_check(s, "goal_failed")
         s.defeated = True
         self.check_end(reason="goal_failed")
 
     # ---------------------------------------------------------------------- the end
     def check_end(self, reason: str = "defeat") -> None:
-        """End the battle when at most one side is left standing."""
-        if self.ended:
+        """End the battle when at most one side is left, or when every side left is routed.
+
+        A side with nobody in the fight is defeated. A rout on every side left (nobody who is
+        not fleeing) is a draw at once; with ``battle.rout: field`` a routed side is defeated
+        at once, so the side still holding the field wins (RULES.md 1.8). Who acts first in
+        the next round never decides it.
+        """
+        if self.ended or self.deferred:
             return
         self.check_goals()
         if self.ended:
             return
+        routs_lose = self.opts.rout == "field"
         for s in self.sides.values():
-            if not s.defeated and not s.standing:
+            if not s.defeated and (not s.standing or (routs_lose and not s.active)):
                 s.defeated = True
         standing = [s for s in self.sides.values() if not s.defeated]
         if len(standing) == 1:
             self._finish(standing[0].name, reason)
         elif not standing:
-            self._finish(None, "mutual_defeat")
+            emptied = not any(s.standing for s in self.sides.values())
+            self._finish(None, "mutual_defeat" if emptied else "mutual_rout")
+        elif not any(s.active for s in standing):
+            self._finish(None, "mutual_rout")
 
     def _finish(self, winner: str | None, reason: str) -> None:
         self.ended = True

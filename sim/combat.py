@@ -65,7 +65,6 @@ def take_turn(b: Battle, f: Fighter) -> None:
         _deathwish_turn(b, f)
     elif b.rules == "d6":
         _d6_turn(b, f)
-    b.check_triggers()
     b.check_end()
 
 
@@ -655,7 +654,6 @@ def end_of_round(b: Battle) -> None:
                 b.set_status(f, Status.DEAD)
         elif b.rules == "2w2p" and f.status == Status.FLEEING:
             _flee(b, f)
-    b.check_triggers()
 
 
 # ------------------------------------------------------------------------------- 2W2P
@@ -681,22 +679,22 @@ def twowp_round(b: Battle) -> None:
             f.fought = True
     attackers = {id(mine): theirs for mine, theirs in fronts.values()}
     attackers.update({id(theirs): mine for mine, theirs in fronts.values()})
-    for fighters, hits in results:
-        if hits.felling == 0 and hits.wounding == 0:
-            continue
-        b.damaged()
-        new = twowp.take_hits(
-            hits.felling, hits.wounding, [f.wounds_2w2p for f in fighters], b.rng, b.options
-        )
-        foes = attackers[id(fighters)]
-        for i, (f, w) in enumerate(zip(fighters, new, strict=True)):
-            blows = (w.wounding - f.wounds_2w2p.wounding) + (w.felling - f.wounds_2w2p.felling)
-            f.wounds_2w2p = w
-            if blows:
-                b.harmed(foes[i % len(foes)] if foes else None, f, blows, blows)
-            if w.felled and f.status == Status.ACTIVE:
-                b.set_status(f, Status.INCAPACITATED)
-    b.check_triggers()
+    with b.together():  # both sides' results apply together; morale looks at them after
+        for fighters, hits in results:
+            if hits.felling == 0 and hits.wounding == 0:
+                continue
+            b.damaged()
+            new = twowp.take_hits(
+                hits.felling, hits.wounding, [f.wounds_2w2p for f in fighters], b.rng, b.options
+            )
+            foes = attackers[id(fighters)]
+            for i, (f, w) in enumerate(zip(fighters, new, strict=True)):
+                blows = (w.wounding - f.wounds_2w2p.wounding) + (w.felling - f.wounds_2w2p.felling)
+                f.wounds_2w2p = w
+                if blows:
+                    b.harmed(foes[i % len(foes)] if foes else None, f, blows, blows)
+                if w.felled and f.status == Status.ACTIVE:
+                    b.set_status(f, Status.INCAPACITATED)
     b.check_end()
 
 
@@ -762,21 +760,26 @@ def _front_pool(b: Battle, s: SideState, fighters: list[Fighter]) -> twowp.SideP
 
 # ------------------------------------------------------------------------------- large scale
 def large_round(b: Battle) -> None:
-    """Large-scale War Game: leaders roll, sides alternate, one maneuver per faction turn."""
-    for name in b._side_order(leaders_only=True):
+    """Large-scale War Game: the sides take turns in the order rolled once (RULES.md 1.6).
+
+    A faction with no active member takes no action (its fleeing members still run).
+    """
+    for name in b.large_order():
         s = b.sides[name]
-        if b.ended or s.pool is None or s.defeated or not b.large:
+        if b.ended or not b.large:
+            return
+        if s.defeated:
             continue
-        enemies = [
-            o for o in b.sides.values() if o is not s and o.pool is not None and not o.defeated
-        ]
-        if enemies:
-            enemy = max(enemies, key=lambda o: o.pool.hit_dice if o.pool else 0)
-            _faction_turn(b, s, enemy)
+        if s.pool is not None and s.active:
+            enemies = [
+                o for o in b.sides.values() if o is not s and o.pool is not None and not o.defeated
+            ]
+            if enemies:
+                enemy = max(enemies, key=lambda o: o.pool.hit_dice if o.pool else 0)
+                _faction_turn(b, s, enemy)
         for f in s.fighters:
             if f.status == Status.FLEEING:
                 _flee(b, f)
-        b.check_triggers()
         b.check_end()
 
 
@@ -839,15 +842,16 @@ def _faction_turn(b: Battle, s: SideState, e: SideState) -> None:
 def _casualties(b: Battle, s: SideState, n: int, chooser: SideState) -> None:
     """``n`` HD a faction lost: one member each taken out, chosen by ``chooser`` [S]."""
     out = Status.DEAD if b.frame.finish == "kill" else Status.INCAPACITATED
-    for _ in range(n):
-        members = [f for f in s.fighters if f.in_fight and not f.leader]
-        victim = chooser.tactic.choose_target(members, b.rng)
-        if victim is None:
-            return
-        attacker = None if chooser is s else next(iter(chooser.in_fight()), None)
-        b.harmed(attacker, victim, 1, 1)
-        victim.wg = victim.wg.evolve(status=out)
-        b.set_status(victim, out)
+    with b.together():  # the casualties of one blow fall together; morale looks after
+        for _ in range(n):
+            members = [f for f in s.fighters if f.in_fight and not f.leader]
+            victim = chooser.tactic.choose_target(members, b.rng)
+            if victim is None:
+                return
+            attacker = None if chooser is s else next(iter(chooser.in_fight()), None)
+            b.harmed(attacker, victim, 1, 1)
+            victim.wg = victim.wg.evolve(status=out)
+            b.set_status(victim, out)
 
 
 def _check_scattered(b: Battle, s: SideState) -> None:

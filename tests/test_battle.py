@@ -119,9 +119,8 @@ def test_wound_on_one_hd_takes_the_target_out():
 def test_half_a_side_down_triggers_a_morale_check():
     sc = Scenario(sides=(Side("red", fighters("r", 2)), Side("blue", fighters("b", 2))))
     b = Battle(sc, seed=1, events=True)
-    b.set_status(by_name(b, "r0"), Status.INCAPACITATED)
     b.rng = ScriptedRng([8])  # morale d8 = 8: every fighter with 8 HD or fewer flees
-    b.check_triggers()
+    b.set_status(by_name(b, "r0"), Status.INCAPACITATED)  # the check comes at once
     assert by_name(b, "r1").status == Status.FLEEING
     morale = [e for e in b.log if e["action"] == "morale"]
     assert morale and morale[0]["actor"] == "red" and "half_out" in morale[0]["result"]
@@ -133,9 +132,8 @@ def test_half_a_side_down_triggers_a_morale_check():
 def test_morale_roll_below_hd_holds():
     sc = Scenario(sides=(Side("red", fighters("r", 2, hit_dice=5)), Side("blue", fighters("b", 2))))
     b = Battle(sc, seed=1)
-    b.set_status(by_name(b, "r0"), Status.INCAPACITATED)
     b.rng = ScriptedRng([4])  # 4 < 5 HD: holds
-    b.check_triggers()
+    b.set_status(by_name(b, "r0"), Status.INCAPACITATED)
     assert by_name(b, "r1").status == Status.ACTIVE
 
 
@@ -160,9 +158,8 @@ def test_leader_down_triggers_morale():
         sides=(Side("red", fighters("r", 4), leader="r0"), Side("blue", fighters("b", 2)))
     )
     b = Battle(sc, seed=1, events=True)
-    b.set_status(by_name(b, "r0"), Status.INCAPACITATED)
     b.rng = ScriptedRng([1])
-    b.check_triggers()
+    b.set_status(by_name(b, "r0"), Status.INCAPACITATED)
     assert any("leader_out" in e["result"] for e in b.log if e["action"] == "morale")
 
 
@@ -631,3 +628,112 @@ def test_hazard_push_is_a_contest_and_costs_one_hd_and_the_armor():
     t.wg = replace(t.wg, stuck_in=None)
     combat._wargame_factor(b, a, t)
     assert t.wg.hit_dice == 3
+
+
+# --------------------------------------------------------------------------- issue 14: the frame
+def _flee(b, f):
+    from sim.rules import wargame
+
+    f.wg = wargame.start_fleeing(f.wg)
+    b.set_status(f, Status.FLEEING)
+
+
+def test_a_rout_on_both_sides_is_a_draw_at_once():
+    sc = Scenario(sides=(Side("red", fighters("r", 2)), Side("blue", fighters("b", 1))))
+    b = Battle(sc, seed=1)
+    for f in b.sides["red"].fighters:
+        _flee(b, f)
+    assert not b.ended  # red is routed, but blue still holds the field
+    _flee(b, by_name(b, "b0"))
+    assert b.ended and b.winner is None and b.end_reason == "mutual_rout"
+    assert all(f.status == Status.FLEEING for f in b.all_fighters())  # nobody had to act
+
+
+def test_with_rout_field_the_side_left_holding_the_field_wins():
+    sc = Scenario(
+        sides=(Side("red", fighters("r", 2)), Side("blue", fighters("b", 1))),
+        battle={"rout": "field"},
+    )
+    b = Battle(sc, seed=1)
+    _flee(b, by_name(b, "r0"))
+    assert not b.ended
+    _flee(b, by_name(b, "r1"))
+    assert b.ended and b.winner == "blue" and b.end_reason == "defeat"
+
+
+def test_a_mutual_rout_is_not_decided_by_who_acts_first():
+    """Both sides flee in the quiet-rounds check: the same draw whichever side rolled first."""
+    for first in ("red", "blue"):
+        names = [first, "blue" if first == "red" else "red"]
+        sc = Scenario(sides=tuple(Side(n, fighters(n[0], 2)) for n in names))
+        b = Battle(sc, seed=1, events=True)
+        b.rng = ScriptedRng([8, 8])  # both sides' morale d8 = 8: everyone flees
+        for _ in range(2):
+            b.harm_this_round = False
+            b._end_round()
+        assert b.ended and b.winner is None and b.end_reason == "mutual_rout", first
+
+
+def test_morale_is_rolled_the_moment_the_trigger_is_met():
+    """Half of blue falls to the first of red's two attacks: blue's morale roll comes before
+    red's second attack (RULES.md 1.8, "immediately")."""
+    sc = duel(
+        FighterSpec("A", hit_dice=4),
+        FighterSpec("B", hit_dice=1),
+        params_a={"reserve": 0, "mighty": "never"},
+        params_b={"dodge": "never"},
+    )
+    sc = replace(sc, sides=(sc.sides[0], replace(sc.sides[1], fighters=fighters("B", 2))))
+    sc = replace(
+        sc,
+        sides=(
+            sc.sides[0],
+            Side(
+                "blue",
+                (FighterSpec("B0", hit_dice=1), FighterSpec("B1", hit_dice=8)),
+                tactic=TacticSpec("balanced", {"dodge": "never"}),
+            ),
+        ),
+    )
+    b = Battle(sc, seed=1, events=True)
+    a = by_name(b, "A")
+    b.rng = ScriptedRng([3, 3, 1, 2, 2])  # attack B0 (out), morale d8 = 1 (B1 holds), attack B1
+    combat.take_turn(b, a)
+    kinds = [(e["action"], e["target"] or e["actor"]) for e in b.log]
+    out = kinds.index(("status", "B0"))
+    morale = kinds.index(("morale", "blue"))
+    second = kinds.index(("attack", "B1"))
+    assert out < morale < second
+
+
+def test_large_scale_initiative_is_rolled_once_then_the_sides_alternate():
+    careful = TacticSpec("balanced", {"dodge": "never", "mighty": "never"})
+    sc = Scenario(
+        sides=(
+            Side("red", fighters("r", 20, hit_dice=8, armor=("plate",)), tactic=careful),
+            Side("blue", fighters("b", 20, hit_dice=8, armor=("plate",)), tactic=careful),
+        ),
+        options={"pool": "headcount"},
+    )
+    b = Battle(sc, seed=4, events=True)
+    assert b.large
+    for _ in range(6):
+        b.step()
+    assert sum(e["action"] == "initiative" for e in b.log) == 1
+    turns = [e["actor"] for e in b.log if e["action"] == "faction attack"]
+    assert len(turns) >= 8
+    assert all(x != y for x, y in zip(turns, turns[1:], strict=False))  # never twice in a row
+
+
+def test_a_faction_with_nobody_left_to_act_takes_no_action():
+    sc = Scenario(
+        sides=(Side("red", fighters("r", 6)), Side("blue", fighters("b", 6))),
+        battle={"rout": "draw"},
+    )
+    b = Battle(sc, seed=2, events=True)
+    assert b.large
+    for f in b.sides["red"].fighters[:5]:
+        b.set_status(f, Status.FLED)
+    _flee(b, b.sides["red"].fighters[5])
+    b.step()
+    assert not any(e["actor"] == "red" and e["action"] == "faction attack" for e in b.log)
