@@ -15,7 +15,7 @@ rules of :mod:`sim.rules` and booking the results on the battle.
 On a map (``b.field``, :mod:`sim.field`) a fighter attacks only what it can reach; with
 nothing in reach it moves (a War Game move maneuver, a Deathwish move, D6's one space and
 sprint), spears shove, hazards are cells one is pushed into, cover comes from the target's
-cell, and 2W2P fronts form from adjacency. Without a map none of this runs.
+cell, and 2W2P fronts form from fighters next to enemies. Without a map none of this runs.
 """
 
 from __future__ import annotations
@@ -724,12 +724,14 @@ def _fronts(a: SideState, c: SideState) -> dict[str, tuple[list[Fighter], list[F
 def _map_fronts(
     b: Battle, a: SideState, c: SideState
 ) -> dict[str, tuple[list[Fighter], list[Fighter]]]:
-    """Fronts on a map: fighters close in, then adjacency forms the fronts.
+    """Fronts on a map: fighters close in, then fighters next to enemies form the fronts.
 
     First every active fighter with no enemy beside it moves up to ``move_ft`` as its
     formation says (sides in order, fighters in order); then fronts are the groups linked
-    by adjacency that hold both sides (RULES.md 2.4, :func:`sim.space.fronts`), named
-    after their first fighter. Fighters in no front do not roll this round.
+    by enemies standing next to each other (RULES.md 2.4 [I], :func:`sim.space.fronts`),
+    named after their first fighter. Fighters in no front (no enemy beside them, even with
+    an engaged ally beside them) do not roll this round and cannot be hit: a column in a
+    one-cell corridor fights one pair at a time, its rear stepping up as the front falls.
     """
     field = b.field
     assert field is not None

@@ -4,8 +4,8 @@
 stand on (one per cell) and answers the questions a turn asks of space: who is in reach,
 at which range band, whether a cell gives cover, where a fighter steps to close in,
 disengage, flank or run, where a shove ends, which hazard lies next to a target, and which
-2W2P fronts adjacency forms. The geometry is :mod:`sim.space`; the rules that use it are in
-:mod:`sim.combat`. Without a map a battle has no Battlefield and nothing here runs.
+2W2P fronts fighters next to enemies form. The geometry is :mod:`sim.space`; the rules that
+use it are in :mod:`sim.combat`. Without a map a battle has no Battlefield and nothing here runs.
 
 House rules of space [H] (every number is an option of ``battle:``, see ``sim options battle``):
 
@@ -366,7 +366,13 @@ class Battlefield:
 
     # ------------------------------------------------------------------ fronts and pictures
     def fronts(self, fighters: Iterable[Fighter]) -> list[list[Fighter]]:
-        """2W2P fronts from adjacency among ``fighters`` (:func:`sim.space.fronts`)."""
+        """2W2P fronts among ``fighters``: groups linked by enemies beside them (RULES.md 2.4).
+
+        A fighter fights in a front only when an enemy stands next to it: 2W2P melee
+        reaches the neighbouring cells and no further (:meth:`range_ft` is 0 for every 2W2P
+        fighter; no 2W2P weapon reaches beyond them), so an ally behind an engaged ally is in
+        no front, neither rolling nor hit (:func:`sim.space.fronts`).
+        """
         by_name = {f.name: f for f in fighters if self.on_grid(f)}
         groups = space.fronts({n: (f.side, self.cell(f)) for n, f in by_name.items()})
         return [[by_name[n] for n in g] for g in groups]

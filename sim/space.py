@@ -10,8 +10,8 @@ own random source.
 
 The seeds' distances (RULES.md 1.10, 2.4, 4): a spear shoves 10 ft, quicksand costs 10 ft a
 round, a warbow reaches 400 yards, a D6 round allows one move of one space (two when
-sprinting), and a 2W2P front is whoever can help one another: here, fighters linked by
-adjacency through a chain that includes an enemy (:func:`fronts`).
+sprinting), and a 2W2P front is whoever can help one another: here, fighters linked through
+enemies standing next to them (:func:`fronts`); an ally merely behind them is in no front.
 """
 
 from __future__ import annotations
@@ -354,12 +354,20 @@ def shove(
 
 
 def fronts(positions: Mapping[str, tuple[str, Cell]]) -> list[tuple[str, ...]]:
-    """2W2P fronts from adjacency: groups of fighters engaged with each other (RULES.md 2.4).
+    """2W2P fronts from engagement: groups of fighters linked by enemies beside them (RULES.md 2.4).
 
-    ``positions`` maps each active fighter's name to ``(side, cell)``. Fighters are linked
-    when adjacent; a front is a connected group holding fighters of at least two sides
-    (allies touching only allies are not engaged). Each front lists its names sorted;
-    fronts are sorted by their first name, so the result does not depend on dict order.
+    ``positions`` maps each active fighter's name to ``(side, cell)``. A fighter is linked
+    only to the enemies next to it (the 8 neighbouring cells, as far as 2W2P melee
+    reaches); a front is a connected group of those links [I]. So a fighter fights in a
+    front only if an enemy stands beside it: an ally beside an engaged ally, with no enemy
+    beside it itself, is in no front (it does not roll and cannot be hit), and a column in a
+    one-cell corridor fights one pair at a time. This is how we read the seed's "separated
+    from or able to help one another": one helps by fighting the same enemies, not by
+    standing behind a friend. Two fighters beside one enemy, or one fighter between two
+    enemies, share a front; a chain of such links is one front however long it is.
+
+    Each front lists its names sorted; fronts are sorted by their first name, so the result
+    does not depend on dict order.
     """
     names = sorted(positions)
     parent = {n: n for n in names}
@@ -373,18 +381,22 @@ def fronts(positions: Mapping[str, tuple[str, Cell]]) -> list[tuple[str, ...]]:
     by_cell: dict[Cell, list[str]] = {}
     for n in names:
         by_cell.setdefault(positions[n][1], []).append(n)
+    engaged: set[str] = set()
     for n in names:
-        x, y = positions[n][1]
-        for dx, dy in ((0, 0), *NEIGHBOURS):
+        side, (x, y) = positions[n]
+        for dx, dy in NEIGHBOURS:
             for m in by_cell.get((x + dx, y + dy), ()):
+                if positions[m][0] == side:
+                    continue
+                engaged.add(n)
                 a, b = root(n), root(m)
                 if a != b:
                     parent[max(a, b)] = min(a, b)
     groups: dict[str, list[str]] = {}
     for n in names:
-        groups.setdefault(root(n), []).append(n)
-    engaged = [g for g in groups.values() if len({positions[n][0] for n in g}) >= 2]
-    return sorted(tuple(g) for g in engaged)
+        if n in engaged:
+            groups.setdefault(root(n), []).append(n)
+    return sorted(tuple(g) for g in groups.values())
 
 
 def build_grid(spec: MapSpec, random: Any) -> Any:

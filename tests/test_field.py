@@ -383,6 +383,67 @@ def test_fronts_merge_when_fighters_meet_and_each_front_rolls():
     assert rolled == ["a1"]  # one front from end to end: a1 a2 a3 b1 b2
 
 
+CORRIDOR = ["#########", ".........", "#########"]
+COLUMNS = {"a3": (1, 1), "a2": (2, 1), "a1": (3, 1), "b1": (4, 1), "b2": (5, 1), "b3": (6, 1)}
+
+
+def recording_fronts(b: Battle) -> list[tuple[int, list[list[str]]]]:
+    """Record every round's fronts as the battle forms them (after its fighters moved up)."""
+    seen: list[tuple[int, list[list[str]]]] = []
+    formed = b.field.fronts
+
+    def record(fighters):
+        groups = formed(fighters)
+        seen.append((b.round, [[f.name for f in g] for g in groups]))
+        return groups
+
+    b.field.fronts = record
+    return seen
+
+
+def corridor_battle(seed: int) -> tuple[Battle, list[tuple[int, list[list[str]]]]]:
+    """Fight 3 v 3 in single file in a one-cell corridor, checking every round's front."""
+    b = make(TWOWP, CORRIDOR, COLUMNS, seed=seed)
+    assert fronts(b) == [["a1", "b1"]]  # the rear ranks are in no front
+    seen = recording_fronts(b)
+    while not b.ended:
+        before = {f.name: f.wounds_2w2p for f in b.all_fighters()}
+        b.step()
+        (groups,) = [groups for r, groups in seen if r == b.round]
+        if not groups:  # no front: a side has nobody left to fight (fled, say)
+            assert {f.side for f in b.all_fighters() if f.active} != {"a", "b"}
+            continue
+        assert len(groups) == 1  # one front this round
+        front = groups[0]
+        assert sorted(n[0] for n in front) == ["a", "b"]  # of one fighter a side
+        hit = {f.name for f in b.all_fighters() if f.wounds_2w2p != before[f.name]}
+        assert hit <= set(front)  # the rear cannot be hit
+        rolls = [e["dice"] for e in b.log if e["round"] == b.round and e["action"] == "front"]
+        assert rolls in [[f"{x}+0d vs {y}+0d"] for x in (0, 1) for y in (0, 1)]  # 1 die or none
+    return b, seen
+
+
+def test_a_column_in_a_corridor_fights_one_pair_at_a_time():
+    stepped_up = set()
+    for seed in range(1, 9):
+        b, seen = corridor_battle(seed)
+        assert len(seen) == b.round and b.end_reason in ("defeat", "mutual_defeat")  # an end
+        assert not any(f.active for f in b.all_fighters() if f.side != b.winner)
+        out = {f.name for f in b.all_fighters() if f.status in (Status.INCAPACITATED, Status.DEAD)}
+        in_fronts = {n for _, groups in seen for g in groups for n in g}
+        assert out <= in_fronts  # only who came to the front fell
+        assert {f.name for f in b.all_fighters() if f.fought} == in_fronts
+        stepped_up |= in_fronts
+    assert stepped_up == {"a1", "a2", "a3", "b1", "b2", "b3"}  # every rank comes to the front
+    # seed 1: a1 falls in round 1, a2 steps into its cell and fells b1, then steps on to
+    # b2 (who need not move: a2 came next to it), a3 following; a2 falls, a3 flees (morale)
+    b, seen = corridor_battle(1)
+    assert [groups for _, groups in seen] == [[["a1", "b1"]], [["a2", "b1"]], [["a2", "b2"]]]
+    moves = [(e["round"], e["actor"], e["result"]) for e in b.log if e["action"] == "moves"]
+    assert moves == [(2, "a2", "(3,1)"), (2, "a3", "(2,1)"), (3, "a2", "(4,1)"), (3, "a3", "(3,1)")]
+    assert b.winner == "b" and who(b, "a3").status == Status.FLED
+
+
 def test_the_same_seed_gives_the_same_battle_on_a_map():
     at = {"A": (0, 0), "B": (11, 0)}
 

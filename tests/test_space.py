@@ -82,6 +82,28 @@ def test_fronts_merge_when_fighters_meet():
     assert space.fronts(met) == [("a1", "b1"), ("a2", "a3", "b2", "b3")]
 
 
+def test_only_fighters_next_to_an_enemy_are_in_a_front():
+    # a column in a one-cell corridor: only the two face to face fight (RULES.md 2.4)
+    column = fighters(a3=(0, 0), a2=(1, 0), a1=(2, 0), b1=(3, 0), b2=(4, 0), b3=(5, 0))
+    assert space.fronts(column) == [("a1", "b1")]
+    # an ally beside an engaged ally, with no enemy beside it, does not fight
+    beside = fighters(a1=(1, 1), b1=(2, 1), a2=(0, 0), a3=(0, 2), b2=(3, 1))
+    assert space.fronts(beside) == [("a1", "b1")]
+    # back to back: two allies touching, each facing its own enemy, are two fronts
+    back = fighters(b1=(0, 0), a1=(1, 0), a2=(2, 0), b2=(3, 0))
+    assert space.fronts(back) == [("a1", "b1"), ("a2", "b2")]
+
+
+def test_two_enemies_beside_one_fighter_are_one_front():
+    between = fighters(b1=(0, 0), a1=(1, 0), b2=(2, 0))
+    assert space.fronts(between) == [("a1", "b1", "b2")]
+    corners = fighters(b1=(0, 0), a1=(1, 1), b2=(2, 2), a2=(4, 4))  # b1, b2 not adjacent
+    assert space.fronts(corners) == [("a1", "b1", "b2")]
+    # two fighters on one enemy, and a chain through enemies, is one front however long
+    chain = fighters(a1=(0, 0), a2=(0, 2), b1=(0, 1), b2=(1, 3), a3=(2, 4))
+    assert space.fronts(chain) == [("a1", "a2", "a3", "b1", "b2")]
+
+
 def test_allies_alone_are_no_front_and_order_does_not_matter():
     assert space.fronts(fighters(a1=(0, 0), a2=(1, 0))) == []
     p = fighters(b2=(3, 0), a1=(0, 0), b1=(1, 0), a2=(2, 0))
