@@ -427,7 +427,11 @@ def test_a_column_in_a_corridor_fights_one_pair_at_a_time():
     stepped_up = set()
     for seed in range(1, 9):
         b, seen = corridor_battle(seed)
-        assert len(seen) == b.round and b.end_reason in ("defeat", "mutual_defeat", "mutual_rout")  # an end
+        assert len(seen) == b.round and b.end_reason in (
+            "defeat",
+            "mutual_defeat",
+            "mutual_rout",
+        )  # an end
         assert not any(f.active for f in b.all_fighters() if f.side != b.winner)
         out = {f.name for f in b.all_fighters() if f.status in (Status.INCAPACITATED, Status.DEAD)}
         in_fronts = {n for _, groups in seen for g in groups for n in g}
