@@ -67,7 +67,6 @@ class Fighter(CellAgent):
             max(spec.strength, spec.athletics),
             spec.resolve,
         )
-        self.hd_start = spec.hit_dice
         self.in_cover = False
         self.acted = False
         # 2W2P
@@ -88,6 +87,38 @@ class Fighter(CellAgent):
         # records
         self.wounds_dealt = 0
         self.wounds_taken = 0
+        if spec.wounds or spec.status != "active":
+            self.start_hurt(getattr(model, "rules", ""))
+        self.hd_start = self.wg.hit_dice
+
+    def start_hurt(self, rules: str) -> None:
+        """Book what the stat block says happened before the battle: wounds and status.
+
+        Each of ``spec.wounds`` is one wound of every system's own kind: 1 HD lost (War Game,
+        and the HD every system uses for initiative and morale), one wounding blow (2W2P),
+        one Slight wound (Deathwish), one Wounded result on the damage table (D6, stacking).
+        A fighter those wounds put out of the fight under ``rules`` starts incapacitated (or
+        dead, for D6's last tier); ``spec.status`` may start it out of the fight anyway.
+        """
+        n = self.spec.wounds
+        if n:
+            self.wg, _ = wargame.lose_hd(
+                self.wg, n, source="before the battle", finish="incapacitate"
+            )
+            for _ in range(n):
+                self.wounds_2w2p = self.wounds_2w2p.take(felling=False)
+                self.dw_wounds.append(deathwish.WoundLevel.SLIGHT)
+                self.d6_condition = d6.stacked(self.d6_condition, d6.DamageTier.WOUNDED)
+        status = Status(self.spec.status)
+        if status == Status.ACTIVE:
+            if rules == "wargame" and self.wg.hit_dice == 0:
+                status = Status.INCAPACITATED
+            elif rules == "2w2p" and self.wounds_2w2p.felled:
+                status = Status.INCAPACITATED
+            elif rules == "d6":
+                status = d6.status_for(self.d6_condition)
+        self.status = status
+        self.wg = self.wg.evolve(status=status)
 
     @property
     def in_fight(self) -> bool:

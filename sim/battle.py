@@ -71,6 +71,12 @@ class BattleOptions:
         "first [S]; 'sides': one die per side, so head count does not buy the first move",
         choices=("everyone", "sides"),
     )
+    morale: str = option(
+        "all",
+        "which morale triggers are checked (War Game 1.8, every system): all, none (morale "
+        "off), or only one of half_out, leader_out, goal_failed, quiet_rounds",
+        choices=("all", "none", *wargame.MORALE_TRIGGERS),
+    )
     rout: str = option(
         "draw",
         "a rout on both sides (no side has anyone in the fight who is not fleeing) ends the "
@@ -218,10 +224,10 @@ class SideState:
         return self.leaders[0] if self.leaders else None
 
     def join(self, f: Fighter) -> None:
-        """Add a fighter (active) to the side and its counts and indexes."""
+        """Add a fighter to the side and its counts and indexes."""
         self.fighters.append(f)
-        self.standing += 1
-        self.active += 1
+        self.standing += f.in_fight
+        self.active += f.active
         if f.leader:
             self.leaders.append(f)
         self.by_name.setdefault(f.name, f)
@@ -354,7 +360,7 @@ class Battle(mesa.Model):
         f = Fighter(self, spec, side.name, leader=spec.name == side.leader)
         f.arrived_round = self.round
         side.join(f)
-        if self.field is not None:
+        if self.field is not None and f.in_fight:
             self.field.deploy(f)
         return f
 
@@ -399,7 +405,7 @@ class Battle(mesa.Model):
         """A fighter's current HD as morale sees it (RULES.md 1.8, BattleOptions.morale_hd)."""
         if self.rules == "wargame" or self.opts.morale_hd == "full":
             return f.wg.hit_dice
-        return max(0, f.spec.hit_dice - f.wounds_taken)
+        return max(0, f.wg.hit_dice - f.wounds_taken)
 
     @property
     def large_mode(self) -> str:
@@ -748,6 +754,8 @@ class Battle(mesa.Model):
         The caller checks the end of the battle afterwards (:meth:`check_end`), once every
         side that checks at this moment has rolled.
         """
+        if self.opts.morale not in ("all", trigger):
+            return
         if once and self.frame.morale_triggers_once:
             if trigger in s.triggers_fired:
                 return

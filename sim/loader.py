@@ -77,6 +77,9 @@ as the table spells them (``weapon: Bastard Sword`` becomes ``bastard_sword``).
 - Shared attributes: ``body``, ``strength``, ``dexterity`` (1..20, default 5); ``athletics``
   (0..20); ``resolve`` (0..100, used by ``morale_compare: fixed``); ``role`` (text, default
   ``fighter``); ``front`` (text, the 2W2P front; default ``main``).
+- Starting state: ``wounds`` (0..100, wounds taken before the battle, each one of the system's
+  own kind) and ``status`` (``active``, the default, or out of the fight from the start:
+  ``incapacitated``, ``dead``, ``fled``, ``surrendered``).
 - 2W2P: ``fights`` (0..1000, the fight count that gives the tier); ``prime`` (true/false);
   ``head_protection`` (true/false); ``skills`` (mapping of skill name to level:
   ``unskilled``, ``competent``, ``experienced`` or ``specialized``).
@@ -178,6 +181,7 @@ from sim.errors import SimError, did_you_mean, unknown
 from sim.rules import SYSTEMS, d6, deathwish, twowp, wargame
 from sim.rules.common import build_options
 from sim.scenario import (
+    START_STATUSES,
     AftermathSpec,
     CampaignSpec,
     D6Stats,
@@ -854,6 +858,14 @@ class _Checker:
         found = self.attempt(path, wargame.weapon, value)
         return _BAD if found is _BAD else found.name
 
+    def start_status(self, value: Any, path: str) -> Any:
+        if self.text(value, path) is _BAD:
+            return _BAD
+        if value not in START_STATUSES:
+            self.error(path, str(unknown("starting status", value, START_STATUSES)))
+            return _BAD
+        return value
+
     def savvy(self, value: Any, path: str) -> Any:
         return None if value is None else self.whole(value, path, 10, 99)
 
@@ -958,6 +970,8 @@ class _Checker:
             "front": lambda v, p: self.text(v, p, empty=False),
             "deathwish": self.deathwish,
             "d6": self.d6,
+            "wounds": lambda v, p: self.whole(v, p, 0, 100),
+            "status": self.start_status,
         }
 
     def fighter_fields(self, m: Mapping[str, Any], path: str, entry: bool) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from sim.errors import SimError
+from sim.errors import SimError, unknown
 from sim.space import MapSpec
 
 if TYPE_CHECKING:
@@ -72,6 +72,10 @@ class D6Stats:
     size: str | int = 0
 
 
+START_STATUSES = ("active", "incapacitated", "dead", "fled", "surrendered")
+"""What a fighter may be when the battle starts: in it, or already out of it."""
+
+
 @dataclass(frozen=True, slots=True)
 class FighterSpec:
     """One fighter's stat block.
@@ -85,6 +89,11 @@ class FighterSpec:
     of life-or-death fights: its tier), ``prime``, ``skills`` (name -> level),
     ``head_protection`` (body protection is any worn armor). ``resolve`` is used by
     ``morale_compare: fixed``. ``front`` groups 2W2P fronts.
+
+    A fighter may start the battle hurt or out of it: ``wounds`` taken before it (each one
+    wound of its system's own kind, see :meth:`sim.agents.Fighter.start_hurt`) and a starting
+    ``status`` (``active``, or out of the fight: ``incapacitated``, ``dead``, ``fled``,
+    ``surrendered``).
     """
 
     name: str
@@ -110,6 +119,8 @@ class FighterSpec:
     front: str = "main"
     deathwish: DeathwishStats = DeathwishStats()
     d6: D6Stats = D6Stats()
+    wounds: int = 0
+    status: str = "active"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "skills", _frozen(self.skills))
@@ -120,6 +131,10 @@ class FighterSpec:
             raise SimError(f"{self.name}: hit_dice must be 1 or more, got {self.hit_dice}")
         if self.fights < 0:
             raise SimError(f"{self.name}: fights must be 0 or more, got {self.fights}")
+        if self.wounds < 0:
+            raise SimError(f"{self.name}: wounds must be 0 or more, got {self.wounds}")
+        if self.status not in START_STATUSES:
+            raise unknown("starting status", self.status, START_STATUSES)
 
     def renamed(self, name: str) -> FighterSpec:
         """The same stat block under another name (for groups with a count)."""

@@ -737,3 +737,69 @@ def test_a_faction_with_nobody_left_to_act_takes_no_action():
     _flee(b, b.sides["red"].fighters[5])
     b.step()
     assert not any(e["actor"] == "red" and e["action"] == "faction attack" for e in b.log)
+
+
+def test_a_fighter_may_start_wounded_in_every_system():
+    from sim.rules import d6
+
+    sides = (
+        Side("red", (FighterSpec("r0", hit_dice=4, wounds=2),)),
+        Side("blue", fighters("b", 1)),
+    )
+    for rules in ("wargame", "2w2p", "deathwish", "d6"):
+        b = Battle(Scenario(sides=sides, rules=rules), seed=1)
+        f = by_name(b, "r0")
+        assert f.status == Status.ACTIVE and f.wg.hit_dice == 2 and f.hd_start == 2, rules
+        assert f.wounds_2w2p.wounding == 2 and not f.wounds_2w2p.felled  # prime: 3rd fells
+        assert len(f.dw_wounds) == 2
+        assert f.d6_condition == d6.Condition(d6.DamageTier.WOUNDED, 2)
+    # 2W2P counts the second wounding blow of a fighter past its prime as felling
+    b = Battle(
+        Scenario(
+            sides=(Side("red", (FighterSpec("r0", wounds=1, prime=False),)), sides[1]), rules="2w2p"
+        ),
+        seed=1,
+    )
+    assert by_name(b, "r0").status == Status.ACTIVE
+
+
+def test_wounds_that_take_a_fighter_out_start_it_out_and_so_does_status():
+    red = (FighterSpec("r0", hit_dice=2, wounds=2), FighterSpec("r1", status="fled"))
+    b = Battle(
+        Scenario(sides=(Side("red", red + fighters("r", 1)), Side("blue", fighters("b", 1)))),
+        seed=1,
+    )
+    assert by_name(b, "r0").status == Status.INCAPACITATED
+    assert by_name(b, "r1").status == Status.FLED
+    red_side = b.sides["red"]
+    assert (red_side.standing, red_side.active) == (1, 1)
+    b.run()
+    row = b.outcome().sides["red"]
+    assert row["fighters"] == 3 and row["fled"] >= 1 and row["incapacitated"] >= 1
+
+
+def test_morale_can_be_switched_off_or_narrowed_to_one_trigger():
+    sc = Scenario(sides=(Side("red", fighters("r", 2)), Side("blue", fighters("b", 2))))
+    for morale, rolled in (("none", False), ("leader_out", False), ("half_out", True)):
+        b = Battle(replace(sc, battle={"morale": morale}), seed=1, events=True)
+        b.rng = ScriptedRng([8])
+        b.set_status(by_name(b, "r0"), Status.INCAPACITATED)
+        assert any(e["action"] == "morale" for e in b.log) is rolled, morale
+        assert (by_name(b, "r1").status == Status.FLEEING) is rolled, morale
+
+
+def test_initiative_by_sides_rolls_one_die_a_side():
+    sc = Scenario(
+        sides=(Side("red", fighters("r", 5)), Side("blue", fighters("b", 1))),
+        battle={"initiative": "sides"},
+    )
+    b = Battle(sc, seed=1, events=True)
+    b.step()
+    ini = next(e for e in b.log if e["action"] == "initiative")
+    assert ini["dice"].count(",") == 1  # [[x], [y]]: one die each
+    firsts = []
+    for seed in range(400):
+        b = Battle(sc, seed=seed, events=True)
+        b.step()
+        firsts.append(next(e for e in b.log if e["action"] == "initiative")["result"])
+    assert 0.42 < firsts.count("red first") / 400 < 0.58  # everyone rolling: red 5 dice, ~89%

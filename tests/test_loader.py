@@ -1031,3 +1031,40 @@ def test_war_game_has_no_aftermath_options():
         "t.yaml:9: aftermath.options: the wargame system has no aftermath options (camp "
         "options go in aftermath.camp)"
     ]
+
+
+# --------------------------------------------------------------------------- starting state
+def test_fighters_may_start_wounded_or_out_of_the_fight():
+    sc = load(
+        """\
+        sides:
+          a:
+            fighters:
+              - {name: a0, wounds: 2}
+              - {name: a1, status: fled}
+          b:
+            fighters: [{name: b0}]
+        """
+    )
+    a0, a1 = sc.sides[0].fighters
+    assert (a0.wounds, a0.status) == (2, "active")
+    assert (a1.wounds, a1.status) == (0, "fled")
+
+
+def test_a_bad_starting_state_is_a_located_error():
+    assert errors(
+        """\
+        sides:
+          a:
+            fighters:
+              - {name: a0, wounds: -1}
+              - {name: a1, status: incapacitatd}
+          b:
+            fighters: [{name: b0, status: [dead]}]
+        """
+    ) == [
+        "t.yaml:4: sides.a.fighters[0].wounds: must be 0..100, got -1",
+        "t.yaml:5: sides.a.fighters[1].status: unknown starting status 'incapacitatd'; "
+        "did you mean 'incapacitated'?",
+        "t.yaml:7: sides.b.fighters[0].status: expected text, got a list",
+    ]
