@@ -80,10 +80,10 @@ as the table spells them (``weapon: Bastard Sword`` becomes ``bastard_sword``).
 - 2W2P: ``fights`` (0..1000, the fight count that gives the tier); ``prime`` (true/false);
   ``head_protection`` (true/false); ``skills`` (mapping of skill name to level:
   ``unskilled``, ``competent``, ``experienced`` or ``specialized``).
-- ``deathwish``: mapping with ``weapon`` (a Deathwish weapon name), ``armor`` (armor points
-  0..20, or an armor name such as ``light vest``), ``skill`` (0..20), ``traits`` (-20..20) and
-  ``ammo`` (an ammunition type). Body, Strength and traits must give a trauma tolerance of 1
-  or more.
+- ``deathwish``: mapping with ``weapon`` (a Deathwish weapon name), ``armor`` (body armor:
+  armor points 0..20, or an armor name such as ``light vest``; it counts only on hits to the
+  torso and vitals), ``skill`` (0..20), ``traits`` (-20..20) and ``ammo`` (an ammunition
+  type). Body, Strength and traits must give a trauma tolerance of 1 or more.
 - ``d6``: mapping with dice codes (``3D``, ``4D+1``, at most 100D) ``strength``,
   ``dexterity``, ``attack``, ``dodge``, ``parry`` and ``damage`` (for those two, an empty
   string means none / unarmed), ``armor``, and ``size`` (a participant of the D6 scale table
@@ -886,11 +886,12 @@ class _Checker:
                     out[key] = found.name
             elif key == "armor":
                 if isinstance(v, str):
-                    points = self.attempt(p, deathwish.find_armor, v)
+                    worn = self.attempt(p, deathwish.worn_armor, v)
                 else:
                     points = self.whole(v, p, 0, 20)
-                if points is not _BAD:
-                    out[key] = points
+                    worn = _BAD if points is _BAD else deathwish.body_armor(points)
+                if worn is not _BAD:
+                    out[key] = worn
             elif key == "skill":
                 if (n := self.whole(v, p, 0, 20)) is not _BAD:
                     out[key] = n

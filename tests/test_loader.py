@@ -20,6 +20,7 @@ from sim.loader import (
     parse_scenario,
     read_yaml,
 )
+from sim.rules.deathwish import WornArmor
 from sim.scenario import Event, FactorSpec, FighterSpec, Goal, Scenario, TacticSpec
 
 FORD = Path(__file__).resolve().parents[1] / "scenarios" / "ford.yaml"
@@ -706,7 +707,8 @@ def test_long_forms_counts_and_template_merging():
     red, blue = sc.sides
     solo = red.fighters[0]
     assert solo.name == "solo" and solo.armor == ("chain",)
-    assert solo.deathwish.weapon == "Glock 18" and solo.deathwish.armor == 1
+    assert solo.deathwish.weapon == "Glock 18"
+    assert solo.deathwish.armor == WornArmor(torso=1, vitals=1)  # a vest: torso and vitals
     assert (solo.deathwish.skill, solo.deathwish.ammo) == (8, "hollow-point")
     assert dict(solo.skills) == {"shooting": "competent", "healing": "specialized"}
     assert (solo.d6.attack, solo.d6.parry, solo.d6.size) == ("4D+1", "", "Dragon")
@@ -1031,3 +1033,17 @@ def test_war_game_has_no_aftermath_options():
         "t.yaml:9: aftermath.options: the wargame system has no aftermath options (camp "
         "options go in aftermath.camp)"
     ]
+
+
+# --------------------------------------------------------------------------- Deathwish armor
+def test_old_single_armor_values_still_load_as_body_armor():
+    sc = load_scenario(FORD.parent / "firefight.yaml")
+    armor = {f.name: f.deathwish.armor for side in sc.sides for f in side.fighters}
+    assert armor["Ruiz"] == WornArmor(torso=3, vitals=3)  # trauma plates
+    assert armor["guard 1"] == WornArmor(torso=2, vitals=2)  # military vest
+    assert armor["Vance"] == WornArmor(torso=1, vitals=1)  # light vest
+    assert armor["raider 1"] == WornArmor()  # none given
+    sc = load(TWO_SIDES, ["sides.red.fighters[0].deathwish={armor: 2}"])
+    assert sc.sides[0].fighters[0].deathwish.armor == WornArmor(torso=2, vitals=2)
+    sc = load(TWO_SIDES, ["sides.red.fighters[0].deathwish={armor: 0}"])
+    assert sc.sides[0].fighters[0].deathwish.armor == WornArmor()
