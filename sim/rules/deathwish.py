@@ -31,7 +31,9 @@ Armor by location (RULES.md 3: armor counts only on the struck location [S]):
 :class:`WornArmor` holds a fighter's Armor points on each part (``head``, ``torso``,
 ``vitals``, ``limbs``); :func:`armor_on` gives the points on a struck hit location;
 :func:`body_armor` is a vest or plates (torso and vitals [H]); :func:`armor_by_location`
-builds one from points per part (``torso`` covers the vitals too unless ``vitals`` is given).
+builds one from points per part (``torso`` covers the vitals too unless ``vitals`` is given);
+:func:`worn_armor` reads one value (points: body armor; a name: the parts its table row
+covers, :data:`ARMOR_COVERS`; the ``helmet`` row, Armor 2 on the head, is a house rule [H]).
 
 Aftermath (:class:`AftermathOptions`, a group apart from the battle's; all [H]):
 ``serious_minutes`` = 180 and ``critical_minutes`` = 10 (treatment must start by then),
@@ -61,6 +63,7 @@ SEED = "001_e5fc2d51799d4e98.txt"
 
 __all__ = [
     "ARMORS",
+    "ARMOR_COVERS",
     "ARMOR_PARTS",
     "WornArmor",
     "armor_by_location",
@@ -259,7 +262,13 @@ WEAPONS: Mapping[str, Weapon] = MappingProxyType(_load_weapons())
 ARMORS: Mapping[str, int] = MappingProxyType(
     {r["name"]: int(r["armor"]) for r in load_csv("deathwish_armors.csv")}
 )
-"""Armor values by name (``deathwish_armors.csv``)."""
+"""Armor values by name (``deathwish_armors.csv``; ``helmet`` is a house rule [H])."""
+
+ARMOR_COVERS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {r["name"]: tuple(r["covers"].split()) for r in load_csv("deathwish_armors.csv")}
+)
+"""The parts each named armor covers when worn alone (vests and plates: torso and vitals;
+the helmet: the head) [H] (``deathwish_armors.csv``)."""
 
 LOCATIONS: tuple[str, ...] = tuple(r["location"] for r in load_csv("deathwish_locations.csv"))
 """Hit locations (``deathwish_locations.csv``)."""
@@ -288,6 +297,9 @@ _PART_STRUCK: Mapping[str, str] = MappingProxyType(
 """The armor part that covers each hit location of :data:`LOCATIONS`."""
 if set(_PART_STRUCK) != set(LOCATIONS):  # pragma: no cover
     raise RuntimeError("deathwish_locations.csv must list torso, limb, head, vitals")
+_COVERED = {part for parts in ARMOR_COVERS.values() for part in parts}
+if not _COVERED <= set(ARMOR_PARTS):  # pragma: no cover
+    raise RuntimeError(f"deathwish_armors.csv: covers must name parts of {ARMOR_PARTS}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,9 +351,11 @@ def armor_by_location(parts: Mapping[str, int]) -> WornArmor:
 
 
 def worn_armor(armor: WornArmor | int | str) -> WornArmor:
-    """One armor value as worn: points or an armor-table name are body armor (:func:`body_armor`).
+    """One armor value as worn: points or a name from the armor table.
 
-    A :class:`WornArmor` is returned as it is.
+    Points are body armor (:func:`body_armor`); a name puts its points on the parts it
+    covers (:data:`ARMOR_COVERS`: a vest or plates torso and vitals, a helmet the head). A
+    :class:`WornArmor` is returned as it is.
 
     Raises:
         SimError: an unknown armor name (with a suggestion) or points below 0.
@@ -349,7 +363,8 @@ def worn_armor(armor: WornArmor | int | str) -> WornArmor:
     if isinstance(armor, WornArmor):
         return armor
     if isinstance(armor, str):
-        return body_armor(find_armor(armor))
+        name = _lookup("armor", armor, ARMORS)
+        return armor_by_location(dict.fromkeys(ARMOR_COVERS[name], ARMORS[name]))
     return body_armor(armor)
 
 

@@ -579,3 +579,18 @@ def test_worn_armor_is_frozen_and_checked():
         dw.armor_on(dw.WornArmor(), "limbs")
     with pytest.raises(SimError, match=r"^unknown armor 'kevlar'; known: "):
         dw.worn_armor("kevlar")
+
+
+def test_the_helmet_row_is_a_house_rule_on_the_head():
+    assert dw.ARMORS["helmet"] == 2 and dw.ARMOR_COVERS["helmet"] == ("head",)
+    helmet = dw.worn_armor("Helmet")
+    assert helmet == dw.WornArmor(head=2)
+    assert {loc: dw.armor_on(helmet, loc) for loc in dw.LOCATIONS} == {
+        "torso": 0,
+        "vitals": 0,
+        "head": 2,
+        "limb": 0,
+    }
+    for vest in ("light vest", "military vest", "SWAT vest", "trauma plates"):
+        assert dw.ARMOR_COVERS[vest] == ("torso", "vitals")
+    assert dw.worn_armor("none") == dw.WornArmor()
