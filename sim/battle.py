@@ -95,7 +95,7 @@ class BattleOptions:
     deathwish_location: str = option(
         "torso",
         "Deathwish hit location: always torso, or rolled on a d10 (1 head, 2 vitals, "
-        "3-6 limb, 7-10 torso)",
+        "3-6 limb, 7-10 torso); a hit meets only the armor on its location",
         choices=("torso", "random"),
     )
     deathwish_cover: int = option(1, "Deathwish cover points of a fighter in cover", low=0)

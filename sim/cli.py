@@ -112,7 +112,7 @@ def _odds_deathwish(a: argparse.Namespace) -> str:
         tt = deathwish.trauma_tolerance(a.body, a.strength)
     else:
         tt = 5 if a.tt is None else a.tt
-    armor = odds.parse_armor(a.armor)
+    armor = odds.parse_armor(a.armor, a.location)
     thr = deathwish.thresholds(tt)
     tt_text = f"TT {tt} (thresholds {thr.slight}/{thr.moderate}/{thr.serious}/{thr.critical})"
     if a.weapon is None and a.penetration is None and a.lethality is None:
@@ -751,7 +751,12 @@ def build_parser() -> argparse.ArgumentParser:
     dw.add_argument("--weapon", help="a weapon from the seed's table, e.g. 'Glock 18'")
     dw.add_argument("--penetration", type=int, help="a custom attack's penetration")
     dw.add_argument("--lethality", type=int, help="a custom attack's lethality")
-    dw.add_argument("--armor", default="0", help="armor points or name, e.g. 2 or 'light vest'")
+    dw.add_argument(
+        "--armor",
+        default="0",
+        help="armor on the struck location: points, or a name that counts only where it "
+        "covers (a vest: torso and vitals; helmet: head), e.g. 2 or 'light vest'",
+    )
     dw.add_argument("--cover", type=int, default=0, help="cover points (dice lost)")
     dw.add_argument("--location", default="torso", help="torso, limb, head or vitals")
     dw.add_argument("--ammo", default="standard", help="standard, hollow-point or armor-piercing")

@@ -473,7 +473,8 @@ def _deathwish_turn(b: Battle, f: Fighter) -> None:
         ammo=f.spec.deathwish.ammo,
         options=b.options,
     )
-    damage = deathwish.roll_damage(pen, leth, target.spec.deathwish.armor, cover_pts, b.rng)
+    armor = deathwish.armor_on(target.spec.deathwish.armor, location)
+    damage = deathwish.roll_damage(pen, leth, armor, cover_pts, b.rng)
     effect = deathwish.roll_effect(damage, target.dw_thresholds, b.rng, b.options)
     if b.log is not None:
         result = f"{location}, damage {damage}: " + (

@@ -83,10 +83,19 @@ as the table spells them (``weapon: Bastard Sword`` becomes ``bastard_sword``).
 - 2W2P: ``fights`` (0..1000, the fight count that gives the tier); ``prime`` (true/false);
   ``head_protection`` (true/false); ``skills`` (mapping of skill name to level:
   ``unskilled``, ``competent``, ``experienced`` or ``specialized``).
-- ``deathwish``: mapping with ``weapon`` (a Deathwish weapon name), ``armor`` (armor points
-  0..20, or an armor name such as ``light vest``), ``skill`` (0..20), ``traits`` (-20..20) and
-  ``ammo`` (an ammunition type). Body, Strength and traits must give a trauma tolerance of 1
-  or more.
+- ``deathwish``: mapping with ``weapon`` (a Deathwish weapon name), ``armor`` (below),
+  ``skill`` (0..20), ``traits`` (-20..20) and ``ammo`` (an ammunition type). Body, Strength
+  and traits must give a trauma tolerance of 1 or more. A hit meets only the armor on the
+  location it strikes (torso, or with ``battle: {deathwish_location: random}`` head, vitals,
+  limb or torso). ``armor`` is one value or a mapping by location:
+  - one value: armor points 0..20, or a name from the armor table (``none`` 0, ``light vest``
+    1, ``military vest`` and ``SWAT vest`` 2, ``trauma plates`` 3; ``helmet`` 2 is a house rule
+    [H]). Points, vests and plates are body armor: torso and vitals, not head or limbs [H];
+    ``helmet`` covers the head only.
+  - a mapping of location to points or an armor name, keys ``head``, ``torso``, ``vitals``,
+    ``limbs`` (each optional, default 0); ``torso`` covers the vitals too unless ``vitals`` is
+    given: ``armor: {torso: military vest, head: helmet, limbs: 1}``. A template's ``armor``
+    is replaced whole by an entry's.
 - ``d6``: mapping with dice codes (``3D``, ``4D+1``, at most 100D) ``strength``,
   ``dexterity``, ``attack``, ``dodge``, ``parry`` and ``damage`` (for those two, an empty
   string means none / unarmed), ``armor``, and ``size`` (a participant of the D6 scale table
@@ -217,6 +226,8 @@ MAX_ROUNDS = 10_000
 MAX_COUNT = 100_000
 """Largest ``count`` of one entry, and most fighters in one scenario."""
 MAX_D6_DICE = 100
+MAX_DW_ARMOR = 20
+"""Most Deathwish armor points on one location."""
 OVERRIDE_SOURCE = "<--set>"
 
 Locate = Callable[[str], "int | None"]
@@ -897,12 +908,8 @@ class _Checker:
                 if found is not _BAD:
                     out[key] = found.name
             elif key == "armor":
-                if isinstance(v, str):
-                    points = self.attempt(p, deathwish.find_armor, v)
-                else:
-                    points = self.whole(v, p, 0, 20)
-                if points is not _BAD:
-                    out[key] = points
+                if (worn := self.dw_armor(v, p)) is not _BAD:
+                    out[key] = worn
             elif key == "skill":
                 if (n := self.whole(v, p, 0, 20)) is not _BAD:
                     out[key] = n
@@ -914,6 +921,42 @@ class _Checker:
                 if ok is not _BAD and self.attempt(p, deathwish.ammo_modifiers, v) is not _BAD:
                     out[key] = v
         return out
+
+    def dw_armor(self, value: Any, path: str) -> Any:
+        """A Deathwish ``armor``: one value (points or a name) or a mapping by location."""
+        if isinstance(value, dict):
+            parts: dict[str, int] = {}
+            for part, v in value.items():
+                p = _join(path, part)
+                if part not in deathwish.ARMOR_PARTS:
+                    self.error(p, _unknown_key(part, deathwish.ARMOR_PARTS))
+                elif (points := self.dw_armor_points(v, p)) is not _BAD:
+                    parts[part] = points
+            if len(parts) < len(value):
+                return _BAD
+            return deathwish.armor_by_location(parts)
+        if isinstance(value, str):
+            return self.attempt(path, deathwish.worn_armor, value)
+        if isinstance(value, int) and not isinstance(value, bool):
+            points = self.whole(value, path, 0, MAX_DW_ARMOR)
+            return _BAD if points is _BAD else deathwish.body_armor(points)
+        self.error(
+            path,
+            f"expected armor points 0..{MAX_DW_ARMOR}, an armor name or a mapping of location "
+            f"to armor, got {_show(value)}",
+        )
+        return _BAD
+
+    def dw_armor_points(self, value: Any, path: str) -> Any:
+        """The points of one location's Deathwish armor: a number or an armor name."""
+        if isinstance(value, str):
+            return self.attempt(path, deathwish.find_armor, value)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return self.whole(value, path, 0, MAX_DW_ARMOR)
+        self.error(
+            path, f"expected armor points 0..{MAX_DW_ARMOR} or an armor name, got {_show(value)}"
+        )
+        return _BAD
 
     def d6(self, value: Any, path: str) -> Any:
         m = self.mapping(value, path)

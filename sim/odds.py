@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from sim.dice import D6Code, Dist
-from sim.errors import SimError, unknown
+from sim.errors import SimError
 from sim.rules import d6, deathwish, twowp, wargame
 
 WOUND_LEVELS = ("none", "slight", "moderate", "serious", "critical")
@@ -21,15 +21,17 @@ def _floats(dist: Dist) -> dict[str, float]:
     return {str(k): float(p) for k, p in dist.items()}
 
 
-def parse_armor(text: str) -> int:
-    """Deathwish armor as a number of points or a name from the armor table."""
+def parse_armor(text: str, location: str = "torso") -> int:
+    """Deathwish armor on the struck ``location``: a number of points, or an armor name.
+
+    A number is the points on that location. A name counts only where the armor covers
+    (:func:`sim.rules.deathwish.worn_armor`: a vest or plates torso and vitals, a helmet the
+    head), so ``light vest`` on a head hit is 0.
+    """
     try:
         value = int(text)
     except ValueError:
-        names = {name.lower(): pts for name, pts in deathwish.ARMORS.items()}
-        if text.lower() not in names:
-            raise unknown("armor", text, deathwish.ARMORS) from None
-        return names[text.lower()]
+        return deathwish.armor_on(deathwish.worn_armor(text.strip()), location)
     if value < 0:
         raise SimError(f"armor must be 0 or more, got {value}")
     return value

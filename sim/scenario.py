@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from sim.errors import SimError, unknown
+from sim.rules.deathwish import WornArmor, worn_armor
 from sim.space import MapSpec
 
 if TYPE_CHECKING:
@@ -45,13 +46,22 @@ def _frozen(mapping: Mapping[str, Any] | None) -> Mapping[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class DeathwishStats:
-    """A fighter's Deathwish block: firearm, armor points, attack skill, trait modifier."""
+    """A fighter's Deathwish block: firearm, armor by location, attack skill, trait modifier.
+
+    ``armor`` is the Armor on each part of the body (a hit meets only the struck part's);
+    one number or armor name given instead is body armor, torso and vitals
+    (:func:`sim.rules.deathwish.worn_armor`).
+    """
 
     weapon: str = "Unarmed"
-    armor: int = 0
+    armor: WornArmor = WornArmor()
     skill: int = 5
     traits: int = 0
     ammo: str = "standard"
+
+    def __post_init__(self) -> None:
+        """Read one armor value (points or a name) as body armor."""
+        object.__setattr__(self, "armor", worn_armor(self.armor))
 
 
 @dataclass(frozen=True, slots=True)

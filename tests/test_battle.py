@@ -456,6 +456,51 @@ def test_deathwish_miss_does_nothing():
     assert t.dw_wounds == [] and t.status == Status.ACTIVE
 
 
+def _shot_at_random_location(target_armor, script):
+    from sim.scenario import DeathwishStats
+
+    sc = duel(
+        FighterSpec("A", deathwish=DeathwishStats(weapon="Glock 20")),
+        FighterSpec("B", deathwish=DeathwishStats(armor=target_armor)),
+        rules="deathwish",
+        battle={"deathwish_location": "random"},
+        params_a={"cover": False},
+    )
+    b = Battle(sc, seed=1, events=True)
+    b.rng = ScriptedRng(script)
+    combat.take_turn(b, by_name(b, "A"))
+    (shot,) = [e for e in b.log if e["action"] == "shoots"]
+    return shot
+
+
+@pytest.mark.parametrize(
+    ("location", "want"),
+    [
+        # Glock 20: Penetration 2, Lethality 6; damage dice 6 and 4; B has TT 5 (1/3/5/10).
+        (0, "head, damage 10: critical wound"),  # no vest on the head: 2 dice <= 8
+        (1, "vitals, damage 6: serious wound"),  # the vest takes a die: 1 die, 6 <= 8
+        (2, "limb, damage 4: moderate wound"),  # no vest on a limb: 2 dice <= 4, only the 4
+        (6, "torso, damage 6: serious wound"),  # the vest takes a die: 1 die, 6 <= 6
+    ],
+)
+def test_deathwish_vest_counts_only_on_torso_and_vitals(location, want):
+    # to-hit d10 = 3 (<= skill 5); hit location d10 index; then the damage dice 6 and 4
+    shot = _shot_at_random_location("light vest", [3, location, 6, 4])
+    assert shot["result"].startswith(want)
+
+
+def test_deathwish_head_hit_on_a_vest_loses_no_die_but_a_helmet_takes_them():
+    from sim.rules.deathwish import WornArmor
+
+    vest = _shot_at_random_location(WornArmor(torso=1, vitals=1), [3, 0, 6, 4])
+    assert (vest["dice"], vest["result"]) == (
+        "2d10 <= 8",
+        "head, damage 10: critical wound, incapacitated",
+    )
+    helmet = _shot_at_random_location(WornArmor(head=2, torso=1, vitals=1), [3, 0, 6, 4])
+    assert (helmet["dice"], helmet["result"]) == ("2d10 <= 8", "head, damage 0: no wound")
+
+
 def test_deathwish_untreated_critical_kills_after_five_rounds():
     sc = duel(FighterSpec("A"), FighterSpec("B"), rules="deathwish")
     b = Battle(sc, seed=1)

@@ -48,6 +48,18 @@ def test_deathwish_custom_attack_and_body_strength(capsys):
     assert code == 0 and json.loads(out)["mean"] == 2.0
 
 
+def test_deathwish_named_armor_counts_only_on_the_struck_location(capsys):
+    args = ("odds", "deathwish", "--weapon", "Glock 20", "--armor", "light vest")
+    code, out, _ = run(capsys, *args, "--location", "head")
+    assert code == 0
+    assert out.splitlines()[0] == (
+        "Deathwish: Glock 20 (penetration 2, lethality 8) against armor 0, cover 0, head, "
+        "standard; TT 5 (thresholds 1/3/5/10)"
+    )
+    code, out, _ = run(capsys, *args, "--location", "vitals")
+    assert "against armor 1," in out.splitlines()[0]
+
+
 def test_deathwish_csv(capsys):
     code, out, _ = run(capsys, "odds", "deathwish", "--weapon", "M16", "--format", "csv")
     assert code == 0

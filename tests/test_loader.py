@@ -20,6 +20,7 @@ from sim.loader import (
     parse_scenario,
     read_yaml,
 )
+from sim.rules.deathwish import WornArmor
 from sim.scenario import Event, FactorSpec, FighterSpec, Goal, Scenario, TacticSpec
 
 FORD = Path(__file__).resolve().parents[1] / "scenarios" / "ford.yaml"
@@ -312,12 +313,65 @@ BAD_CASES = {
             "t.yaml:6: sides.red.fighters[0].deathwish.weapon: unknown weapon 'glok 18'; did you "
             "mean 'Glock 18' or 'Glock 20'?",
             "t.yaml:6: sides.red.fighters[0].deathwish.armor: unknown armor 'kevlar'; known: "
-            "'none', 'light vest', 'military vest', 'SWAT vest', 'trauma plates'",
+            "'none', 'light vest', 'military vest', 'SWAT vest', 'trauma plates', 'helmet'",
             "t.yaml:7: sides.red.fighters[0].d6.attack: bad dice code '4X': expected ND or ND+P, "
             "e.g. 3D, 3D+2, 4D-1",
             "t.yaml:7: sides.red.fighters[0].d6.size: unknown size 'giant'; did you mean 'Pegiya' "
             "or 'Ralitan'?",
             "t.yaml:7: sides.red.fighters[0].d6.damage: at most 100D, got '200D'",
+        ],
+    ),
+    "deathwish armor by location": (
+        "sides:\n  red:\n    fighters:\n"
+        "      - name: a\n"
+        "        deathwish:\n"
+        "          armor:\n"
+        "            torso: ligth vest\n"
+        "            hed: 2\n"
+        "            limb: 1\n"
+        "            legs: 1\n"
+        "            vitals: 21\n"
+        "            head: -1\n"
+        "            limbs: 1.5\n"
+        "      - {name: b, deathwish: {armor: {head: helmut, limbs: null}}}\n"
+        "  blue:\n    fighters: [{name: c}]\n",
+        [
+            "t.yaml:7: sides.red.fighters[0].deathwish.armor.torso: unknown armor 'ligth vest'; "
+            "did you mean 'light vest' or 'military vest' or 'SWAT vest'?",
+            "t.yaml:8: sides.red.fighters[0].deathwish.armor.hed: unknown key 'hed'; did you mean "
+            "'head'?",
+            "t.yaml:9: sides.red.fighters[0].deathwish.armor.limb: unknown key 'limb'; did you "
+            "mean 'limbs'?",
+            "t.yaml:10: sides.red.fighters[0].deathwish.armor.legs: unknown key 'legs'; allowed: "
+            "head, torso, vitals, limbs",
+            "t.yaml:11: sides.red.fighters[0].deathwish.armor.vitals: must be 0..20, got 21",
+            "t.yaml:12: sides.red.fighters[0].deathwish.armor.head: must be 0..20, got -1",
+            "t.yaml:13: sides.red.fighters[0].deathwish.armor.limbs: expected armor points 0..20 "
+            "or an armor name, got 1.5",
+            "t.yaml:14: sides.red.fighters[1].deathwish.armor.head: unknown armor 'helmut'; did "
+            "you mean 'helmet'?",
+            "t.yaml:14: sides.red.fighters[1].deathwish.armor.limbs: expected armor points 0..20 "
+            "or an armor name, got null",
+        ],
+    ),
+    "deathwish armor as one value": (
+        "sides:\n  red:\n    fighters:\n"
+        "      - {name: a, deathwish: {armor: [light vest, helmet]}}\n"
+        "      - {name: b, deathwish: {armor: 2.5}}\n"
+        "      - {name: c, deathwish: {armor: 21}}\n"
+        "      - {name: d, deathwish: {armor: helmut}}\n"
+        "      - {name: e, deathwish: {armor: true}}\n"
+        "  blue:\n    fighters: [{name: f}]\n",
+        [
+            "t.yaml:4: sides.red.fighters[0].deathwish.armor: expected armor points 0..20, an "
+            "armor name or a mapping of location to armor, got a list",
+            "t.yaml:5: sides.red.fighters[1].deathwish.armor: expected armor points 0..20, an "
+            "armor name or a mapping of location to armor, got 2.5",
+            "t.yaml:6: sides.red.fighters[2].deathwish.armor: must be 0..20, got 21",
+            "t.yaml:7: sides.red.fighters[3].deathwish.armor: unknown armor 'helmut'; did you "
+            "mean 'helmet'?",
+            "t.yaml:8: sides.red.fighters[4].deathwish.armor: expected armor points 0..20, an "
+            "armor name or a mapping of location to armor, got true",
         ],
     ),
     "trauma tolerance below 1": (
@@ -706,7 +760,8 @@ def test_long_forms_counts_and_template_merging():
     red, blue = sc.sides
     solo = red.fighters[0]
     assert solo.name == "solo" and solo.armor == ("chain",)
-    assert solo.deathwish.weapon == "Glock 18" and solo.deathwish.armor == 1
+    assert solo.deathwish.weapon == "Glock 18"
+    assert solo.deathwish.armor == WornArmor(torso=1, vitals=1)  # a vest: torso and vitals
     assert (solo.deathwish.skill, solo.deathwish.ammo) == (8, "hollow-point")
     assert dict(solo.skills) == {"shooting": "competent", "healing": "specialized"}
     assert (solo.d6.attack, solo.d6.parry, solo.d6.size) == ("4D+1", "", "Dragon")
@@ -1067,4 +1122,57 @@ def test_a_bad_starting_state_is_a_located_error():
         "t.yaml:5: sides.a.fighters[1].status: unknown starting status 'incapacitatd'; "
         "did you mean 'incapacitated'?",
         "t.yaml:7: sides.b.fighters[0].status: expected text, got a list",
+    ]
+
+
+# --------------------------------------------------------------------------- Deathwish armor
+def test_old_single_armor_values_still_load_as_body_armor():
+    sc = load_scenario(FORD.parent / "firefight.yaml")
+    armor = {f.name: f.deathwish.armor for side in sc.sides for f in side.fighters}
+    assert armor["Ruiz"] == WornArmor(torso=3, vitals=3)  # trauma plates
+    assert armor["guard 1"] == WornArmor(torso=2, vitals=2)  # military vest
+    assert armor["Vance"] == WornArmor(torso=1, vitals=1)  # light vest
+    assert armor["raider 1"] == WornArmor()  # none given
+    sc = load(TWO_SIDES, ["sides.red.fighters[0].deathwish={armor: 2}"])
+    assert sc.sides[0].fighters[0].deathwish.armor == WornArmor(torso=2, vitals=2)
+    sc = load(TWO_SIDES, ["sides.red.fighters[0].deathwish={armor: 0}"])
+    assert sc.sides[0].fighters[0].deathwish.armor == WornArmor()
+
+
+def test_deathwish_armor_by_location():
+    sc = load(
+        """\
+        rules: deathwish
+        templates:
+          trooper: {deathwish: {weapon: M16, armor: {torso: military vest, head: 2, limbs: 1}}}
+        sides:
+          red:
+            fighters:
+              - {name: a, template: trooper}
+              - {name: b, template: trooper, deathwish: {armor: helmet}}
+              - {name: c, deathwish: {armor: {torso: trauma plates, vitals: 1}}}
+              - {name: d, deathwish: {armor: {head: helmet, limbs: light vest}}}
+              - {name: e, deathwish: {armor: {}}}
+          blue:
+            fighters: [{name: f, deathwish: {armor: {vitals: 0, torso: 2}}}]
+        """
+    )
+    armor = {f.name: f.deathwish.armor for side in sc.sides for f in side.fighters}
+    assert armor == {
+        "a": WornArmor(head=2, torso=2, vitals=2, limbs=1),  # torso covers the vitals too
+        "b": WornArmor(head=2),  # one name: the parts it covers (a helmet: the head)
+        "c": WornArmor(torso=3, vitals=1),  # vitals given: their own
+        "d": WornArmor(head=2, limbs=1),  # in a mapping a name gives its points there
+        "e": WornArmor(),
+        "f": WornArmor(torso=2, vitals=0),
+    }
+    assert sc.sides[0].fighters[1].deathwish.weapon == "M16"  # the rest of the template stays
+
+
+def test_deathwish_armor_location_by_override():
+    sc = load(TWO_SIDES, ["sides.red.fighters[0].deathwish.armor.head=helmet"])
+    assert sc.sides[0].fighters[0].deathwish.armor == WornArmor(head=2)
+    assert errors(TWO_SIDES, ["sides.red.fighters[0].deathwish.armor.hed=2"]) == [
+        "<--set>: sides.red.fighters[0].deathwish.armor.hed: unknown key 'hed'; did you mean "
+        "'head'?"
     ]

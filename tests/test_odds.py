@@ -42,6 +42,22 @@ def test_parse_armor_by_name_and_number():
         odds.parse_armor("-1")
 
 
+def test_a_named_armor_counts_only_where_it_covers():
+    assert [odds.parse_armor("light vest", loc) for loc in ("torso", "vitals", "head", "limb")] == [
+        1,
+        1,
+        0,
+        0,
+    ]
+    assert [odds.parse_armor("helmet", loc) for loc in ("torso", "vitals", "head", "limb")] == [
+        0,
+        0,
+        2,
+        0,
+    ]
+    assert odds.parse_armor("2", "head") == 2  # points are the struck location's own
+
+
 def test_parse_attackers():
     assert odds.parse_attackers("green=3, veteran=1") == {
         twowp.Tier.GREEN: 3,

@@ -27,6 +27,14 @@ Options (fields of :class:`Options`; [I] interpretation, [H] house rule):
 - ``skill`` = 5 [H]: default attack skill for the to-hit roll.
 - ``cover_difficulty_per_point`` = 1 [H]: to-hit difficulty per point of the target's cover.
 
+Armor by location (RULES.md 3: armor counts only on the struck location [S]):
+:class:`WornArmor` holds a fighter's Armor points on each part (``head``, ``torso``,
+``vitals``, ``limbs``); :func:`armor_on` gives the points on a struck hit location;
+:func:`body_armor` is a vest or plates (torso and vitals [H]); :func:`armor_by_location`
+builds one from points per part (``torso`` covers the vitals too unless ``vitals`` is given);
+:func:`worn_armor` reads one value (points: body armor; a name: the parts its table row
+covers, :data:`ARMOR_COVERS`; the ``helmet`` row, Armor 2 on the head, is a house rule [H]).
+
 Aftermath (:class:`AftermathOptions`, a group apart from the battle's; all [H]):
 ``serious_minutes`` = 180 and ``critical_minutes`` = 10 (treatment must start by then),
 ``reach_minutes`` = 0, ``critical_later_death`` = 0, ``incapacitated_from`` = ``serious``.
@@ -55,6 +63,13 @@ SEED = "001_e5fc2d51799d4e98.txt"
 
 __all__ = [
     "ARMORS",
+    "ARMOR_COVERS",
+    "ARMOR_PARTS",
+    "WornArmor",
+    "armor_by_location",
+    "armor_on",
+    "body_armor",
+    "worn_armor",
     "AftermathOptions",
     "DEFAULT_AFTERMATH_OPTIONS",
     "dies_untreated",
@@ -247,7 +262,13 @@ WEAPONS: Mapping[str, Weapon] = MappingProxyType(_load_weapons())
 ARMORS: Mapping[str, int] = MappingProxyType(
     {r["name"]: int(r["armor"]) for r in load_csv("deathwish_armors.csv")}
 )
-"""Armor values by name (``deathwish_armors.csv``)."""
+"""Armor values by name (``deathwish_armors.csv``; ``helmet`` is a house rule [H])."""
+
+ARMOR_COVERS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {r["name"]: tuple(r["covers"].split()) for r in load_csv("deathwish_armors.csv")}
+)
+"""The parts each named armor covers when worn alone (vests and plates: torso and vitals;
+the helmet: the head) [H] (``deathwish_armors.csv``)."""
 
 LOCATIONS: tuple[str, ...] = tuple(r["location"] for r in load_csv("deathwish_locations.csv"))
 """Hit locations (``deathwish_locations.csv``)."""
@@ -264,6 +285,98 @@ def find_weapon(name: str) -> Weapon:
 def find_armor(name: str) -> int:
     """The Armor value of the armor called ``name``; SimError with a suggestion otherwise."""
     return ARMORS[_lookup("armor", name, ARMORS)]
+
+
+# --------------------------------------------------------------------------- armor by location
+ARMOR_PARTS: tuple[str, ...] = ("head", "torso", "vitals", "limbs")
+"""Where a fighter wears armor, as a scenario names it (``limbs``: the ``limb`` hit location)."""
+
+_PART_STRUCK: Mapping[str, str] = MappingProxyType(
+    {"torso": "torso", "limb": "limbs", "head": "head", "vitals": "vitals"}
+)
+"""The armor part that covers each hit location of :data:`LOCATIONS`."""
+if set(_PART_STRUCK) != set(LOCATIONS):  # pragma: no cover
+    raise RuntimeError("deathwish_locations.csv must list torso, limb, head, vitals")
+_COVERED = {part for parts in ARMOR_COVERS.values() for part in parts}
+if not _COVERED <= set(ARMOR_PARTS):  # pragma: no cover
+    raise RuntimeError(f"deathwish_armors.csv: covers must name parts of {ARMOR_PARTS}")
+
+
+@dataclass(frozen=True, slots=True)
+class WornArmor:
+    """A fighter's Armor points on each part of the body; a hit meets only the struck part's.
+
+    The seed: "Lose 1 die for each point of Armor ... the character has on the struck
+    location" [S]. ``limbs`` covers the ``limb`` hit location. All parts default to 0.
+
+    Raises:
+        SimError: a part's points are not a whole number 0 or more.
+    """
+
+    head: int = 0
+    torso: int = 0
+    vitals: int = 0
+    limbs: int = 0
+
+    def __post_init__(self) -> None:
+        """Check every part's points."""
+        for part in ARMOR_PARTS:
+            value = getattr(self, part)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise SimError(
+                    f"armor on the {part} must be a whole number 0 or more, got {value!r}"
+                )
+
+
+def body_armor(points: int) -> WornArmor:
+    """Body armor of ``points`` (a vest or plates): torso and vitals, not head or limbs [H]."""
+    return WornArmor(torso=points, vitals=points)
+
+
+def armor_by_location(parts: Mapping[str, int]) -> WornArmor:
+    """Armor from points per part (keys of :data:`ARMOR_PARTS`, each optional, default 0).
+
+    ``torso`` covers the vitals too unless ``vitals`` is given (a vest or plates over both).
+
+    Raises:
+        SimError: an unknown part (with a suggestion) or points that are not 0 or more.
+    """
+    for part in parts:
+        if part not in ARMOR_PARTS:
+            raise unknown("armor location", str(part), ARMOR_PARTS)
+    points = dict(parts)
+    if "torso" in points and "vitals" not in points:
+        points["vitals"] = points["torso"]
+    return WornArmor(**points)
+
+
+def worn_armor(armor: WornArmor | int | str) -> WornArmor:
+    """One armor value as worn: points or a name from the armor table.
+
+    Points are body armor (:func:`body_armor`); a name puts its points on the parts it
+    covers (:data:`ARMOR_COVERS`: a vest or plates torso and vitals, a helmet the head). A
+    :class:`WornArmor` is returned as it is.
+
+    Raises:
+        SimError: an unknown armor name (with a suggestion) or points below 0.
+    """
+    if isinstance(armor, WornArmor):
+        return armor
+    if isinstance(armor, str):
+        name = _lookup("armor", armor, ARMORS)
+        return armor_by_location(dict.fromkeys(ARMOR_COVERS[name], ARMORS[name]))
+    return body_armor(armor)
+
+
+def armor_on(armor: WornArmor, location: str) -> int:
+    """The Armor points ``armor`` has on the struck hit ``location`` (a :data:`LOCATIONS` name) [S].
+
+    Raises:
+        SimError: an unknown hit location (with a suggestion).
+    """
+    part = _PART_STRUCK[_lookup("hit location", location, _PART_STRUCK)]
+    points: int = getattr(armor, part)
+    return points
 
 
 # --------------------------------------------------------------------------- wounds

@@ -518,3 +518,79 @@ def test_thresholds_ordered_and_levels_monotone(tt, damage, compare):
     assert order.index(dw.wound_level(damage, thr, opts)) <= order.index(
         dw.wound_level(damage + 1, thr, opts)
     )
+
+
+# --------------------------------------------------------------------------- armor by location
+def test_a_vest_protects_torso_and_vitals_not_head_or_limbs():
+    vest = dw.body_armor(dw.find_armor("military vest"))
+    assert vest == dw.WornArmor(head=0, torso=2, vitals=2, limbs=0)
+    on = {loc: dw.armor_on(vest, loc) for loc in dw.LOCATIONS}
+    assert on == {"torso": 2, "vitals": 2, "head": 0, "limb": 0}
+
+
+def test_a_helmet_protects_the_head_only():
+    helmet = dw.armor_by_location({"head": 2})
+    on = {loc: dw.armor_on(helmet, loc) for loc in dw.LOCATIONS}
+    assert on == {"torso": 0, "vitals": 0, "head": 2, "limb": 0}
+
+
+def test_limb_armor_covers_the_limb_location():
+    assert dw.armor_on(dw.WornArmor(limbs=1), "limb") == 1
+    assert dw.armor_on(dw.WornArmor(limbs=1), "Limb") == 1  # names forgive case
+
+
+def test_torso_armor_covers_the_vitals_unless_they_are_given():
+    assert dw.armor_by_location({"torso": 3}) == dw.WornArmor(torso=3, vitals=3)
+    assert dw.armor_by_location({"torso": 3, "vitals": 1}) == dw.WornArmor(torso=3, vitals=1)
+    assert dw.armor_by_location({"vitals": 2}) == dw.WornArmor(vitals=2)
+    assert dw.armor_by_location({}) == dw.WornArmor()
+    everywhere = dw.armor_by_location({"head": 1, "torso": 2, "vitals": 3, "limbs": 4})
+    assert [dw.armor_on(everywhere, loc) for loc in ("head", "torso", "vitals", "limb")] == [
+        1,
+        2,
+        3,
+        4,
+    ]
+
+
+def test_one_armor_value_is_body_armor():
+    assert dw.worn_armor(0) == dw.WornArmor()
+    assert dw.worn_armor(2) == dw.WornArmor(torso=2, vitals=2)
+    assert dw.worn_armor("light vest") == dw.WornArmor(torso=1, vitals=1)
+    assert dw.worn_armor("Trauma Plates") == dw.WornArmor(torso=3, vitals=3)
+    kept = dw.WornArmor(head=1)
+    assert dw.worn_armor(kept) is kept
+
+
+def test_worn_armor_is_frozen_and_checked():
+    with pytest.raises(AttributeError):
+        dw.WornArmor().head = 1  # type: ignore[misc]
+    with pytest.raises(
+        SimError, match=r"^armor on the limbs must be a whole number 0 or more, got -1$"
+    ):
+        dw.WornArmor(limbs=-1)
+    with pytest.raises(
+        SimError, match=r"^armor on the head must be a whole number 0 or more, got True$"
+    ):
+        dw.WornArmor(head=True)
+    with pytest.raises(SimError, match=r"^unknown armor location 'hed'; did you mean 'head'\?$"):
+        dw.armor_by_location({"hed": 1})
+    with pytest.raises(SimError, match=r"^unknown hit location 'limbs'; did you mean 'limb'\?$"):
+        dw.armor_on(dw.WornArmor(), "limbs")
+    with pytest.raises(SimError, match=r"^unknown armor 'kevlar'; known: "):
+        dw.worn_armor("kevlar")
+
+
+def test_the_helmet_row_is_a_house_rule_on_the_head():
+    assert dw.ARMORS["helmet"] == 2 and dw.ARMOR_COVERS["helmet"] == ("head",)
+    helmet = dw.worn_armor("Helmet")
+    assert helmet == dw.WornArmor(head=2)
+    assert {loc: dw.armor_on(helmet, loc) for loc in dw.LOCATIONS} == {
+        "torso": 0,
+        "vitals": 0,
+        "head": 2,
+        "limb": 0,
+    }
+    for vest in ("light vest", "military vest", "SWAT vest", "trauma plates"):
+        assert dw.ARMOR_COVERS[vest] == ("torso", "vitals")
+    assert dw.worn_armor("none") == dw.WornArmor()
