@@ -685,8 +685,17 @@ def twowp_round(b: Battle) -> None:
             if hits.felling == 0 and hits.wounding == 0:
                 continue
             b.damaged()
+            side = b.sides[fighters[0].side]
+            shielded = frozenset(
+                i for i, f in enumerate(fighters) if f.leader and side.tactic.protect_leader
+            )
             new = twowp.take_hits(
-                hits.felling, hits.wounding, [f.wounds_2w2p for f in fighters], b.rng, b.options
+                hits.felling,
+                hits.wounding,
+                [f.wounds_2w2p for f in fighters],
+                b.rng,
+                b.options,
+                shielded,
             )
             foes = attackers[id(fighters)]
             for i, (f, w) in enumerate(zip(fighters, new, strict=True)):

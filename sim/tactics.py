@@ -30,6 +30,9 @@ Parameters (all presets share them):
 - ``distract``: invoke a distraction in play on the target before attacking.
 - ``leader_killing``: at large scale, ``never`` or ``always`` go for the enemy leader.
 - ``defence_share``: share of a side's 2W2P front dice set aside for defence.
+- ``protect_leader``: 2W2P, the side deciding who takes the hits keeps them off its leader
+  while anyone else on the front can take them (the seed: "the other side decides which
+  fighters take them").
 - ``objective_share``: share of a side's fighters that work on a ``destroy`` goal.
 - ``name_next``: popcorn initiative, ``ally_first`` or ``enemy_first`` (RULES.md 1.6 [H]).
 - ``parry``: D6 tiers, parry instead of dodging when the parry code is the better one.
@@ -78,6 +81,9 @@ class Tactic:
         "never", "large scale: try leader killing", choices=("never", "always")
     )
     defence_share: float = option(0.0, "2W2P: share of dice for defence", low=0, high=1)
+    protect_leader: bool = option(
+        True, "2W2P: the side's leader takes hits only when nobody else on its front can"
+    )
     objective_share: float = option(0.5, "share of fighters on a destroy goal", low=0, high=1)
     name_next: str = option(
         "ally_first", "popcorn: whom to name next", choices=("ally_first", "enemy_first")

@@ -848,3 +848,23 @@ def test_initiative_by_sides_rolls_one_die_a_side():
         b.step()
         firsts.append(next(e for e in b.log if e["action"] == "initiative")["result"])
     assert 0.42 < firsts.count("red first") / 400 < 0.58  # everyone rolling: red 5 dice, ~89%
+
+
+def test_a_2w2p_side_keeps_hits_off_its_leader():
+    """The side that takes the hits decides who takes them: a sensible one shields its
+    leader (tactic protect_leader); the leader is listed first, where 'spread' puts a
+    fresh front's felling hit."""
+    for protect, leader_felled in ((True, False), (False, True)):
+        tactic = TacticSpec("balanced", {"protect_leader": protect})
+        sc = Scenario(
+            sides=(
+                Side("red", fighters("r", 3, fights=3), leader="r0", tactic=tactic),
+                Side("blue", fighters("b", 3, fights=3)),
+            ),
+            rules="2w2p",
+        )
+        b = Battle(sc, seed=1)
+        b.rng = ScriptedRng([1] * 5 + [6] + [1] * 5)  # red rolls nothing; blue one felling hit
+        combat.twowp_round(b)
+        assert by_name(b, "r0").wounds_2w2p.felled is leader_felled, protect
+        assert sum(f.wounds_2w2p.felled for f in b.sides["red"].fighters) == 1

@@ -1053,18 +1053,27 @@ def _pick(policy: str, standing: list[int], state: list[Wounds], felling: bool) 
     return max(standing, key=lambda i: (state[i].wounding_left, -i))
 
 
+def _candidates(state: Sequence[Wounds], shielded: frozenset[int]) -> list[int]:
+    """Who may take the next hit: the standing, the ``shielded`` only when nobody else is."""
+    standing = [i for i, s in enumerate(state) if not s.felled]
+    return [i for i in standing if i not in shielded] or standing
+
+
 def take_hits(
     felling: int,
     wounding: int,
     fighters: Sequence[Wounds],
     rng: np.random.Generator | None = None,
     options: Options = DEFAULT_OPTIONS,
+    shielded: frozenset[int] = frozenset(),
 ) -> tuple[Wounds, ...]:
     """Distribute hits over a side's fighters; returns every fighter's new state, same order.
 
     Felling hits are dealt first, then wounding hits, one at a time, each to a fighter still
     standing (a felled fighter is out of the front; hits left when all are felled are lost).
-    The side decides who takes them, by option ``take_hits`` [H]:
+    Fighters at the indices in ``shielded`` (a side's leader, when its tactic protects it)
+    take a hit only when no other fighter of the front is standing. The side decides who
+    takes them, by option ``take_hits`` [H]:
 
     - ``spread``: a felling hit goes to the standing fighter with the fewest wounding blows
       left before being felled (the most worn down; first in list order on ties); a wounding
@@ -1081,7 +1090,7 @@ def take_hits(
         raise SimError("take_hits 'random' needs a random generator")
     state = list(fighters)
     for is_felling in [True] * felling + [False] * wounding:
-        standing = [i for i, s in enumerate(state) if not s.felled]
+        standing = _candidates(state, shielded)
         if not standing:
             break
         if policy == "random":
@@ -1098,15 +1107,16 @@ def take_hits_dist(
     wounding: int,
     fighters: Sequence[Wounds],
     options: Options = DEFAULT_OPTIONS,
+    shielded: frozenset[int] = frozenset(),
 ) -> Dist:
     """Exact distribution of :func:`take_hits`' result (a constant unless ``random``)."""
     start = tuple(fighters)
     if options.take_hits != "random":
-        return Dist.constant(take_hits(felling, wounding, start, None, options))
+        return Dist.constant(take_hits(felling, wounding, start, None, options, shielded))
 
     def hit(is_felling: bool) -> Callable[[tuple[Wounds, ...]], Dist]:
         def step(state: tuple[Wounds, ...]) -> Dist:
-            standing = [i for i, s in enumerate(state) if not s.felled]
+            standing = _candidates(state, shielded)
             if not standing:
                 return Dist.constant(state)
             p = Fraction(1, len(standing))

@@ -584,6 +584,25 @@ def test_take_hits_shield_best():
     assert take_hits(1, 3, side, options=opts) == (Wounds(0), Wounds(2, 1), Wounds(0, 1))
 
 
+def test_a_shielded_leader_takes_hits_only_when_nobody_else_can():
+    side = [Wounds(0), Wounds(0), Wounds(0)]
+    # spread would fell the first listed fighter (the leader, index 0) on a fresh front
+    assert take_hits(1, 0, side)[0].felled
+    shielded = frozenset({0})
+    assert take_hits(1, 2, side, shielded=shielded) == (Wounds(0), Wounds(0, 1), Wounds(2))
+    # once the others are felled, the leader takes what is left
+    assert take_hits(3, 0, side, shielded=shielded) == (Wounds(0, 1), Wounds(0, 1), Wounds(0, 1))
+    opts = Options(take_hits="random")
+    exact = take_hits_dist(1, 1, side, opts, shielded)
+    assert all(not after[0].felled and after[0].wounding == 0 for after in exact.outcomes())
+    assert exact == Dist(
+        {
+            (Wounds(0), Wounds(0, 1), Wounds(1)): F(1, 2),
+            (Wounds(0), Wounds(1), Wounds(0, 1)): F(1, 2),
+        }
+    )
+
+
 def test_hits_beyond_the_last_standing_fighter_are_lost():
     assert take_hits(3, 2, [Wounds(0)]) == (Wounds(0, 1),)
     assert take_hits(1, 0, [Wounds(0, 1)]) == (Wounds(0, 1),)
