@@ -543,6 +543,10 @@ class Battle(mesa.Model):
                     self.harmed(None, f, start.burning.lost, before - f.wg.hit_dice)
                     if f.wg.status != f.status:
                         self.set_status(f, f.wg.status)
+                if f.wg.stuck_in is not None and f.in_fight:  # "for every round stuck"
+                    f.wg, stuck = wargame.hazard_round(f.wg)
+                    if stuck:
+                        self.note(f.name, f"stuck in {f.wg.stuck_in}", result=stuck)
         if self.large and self.large_mode == "pools":
             for s in self.sides.values():
                 if s.pool is None and s.in_fight():

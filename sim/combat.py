@@ -174,6 +174,11 @@ def _wargame_turn(b: Battle, f: Fighter) -> None:
     if f.wg.burning and wargame.can_maneuver(f.wg, "extinguish", b.frame):
         f.wg, paid = wargame.put_out_fire(f.wg, b.frame)
         b.note(f.name, "puts out the fire", result=paid.describe())
+    if wargame.is_held(f.wg) and t.break_free and wargame.can_maneuver(f.wg, "contest", b.frame):
+        f.wg, paid = wargame.pay_maneuver(f.wg, "contest", b.frame)
+        f.wg, contest = wargame.try_break_free(f.wg, b.rng, b.frame)
+        free = not wargame.is_held(f.wg)
+        b.note(f.name, "breaks free" if free else "fails to break free", result=contest.describe())
     if (
         t.wants_recover(f.wg.armor_pool, f.wg.armor_max)
         and wargame.can_recover_armor(f.wg)

@@ -27,6 +27,8 @@ Parameters (all presets share them):
   of its maximum.
 - ``cover``: take cover (a maneuver) when an enemy has a ranged weapon and cover is in play.
 - ``hazard``: push an enemy into a hazard in play instead of attacking.
+- ``break_free``: a War Game fighter stuck in a hazard, grappled or subdued spends a
+  maneuver at the start of its turn on a contest to break free (RULES.md 1.10).
 - ``distract``: invoke a distraction in play on the target before attacking.
 - ``leader_killing``: at large scale, ``never`` or ``always`` go for the enemy leader.
 - ``defence_share``: share of a side's 2W2P front dice set aside for defence.
@@ -76,6 +78,9 @@ class Tactic:
     recover_below: float = option(0.5, "recover armor below this share of max", low=0, high=1)
     cover: bool = option(True, "take cover from ranged attackers")
     hazard: bool = option(True, "push enemies into hazards in play")
+    break_free: bool = option(
+        True, "War Game: a fighter stuck, grappled or subdued tries to break free on its turn"
+    )
     distract: bool = option(False, "distract the target before attacking")
     leader_killing: str = option(
         "never", "large scale: try leader killing", choices=("never", "always")

@@ -868,3 +868,28 @@ def test_a_2w2p_side_keeps_hits_off_its_leader():
         combat.twowp_round(b)
         assert by_name(b, "r0").wounds_2w2p.felled is leader_felled, protect
         assert sum(f.wounds_2w2p.felled for f in b.sides["red"].fighters) == 1
+
+
+def test_a_fighter_stuck_in_quicksand_sinks_every_round_until_it_breaks_free():
+    from sim.rules import wargame
+
+    for breaks in (False, True):
+        sc = duel(
+            FighterSpec("A", hit_dice=6, armor=("plate",)),
+            FighterSpec("B", hit_dice=6, armor=("plate",)),
+            params_a={"break_free": breaks, "mighty": "never"},
+            params_b={"mighty": "never", "dodge": "never"},
+        )
+        b = Battle(sc, seed=3, events=True)
+        a = by_name(b, "A")
+        a.wg, _ = wargame.apply_hazard(a.wg, "quicksand")
+        for _ in range(3):
+            b.step()
+        log = [e["action"] for e in b.log if e["actor"] == "A"]
+        if not breaks:
+            assert a.wg.stuck_in == "quicksand" and a.wg.movement_penalty_ft == 40
+            assert log.count("stuck in quicksand") == 3
+        else:
+            tries = [e for e in b.log if e["action"] in ("breaks free", "fails to break free")]
+            assert tries and tries[-1]["action"] == "breaks free"
+            assert a.wg.stuck_in is None and a.wg.movement_penalty_ft == 0

@@ -1591,8 +1591,31 @@ def put_out_fire(c: Combatant, options: Options = DEFAULT_OPTIONS) -> tuple[Comb
 
 
 def break_free(c: Combatant) -> Combatant:
-    """``c`` out of a hazard, grapple or subdual (the battle decides what that takes)."""
-    return c.evolve(subdued=False, grappled=False, stuck_in=None)
+    """``c`` out of a hazard, grapple or subdual; a hazard's slowing ends with it [I]."""
+    return c.evolve(subdued=False, grappled=False, stuck_in=None, movement_penalty_ft=0)
+
+
+def is_held(c: Combatant) -> bool:
+    """True while ``c`` is stuck in a hazard, grappled or subdued."""
+    return c.stuck_in is not None or c.grappled or c.subdued
+
+
+def try_break_free(
+    c: Combatant, rng: np.random.Generator, options: Options = DEFAULT_OPTIONS
+) -> tuple[Combatant, Contest]:
+    """A held creature's contested maneuver to break free (RULES.md 1.10 [I]).
+
+    It rolls a d8 and adds its Strength or Athletics; the hold (hazard, grapple or subdual)
+    rolls a d8 with nothing added [H]. Ties go as ``contest_ties`` says (default: the hold).
+    The caller pays the maneuver. On a win the creature is free (:func:`break_free`).
+    """
+    result = roll_contest(c.strength, 0, rng, options=options)
+    return (break_free(c) if result.winner == "attacker" else c), result
+
+
+def break_free_dist(c: Combatant, options: Options = DEFAULT_OPTIONS) -> Dist:
+    """Exact chance of :func:`try_break_free` (``True``: the creature is free)."""
+    return contest_dist(c.strength, 0, options=options).map(lambda w: w == "attacker")
 
 
 # --------------------------------------------------------------------------- contests

@@ -1067,3 +1067,30 @@ def test_contests_many_slow():
         wg.roll_contest(0, 1, rng, attacker_dice=2, options=o).winner for _ in range(NS // 4)
     ]
     assert_matches(samples, wg.contest_dist(0, 1, attacker_dice=2, options=o))
+
+
+# --------------------------------------------------------------------------- stuck, and free
+def test_breaking_free_is_a_contest_against_a_bare_d8(rng):
+    held, _ = wg.apply_hazard(wg.combatant(6, strength=0), "quicksand")
+    assert wg.is_held(held) and held.movement_penalty_ft == 10
+    assert wg.break_free_dist(held) == Dist({True: Fraction(28, 64), False: Fraction(36, 64)})
+    strong = held.evolve(strength=3)
+    assert wg.break_free_dist(strong)[True] == Fraction(28 + 8 + 7 + 6, 64)  # d8+3 > d8
+    samples = []
+    for _ in range(4000):
+        after, contest = wg.try_break_free(held, rng)
+        free = not wg.is_held(after)
+        assert free == (contest.winner == "attacker")
+        assert after.movement_penalty_ft == (0 if free else 10)
+        samples.append(free)
+    assert_matches(samples, wg.break_free_dist(held))
+
+
+def test_a_hazard_bites_again_every_round_stuck():
+    c, _ = wg.apply_hazard(wg.combatant(6), "acid")
+    assert c.inventory_lost == 5
+    c, text = wg.hazard_round(c)
+    assert c.inventory_lost == 10 and text == "5 inventory slots destroyed"
+    q, _ = wg.apply_hazard(wg.combatant(6), "quicksand")
+    q, _ = wg.hazard_round(q)
+    assert q.movement_penalty_ft == 20
