@@ -86,8 +86,10 @@ class BattleOptions:
     )
     scattered: str = option(
         "surrendered",
-        "a faction scattered at 0 HD when the battle ends there: its members surrender (or flee)",
-        choices=("surrendered", "fled"),
+        "a faction scattered at 0 HD while more than the large-scale threshold still stand: "
+        "its members surrender, flee, or fight on as individuals in a small-scale War Game "
+        "('fight', whatever their number)",
+        choices=("surrendered", "fled", "fight"),
     )
     cover_rounds: int = option(
         2, "rounds a fighter stays in cover after taking it (this one and the next)", low=1
@@ -329,6 +331,7 @@ class Battle(mesa.Model):
         self.cover_until: dict[int, int] = {}
         self.next_first: Fighter | None = None
         self.side_order: list[str] | None = None  # large scale: rolled once, then alternate
+        self.small_until: int | None = None  # see switch_scale(hold=True)
         self.queue: dict[str, tuple[FighterHeap, FighterHeap]] | None = None  # see _turns
         self.deferred = 0  # > 0 inside together(): triggers and the end wait
         self.sides: dict[str, SideState] = {}
@@ -396,6 +399,20 @@ class Battle(mesa.Model):
     def standing(self) -> int:
         """Individuals still in the fight, all sides together."""
         return sum(s.standing for s in self.sides.values())
+
+    def enemy_waiting(self, f: Fighter) -> bool:
+        """True while an active enemy of ``f`` has yet to act this round.
+
+        Such an enemy may attack ``f`` before the HD it spends now come back.
+        """
+        if self.queue is not None:
+            return any(q[0].top() is not None for side, q in self.queue.items() if side != f.side)
+        return any(
+            e.active and not e.acted
+            for s in self.sides.values()
+            if s.name != f.side
+            for e in s.fighters
+        )
 
     def has_enemies(self, f: Fighter) -> bool:
         """True while an enemy of ``f`` is in the fight."""
@@ -557,7 +574,10 @@ class Battle(mesa.Model):
         self.check_end()
 
     def _should_be_large(self) -> bool:
-        return wargame.is_large_scale(self.standing(), self.frame)
+        standing = self.standing()
+        if self.small_until is not None and standing <= self.small_until:
+            return False  # scattered into a small-scale War Game: only newcomers lift it
+        return wargame.is_large_scale(standing, self.frame)
 
     def _check_scale(self) -> None:
         large = self._should_be_large()
@@ -565,8 +585,13 @@ class Battle(mesa.Model):
             return
         self.switch_scale(large)
 
-    def switch_scale(self, large: bool) -> None:
-        """Change scale (RULES.md 1.12); individuals keep their own state."""
+    def switch_scale(self, large: bool, *, hold: bool = False) -> None:
+        """Change scale (RULES.md 1.12); individuals keep their own state.
+
+        ``hold``: a scattered faction's members fight on as individuals, so the battle stays
+        small scale until reinforcements lift the count above today's.
+        """
+        self.small_until = self.standing() if hold else None
         self.large = large
         self.scale_switches += 1
         self.next_first = None
@@ -585,6 +610,7 @@ class Battle(mesa.Model):
             for side in self.large_order():
                 for f in [g for g in self.sides[side].fighters if g.in_fight]:
                     combat.take_turn(self, f)
+                    f.acted = True
                     if self.ended:
                         return
             return

@@ -190,7 +190,7 @@ def _wargame_turn(b: Battle, f: Fighter) -> None:
     used_factor = False
     while f.active and not b.ended and wargame.can_maneuver(f.wg, "attack", b.frame):
         cost = wargame.maneuver_price(f.wg, "attack", b.frame)
-        if acted and f.wg.spendable - cost < t.reserve:
+        if acted and f.wg.spendable - cost < _reserve(b, f):
             break
         if not b.has_enemies(f):
             break
@@ -221,6 +221,18 @@ def _wargame_turn(b: Battle, f: Fighter) -> None:
             used_factor = True
             continue
         _wargame_attack(b, f, target)
+
+
+def _reserve(b: Battle, f: Fighter) -> int:
+    """HD ``f`` keeps unspent for dodging on its turn.
+
+    Its tactic's reserve while an enemy may still attack it this round; with ``all_in_last``
+    none once every enemy has acted (spent HD come back when the next round starts).
+    """
+    t = b.tactic_of(f)
+    if t.all_in_last and not b.enemy_waiting(f):
+        return 0
+    return t.reserve
 
 
 def _wargame_factor(b: Battle, f: Fighter, target: Fighter, *, hazards: bool = True) -> bool:
@@ -255,7 +267,7 @@ def _wargame_factor(b: Battle, f: Fighter, target: Fighter, *, hazards: bool = T
 def _wargame_attack(b: Battle, f: Fighter, target: Fighter) -> None:
     t = b.tactic_of(f)
     weapon = wargame.weapon(f.spec.weapon)
-    mighty = t.wants_mighty(wargame.effective_pool(target.wg))
+    mighty = t.wants_mighty(wargame.effective_pool(target.wg), wargame.can_dodge(target.wg))
     if mighty:
         f.wg = wargame.declare_mighty(f.wg)
     f.wg, paid = wargame.pay_maneuver(f.wg, "attack", b.frame)
@@ -834,7 +846,7 @@ def _faction_turn(b: Battle, s: SideState, e: SideState) -> None:
         _check_scattered(b, s)
         _check_scattered(b, e)
         return
-    mighty = t.wants_mighty(wargame.effective_pool(e.pool))
+    mighty = t.wants_mighty(wargame.effective_pool(e.pool), wargame.can_dodge(e.pool))
     if mighty:
         s.pool = wargame.declare_mighty(s.pool)
     s.pool, paid = wargame.pay_maneuver(s.pool, "attack", b.frame)
@@ -880,8 +892,8 @@ def _check_scattered(b: Battle, s: SideState) -> None:
         b.set_status(lead, Status.INCAPACITATED)
     b.note(s.name, "scattered", result="the faction is out of HD")
     s.pool = None
-    if not wargame.is_large_scale(b.standing(), b.frame):
-        b.switch_scale(False)
+    if b.opts.scattered == "fight" or not wargame.is_large_scale(b.standing(), b.frame):
+        b.switch_scale(False, hold=b.opts.scattered == "fight")
         return
     scattered = Status.SURRENDERED if b.opts.scattered == "surrendered" else Status.FLED
     for f in s.fighters:

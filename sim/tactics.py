@@ -70,9 +70,15 @@ class Tactic:
         "weakest", "whom to attack", choices=("weakest", "strongest", "leader", "random")
     )
     reserve: int = option(1, "HD kept unspent for dodging", low=0, high=100)
+    all_in_last: bool = option(
+        False, "keep no reserve once every enemy has acted this round (spent HD come back)"
+    )
     dodge: str = option("wound", "which blows to dodge", choices=("never", "wound", "out"))
     mighty: str = option(
-        "armored", "when to declare a mighty attack", choices=("never", "armored", "always")
+        "armored",
+        "when to declare a mighty attack: never, on an armored target, on a target that cannot "
+        "dodge it (exposed), always",
+        choices=("never", "armored", "exposed", "always"),
     )
     mighty_pool: int = option(6, "armor pool that makes a target 'armored'", low=0, high=100)
     recover_below: float = option(0.5, "recover armor below this share of max", low=0, high=1)
@@ -124,10 +130,16 @@ class Tactic:
             return would_out
         return would_wound
 
-    def wants_mighty(self, target_pool: int) -> bool:
-        """Whether to declare the next attack mighty."""
+    def wants_mighty(self, target_pool: int, target_can_dodge: bool = True) -> bool:
+        """Whether to declare the next attack mighty.
+
+        ``exposed``: only when the target cannot dodge it, since a dodged mighty attack
+        costs the attacker its own dodges for nothing.
+        """
         if self.mighty == "always":
             return True
+        if self.mighty == "exposed":
+            return not target_can_dodge
         return self.mighty == "armored" and target_pool >= self.mighty_pool
 
     def wants_recover(self, armor_pool: int, armor_max: int) -> bool:
