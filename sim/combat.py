@@ -463,7 +463,6 @@ def _deathwish_turn(b: Battle, f: Fighter) -> None:
         skill,
         deathwish.wound_difficulty(f.dw_wounds),
         deathwish.cover_difficulty(cover_pts, b.options),
-        b.options,
     )
     if not hit:
         b.note(f.name, "shoots", target.name, result="misses")
