@@ -669,6 +669,15 @@ def factor_dist(kind: str) -> Dist:
     return Dist({f.name: Fraction(1, len(table)) for f in table})
 
 
+def cover_protects(cover: str | Factor, options: Options = DEFAULT_OPTIONS) -> bool:
+    """Whether ``cover`` stops standard ranged attacks [S, I].
+
+    As the d8 table says (fog, bushes and pits give "no real protection"); with
+    ``weak_cover="protects"`` every cover does.
+    """
+    return factor("cover", cover).protects or options.weak_cover == "protects"
+
+
 # --------------------------------------------------------------------------- armor pool
 @dataclass(frozen=True, slots=True)
 class ArmorPiece:
@@ -1372,9 +1381,7 @@ def _attack_setup(
 ) -> tuple[Weapon, bool, bool]:
     _check_choice("defence", defence, DEFENCES)
     w = weapon(name)
-    protected = cover is not None and (
-        factor("cover", cover).protects or options.weak_cover == "protects"
-    )
+    protected = cover is not None and cover_protects(cover, options)
     return w, protected, w.ranged if ranged is None else ranged
 
 
