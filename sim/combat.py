@@ -113,7 +113,7 @@ def _take_cover(b: Battle, f: Fighter) -> wargame.Factor | None:
     """The protecting cover in play, if the tactic wants cover from a ranged enemy now."""
     if not b.tactic_of(f).cover or b.in_cover(f):
         return None
-    cover = next((c for c in b.factors_of("cover") if c.protects), None)
+    cover = next((c for c in b.factors_of("cover") if wargame.cover_protects(c, b.frame)), None)
     if cover is None or not any(_is_ranged(b, e) for e in b.enemies_of(f) if e.active):
         return None
     return cover
@@ -276,7 +276,7 @@ def _wargame_attack(b: Battle, f: Fighter, target: Fighter) -> None:
         return
     roll = wargame.roll_damage(paid.cost, b.rng, b.frame.damage, max_damage=b.frame.max_damage)
     if b.field is None:
-        cover = next((c for c in b.factors_of("cover") if c.protects), None)
+        cover = next((c for c in b.factors_of("cover") if wargame.cover_protects(c, b.frame)), None)
         in_cover = cover if b.in_cover(target) else None
     else:
         terrain = b.field.cover(target, f)
@@ -404,7 +404,7 @@ def _covered(b: Battle, f: Fighter, e: Fighter) -> bool:
     terrain = b.field.cover(e, f)
     if terrain is None:
         return False
-    return wargame.factor("cover", terrain.name).protects or b.frame.weak_cover == "protects"
+    return wargame.cover_protects(terrain.name, b.frame)
 
 
 def _plan_move(
@@ -475,7 +475,6 @@ def _deathwish_turn(b: Battle, f: Fighter) -> None:
         skill,
         deathwish.wound_difficulty(f.dw_wounds),
         deathwish.cover_difficulty(cover_pts, b.options),
-        b.options,
     )
     if not hit:
         b.note(f.name, "shoots", target.name, result="misses")

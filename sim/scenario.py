@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from sim.errors import SimError, unknown
-from sim.rules.deathwish import WornArmor, worn_armor
+from sim.rules.deathwish import DEFAULT_SKILL, WornArmor, worn_armor
 from sim.space import MapSpec
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ class DeathwishStats:
 
     weapon: str = "Unarmed"
     armor: WornArmor = WornArmor()
-    skill: int = 5
+    skill: int = DEFAULT_SKILL
     traits: int = 0
     ammo: str = "standard"
 

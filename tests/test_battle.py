@@ -91,6 +91,36 @@ def test_fog_gives_no_real_protection():
     assert t.wg.hit_dice == 3
 
 
+def test_weak_cover_protects_makes_fog_stop_arrows():
+    sc = duel(
+        FighterSpec("A", weapon="warbow"),
+        FighterSpec("B"),
+        params_a={"mighty": "never"},
+        params_b={"dodge": "never"},
+        factors=(FactorSpec("cover", "fog"),),
+        options={"weak_cover": "protects"},
+    )
+    b = Battle(sc, seed=1, events=True)
+    a, t = by_name(b, "A"), by_name(b, "B")
+    b.cover_until[t.unique_id] = b.round + 1
+    combat._wargame_attack(b, a, t)
+    assert t.wg.hit_dice == 4 and t.wounds_taken == 0
+    assert b.log[-1]["result"].endswith("cover: no damage")
+
+
+@pytest.mark.parametrize(("weak_cover", "taken"), [("table", None), ("protects", "fog")])
+def test_fighters_take_cover_in_fog_only_where_it_protects(weak_cover, taken):
+    sc = duel(
+        FighterSpec("A", weapon="warbow"),
+        FighterSpec("B"),
+        factors=(FactorSpec("cover", "fog"),),
+        options={"weak_cover": weak_cover},
+    )
+    b = Battle(sc, seed=1)
+    cover = combat._take_cover(b, by_name(b, "B"))
+    assert (cover.name if cover else None) == taken
+
+
 def test_dodge_avoids_the_attack_for_one_hd():
     sc = duel(FighterSpec("A"), FighterSpec("B"), params_a={"mighty": "never"})
     b = Battle(sc, seed=1)

@@ -148,10 +148,7 @@ BAD_CASES = {
     ),
     "unknown rule option": (
         "rules:\n  system: wargame\n  options: {pools: headcount}\n" + TWO_SIDES,
-        [
-            "t.yaml:3: rules.options.pools: unknown option 'pools'; did you mean 'pool' or "
-            "'popcorn'?"
-        ],
+        ["t.yaml:3: rules.options.pools: unknown option 'pools'; did you mean 'pool'?"],
     ),
     "bad rule option value": (
         "rules:\n  system: d6\n  options:\n    called_shot_difficulty: 2X\n" + TWO_SIDES,

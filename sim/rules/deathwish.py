@@ -24,7 +24,6 @@ Options (fields of :class:`Options`; [I] interpretation, [H] house rule):
 - ``cheat_death_dice`` = 3, ``cheat_death`` = 1 [H]: the cheat-death roll throws
   ``cheat_death_dice`` d10 and succeeds if any shows ``cheat_death`` or less (the seed's
   "chuck a few dice"; 0 dice = no chance).
-- ``skill`` = 5 [H]: default attack skill for the to-hit roll.
 - ``cover_difficulty_per_point`` = 1 [H]: to-hit difficulty per point of the target's cover.
 
 Armor by location (RULES.md 3: armor counts only on the struck location [S]):
@@ -80,6 +79,7 @@ __all__ = [
     "untreated_deadline",
     "wounds_to_treat",
     "DEFAULT_OPTIONS",
+    "DEFAULT_SKILL",
     "EFFECTS",
     "LETHALITY_MAX",
     "LETHALITY_MIN",
@@ -127,6 +127,7 @@ __all__ = [
 ]
 
 DIE = 10
+DEFAULT_SKILL = 5  # "attacker's skill (default 5)" [H]: a fighter whose stat block names none
 """Deathwish rolls d10s."""
 LETHALITY_MIN = 2
 """Lethality can't be lowered below 2 ... for any reason [S]."""
@@ -189,7 +190,6 @@ class Options:
     cheat_death: int = option(
         1, "cheat-death target: succeeds if any cheat-death die shows this or less", low=0, high=10
     )
-    skill: int = option(5, "default attack skill: to-hit target before difficulties", low=0)
     cover_difficulty_per_point: int = option(
         1, "to-hit difficulty per point of the target's cover", low=0, high=10
     )
@@ -595,47 +595,36 @@ def cover_difficulty(cover: int, options: Options = DEFAULT_OPTIONS) -> int:
 
 
 def to_hit_target(
-    skill: int | None = None,
-    wound_difficulty: int = 0,
-    cover_difficulty: int = 0,
-    options: Options = DEFAULT_OPTIONS,
+    skill: int = DEFAULT_SKILL, wound_difficulty: int = 0, cover_difficulty: int = 0
 ) -> int:
-    """To-hit target number: skill (default ``options.skill``) - wound and cover difficulty [H]."""
-    base = options.skill if skill is None else skill
-    return base - wound_difficulty - cover_difficulty
+    """To-hit target number: the attacker's skill - wound and cover difficulty [H]."""
+    return skill - wound_difficulty - cover_difficulty
 
 
 def hit_chance(
-    skill: int | None = None,
-    wound_difficulty: int = 0,
-    cover_difficulty: int = 0,
-    options: Options = DEFAULT_OPTIONS,
+    skill: int = DEFAULT_SKILL, wound_difficulty: int = 0, cover_difficulty: int = 0
 ) -> Fraction:
     """Chance a d10 is <= the to-hit target (targets below 1 never hit)."""
-    target = to_hit_target(skill, wound_difficulty, cover_difficulty, options)
+    target = to_hit_target(skill, wound_difficulty, cover_difficulty)
     return Fraction(max(0, min(DIE, target)), DIE)
 
 
 def hit_dist(
-    skill: int | None = None,
-    wound_difficulty: int = 0,
-    cover_difficulty: int = 0,
-    options: Options = DEFAULT_OPTIONS,
+    skill: int = DEFAULT_SKILL, wound_difficulty: int = 0, cover_difficulty: int = 0
 ) -> Dist:
     """Exact distribution of the to-hit roll: True (hit) or False."""
-    p = hit_chance(skill, wound_difficulty, cover_difficulty, options)
+    p = hit_chance(skill, wound_difficulty, cover_difficulty)
     return Dist({True: p, False: 1 - p})
 
 
 def roll_to_hit(
     rng: np.random.Generator,
-    skill: int | None = None,
+    skill: int = DEFAULT_SKILL,
     wound_difficulty: int = 0,
     cover_difficulty: int = 0,
-    options: Options = DEFAULT_OPTIONS,
 ) -> bool:
     """Roll a d10 against the to-hit target; True on a hit."""
-    target = to_hit_target(skill, wound_difficulty, cover_difficulty, options)
+    target = to_hit_target(skill, wound_difficulty, cover_difficulty)
     return int(roll_faces(rng, DIE, 1)[0]) <= target
 
 

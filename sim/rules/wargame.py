@@ -48,7 +48,8 @@ Options (fields of :class:`Options`; [I] interpretation, [H] house rule):
   quiet rounds, which fires again after two more.
 - ``flee_turns`` = 1 [H]: a fleeing creature is ``fled`` at the end of this many own turns.
 - ``initiative_ties`` = ``"reroll"`` [H]: tied initiative re-rolls (``"first_listed"``).
-- ``popcorn`` = ``"ally_first"`` [H]: whom the last actor names next (``"enemy_first"``).
+  Whom an actor names next in popcorn initiative is a tactic's choice (``name_next``,
+  :mod:`sim.tactics`), not an option here.
 - ``act_out_of_turn`` = False [H]: the tactic of spending 1 HD to act at once is used.
 - ``weak_cover`` = ``"table"`` [I]: cover the seed calls "no real protection" (fog, bushes,
   pits) does not stop ranged attacks (``"protects"``: every cover does).
@@ -228,12 +229,6 @@ class Options:
         "tied initiative re-rolls; first_listed = the first side listed wins",
         tag="H",
         choices=("reroll", "first_listed"),
-    )
-    popcorn: str = option(
-        "ally_first",
-        "whom the last actor names next: an ally who has not acted, else an enemy",
-        tag="H",
-        choices=("ally_first", "enemy_first"),
     )
     act_out_of_turn: bool = option(
         False, "the tactic of spending 1 HD to act at once, out of order, is used", tag="H"
@@ -672,6 +667,15 @@ def factor_dist(kind: str) -> Dist:
     """Exact distribution of :func:`roll_factor`'s factor name."""
     table = factors(kind)
     return Dist({f.name: Fraction(1, len(table)) for f in table})
+
+
+def cover_protects(cover: str | Factor, options: Options = DEFAULT_OPTIONS) -> bool:
+    """Whether ``cover`` stops standard ranged attacks [S, I].
+
+    As the d8 table says (fog, bushes and pits give "no real protection"); with
+    ``weak_cover="protects"`` every cover does.
+    """
+    return factor("cover", cover).protects or options.weak_cover == "protects"
 
 
 # --------------------------------------------------------------------------- armor pool
@@ -1377,9 +1381,7 @@ def _attack_setup(
 ) -> tuple[Weapon, bool, bool]:
     _check_choice("defence", defence, DEFENCES)
     w = weapon(name)
-    protected = cover is not None and (
-        factor("cover", cover).protects or options.weak_cover == "protects"
-    )
+    protected = cover is not None and cover_protects(cover, options)
     return w, protected, w.ranged if ranged is None else ranged
 
 

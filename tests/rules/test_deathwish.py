@@ -338,7 +338,7 @@ def test_to_hit():
     assert dw.hit_chance(5, moderate, dw.cover_difficulty(1)) == F(1, 5)
     assert dw.hit_chance(3, 2, 2) == 0  # below 1: never hits
     assert dw.hit_chance(14) == 1
-    assert dw.hit_chance(options=dw.make_options({"skill": 8})) == F(4, 5)
+    assert dw.hit_chance(8) == F(4, 5)
     opts = dw.make_options({"cover_difficulty_per_point": 2})
     assert dw.cover_difficulty(2, opts) == 4
     assert dw.hit_dist(6) == Dist({True: F(3, 5), False: F(2, 5)})
