@@ -353,16 +353,20 @@ class Runner:
 # ===================================================================== statistics
 @dataclass(frozen=True)
 class Share:
-    """``k`` of ``n`` with its 99% Wilson score interval (:func:`sim.analysis.wilson`)."""
+    """``k`` of ``n`` with its Wilson score interval (:func:`sim.analysis.wilson`), 99% by default.
+
+    ``z`` is the normal quantile of the interval (Z99 for 99%).
+    """
 
     k: int
     n: int
+    z: float = Z99
 
     @functools.cached_property
     def _pli(self) -> tuple[float, float, float]:
         from sim.analysis import wilson
 
-        p, lo, hi = wilson(self.k, self.n, Z99)
+        p, lo, hi = wilson(self.k, self.n, self.z)
         return float(p), float(lo), float(hi)
 
     @property
@@ -382,6 +386,17 @@ class Share:
         if not self.n:
             return "-"
         return f"{100 * self.p:.1f}% [{100 * self.lo:.1f}-{100 * self.hi:.1f}]"
+
+
+def family_z(checks: int, level: float = 0.99, sides: int = 2) -> float:
+    """The normal quantile that keeps ``checks`` tests together at ``level`` (Bonferroni).
+
+    ``family_z(1)`` is Z99; the tests use it so that a test of several checks on few battles
+    fails by chance at most 1% of the time, as one check of the report does.
+    """
+    from statistics import NormalDist
+
+    return NormalDist().inv_cdf(1 - (1 - level) / (sides * checks))
 
 
 def drop_z(before: Share, after: Share) -> float:
@@ -492,9 +507,14 @@ class MirrorRow:
         """Side A's share of the decisive battles."""
         return Share(self.sample.a_wins, self.sample.decisive)
 
+    def passed_at(self, z: float = Z99) -> bool:
+        """50% lies inside the interval of A's share (of quantile ``z``)."""
+        share = Share(self.sample.a_wins, self.sample.decisive, z)
+        return share.n > 0 and share.lo <= 0.5 <= share.hi
+
     @property
     def passed(self) -> bool:
-        return self.share.n > 0 and self.share.lo <= 0.5 <= self.share.hi
+        return self.passed_at(Z99)
 
 
 def mirror_points(system: str, scenario: str, runs: int) -> list[Point]:
@@ -532,15 +552,17 @@ def mirror_study(
     ]
 
 
-def mirror_checks(rows: Sequence[MirrorRow]) -> list[Check]:
-    """One check per system, scenario and order: 50% inside the 99% interval."""
+def mirror_checks(rows: Sequence[MirrorRow], z: float = Z99) -> list[Check]:
+    """One check per system, scenario and order: 50% inside the 99% interval (or ``z``'s)."""
+    level = "99%" if z == Z99 else f"z = {z:.2f}"
     return [
         Check(
             "mirror",
             r.system,
-            f"{r.scenario}, {r.first} listed first: 50% in A's 99% interval",
-            r.passed,
-            f"A {r.share.text()} of {r.share.n} decisive; {r.sample.draws} draws",
+            f"{r.scenario}, {r.first} listed first: 50% in A's {level} interval",
+            r.passed_at(z),
+            f"A {Share(r.sample.a_wins, r.sample.decisive, z).text()} of {r.share.n} "
+            f"decisive; {r.sample.draws} draws",
         )
         for r in rows
     ]
@@ -744,9 +766,13 @@ class LadderResult:
         sh = self.shares
         return [drop_z(x, y) for x, y in zip(sh, sh[1:], strict=False)]
 
+    def passed_at(self, z_one: float = Z99_ONE_SIDED) -> bool:
+        """No step's drop exceeds the one-sided quantile ``z_one``."""
+        return all(z <= z_one for z in self.steps)
+
     @property
     def passed(self) -> bool:
-        return all(z <= Z99_ONE_SIDED for z in self.steps)
+        return self.passed_at(Z99_ONE_SIDED)
 
     @property
     def rises(self) -> bool:
@@ -767,7 +793,8 @@ def monotone_study(
     return [LadderResult(lad, tuple(got[p.key] for p in ps)) for lad, ps in points]
 
 
-def monotone_checks(results: Sequence[LadderResult]) -> list[Check]:
+def monotone_checks(results: Sequence[LadderResult], z_one: float = Z99_ONE_SIDED) -> list[Check]:
+    """One check per ladder: no drop beyond the one-sided quantile ``z_one`` (99%)."""
     out = []
     for r in results:
         worst = max(range(len(r.steps)), key=lambda i: r.steps[i])
@@ -778,10 +805,10 @@ def monotone_checks(results: Sequence[LadderResult]) -> list[Check]:
                 "monotone",
                 r.ladder.system,
                 f"{r.ladder.name}: no rung significantly below the one before",
-                r.passed,
+                r.passed_at(z_one),
                 " < ".join(pct(s.p, 0) for s in sh)
                 + f"; largest drop {labels[worst]} -> {labels[worst + 1]} z = "
-                f"{r.steps[worst]:.2f} (fails above {Z99_ONE_SIDED:.2f})",
+                f"{r.steps[worst]:.2f} (fails above {z_one:.2f})",
             )
         )
     return out
@@ -1025,6 +1052,12 @@ class ContinuityRow:
     @property
     def wins_pass(self) -> bool:
         return abs(self.diff) <= 0.05
+
+    @property
+    def wins_clearly_apart(self) -> bool:
+        """The paired 99% interval of the difference lies wholly beyond 5 points."""
+        lo, hi = self.diff_interval
+        return lo > 0.05 or hi < -0.05
 
     @property
     def length_pass(self) -> bool:

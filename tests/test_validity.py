@@ -4,13 +4,19 @@ Fast tests: the exact Lanchester dynamic program (Brown's stochastic square and 
 checked against figures worked out by hand), the study scenarios, the seeds, and that the
 results do not depend on the worker count.
 
-Slow tests keep the report's invariants with fewer battles (fixed seeds, so each is
-deterministic): identical sides win equally often in either order; no rung of a ladder
-does significantly worse than the rung below; the bigger of two identical sides wins more
-often than not; the same battle at large scale and forced small agrees within 5 points and
-25% of its length. An invariant that fails on today's model is marked ``xfail(strict=True)``
-with the fault as its reason: it must keep failing until the model is fixed, and then the
-mark must go.
+Slow tests keep the report's invariants with fewer battles (the first battles of the
+report's own, as the seeds depend only on each battle set's key and the run): identical sides
+win equally often in either order; no rung of a ladder does significantly worse than the
+rung below; the bigger of two identical sides wins more often than not, and more as the
+ratio grows; the same battle at large scale and forced small agrees within 5 points and 25%
+of its length. So that a test fails by chance no more often than one check of the report
+(1%), a test of several checks on few battles uses intervals made wider for their number
+(Bonferroni, :func:`benchmarks.validity.family_z`), and the scale test fails when the paired
+99% interval of the difference lies wholly beyond 5 points (the report, with 2,000 battles
+an arm, holds the point estimate to 5 points).
+
+An invariant that fails on today's model is marked ``xfail(strict=True)`` with the fault as
+its reason: it must keep failing until the model is fixed, and then the mark must go.
 """
 
 from __future__ import annotations
@@ -147,6 +153,13 @@ def test_drop_test_flags_only_a_significant_drop():
     assert v.drop_z(v.Share(40, 100), v.Share(60, 100)) < 0
 
 
+def test_family_quantiles_widen_with_the_number_of_checks():
+    assert v.family_z(1) == pytest.approx(v.Z99)
+    assert v.family_z(1, sides=1) == pytest.approx(v.Z99_ONE_SIDED)
+    assert v.family_z(4) == pytest.approx(3.0233, abs=1e-4)  # 99.875% two-sided
+    assert v.family_z(4) > v.family_z(1)
+
+
 def test_the_report_renders_every_study(tmp_path):
     reps = v.Replicates(mirror=4, monotone=3, lanchester=3, survivors=2, continuity=4, ratio=3)
     with v.Runner(1) as runner:
@@ -172,12 +185,15 @@ def test_the_report_renders_every_study(tmp_path):
 # ------------------------------------------------------------------------- the invariants
 # Fewer battles than the report; each test reuses the study function of the report.
 FAULT_WARGAME_LARGE = (
-    "War Game large scale (faction pools, pool: literal): a faction's HD is its members' "
-    "average, so head count hardly matters and a pool with HD to spare dodges every blow"
+    "War Game large scale (faction pools, pool: literal): a pool has its members' average HD, "
+    "so head count hardly matters; with morale off the two pools dodge each other's one "
+    "attack a round until max_rounds, and with morale on the quiet-rounds check decides "
+    "(6 v 5 falls from 100% forced small to about 28%)"
 )
 FAULT_WARGAME_DODGE = (
-    "War Game small scale, morale off: a lone 4-HD fighter dodges (1 HD) both 2-HD attacks "
-    "of two attackers every round, so 2 v 1 never ends (every battle is a draw)"
+    "War Game small scale, morale off: in 2 v 1 everyday fighters each attack once a round "
+    "(2 of 4 HD, the balanced tactic keeping its reserve) and the lone fighter dodges both "
+    "blows with its 2 spare HD, so every battle reaches max_rounds as a draw"
 )
 
 
@@ -190,8 +206,8 @@ def _xfail(system, failing, reason):
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_identical_sides_win_equally_often_in_either_order(system):
     with v.Runner(2) as runner:
-        rows = v.mirror_study(runner, 600, [system])
-    bad = [c for c in v.mirror_checks(rows) if not c.passed]
+        rows = v.mirror_study(runner, 300, [system])
+    bad = [c for c in v.mirror_checks(rows, v.family_z(len(rows))) if not c.passed]
     assert not bad, bad
 
 
@@ -199,8 +215,9 @@ def test_identical_sides_win_equally_often_in_either_order(system):
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_a_stronger_side_never_does_significantly_worse(system):
     with v.Runner(2) as runner:
-        results = v.monotone_study(runner, 300, [system])
-    bad = [c for c in v.monotone_checks(results) if not c.passed]
+        results = v.monotone_study(runner, 150, [system])
+    steps = sum(len(r.steps) for r in results)
+    bad = [c for c in v.monotone_checks(results, v.family_z(steps, sides=1)) if not c.passed]
     assert not bad, bad
     assert all(r.rises for r in results if r.ladder.name in ("fighters", "skill"))
 
@@ -210,9 +227,9 @@ def test_a_stronger_side_never_does_significantly_worse(system):
 def test_the_bigger_side_wins_man_to_man(system):
     """Small scale (forced for 10 v 8 and 20 v 16), morale off: the bigger side wins."""
     with v.Runner(2) as runner:
-        rows = v.lanchester_study(runner, 300, [system], sizes=((2, 1), (4, 3)))
+        rows = v.lanchester_study(runner, 150, [system], sizes=((2, 1), (4, 3)))
         rows += v.lanchester_study(
-            runner, 300, [system], sizes=((10, 8), (20, 16)), scales=("small (forced)",)
+            runner, 150, [system], sizes=((10, 8), (20, 16)), scales=("small (forced)",)
         )
     assert len(rows) == 8
     bad = [c for c in v.lanchester_checks(rows) if not c.passed]
@@ -235,7 +252,7 @@ def test_the_bigger_side_wins_at_large_scale_with_morale_off(system):
 @pytest.mark.parametrize("system", [_xfail(s, {"wargame"}, FAULT_WARGAME_LARGE) for s in SYSTEMS])
 def test_at_large_scale_the_bigger_side_wins_more_as_the_ratio_grows(system):
     with v.Runner(2) as runner:
-        rows = v.ratio_study(runner, 300, [system])
+        rows = v.ratio_study(runner, 150, [system])
     bad = [c for c in v.ratio_checks(rows) if not c.passed]
     assert not bad, bad
 
@@ -244,6 +261,6 @@ def test_at_large_scale_the_bigger_side_wins_more_as_the_ratio_grows(system):
 @pytest.mark.parametrize("system", [_xfail(s, {"wargame"}, FAULT_WARGAME_LARGE) for s in SYSTEMS])
 def test_crossing_the_large_scale_threshold_keeps_the_result(system):
     with v.Runner(2) as runner:
-        (row,) = v.continuity_study(runner, 1000, [system])
-    assert row.wins_pass, v.continuity_checks([row])[0]
+        (row,) = v.continuity_study(runner, 600, [system])
+    assert not row.wins_clearly_apart, v.continuity_checks([row])[0]
     assert row.length_pass, v.continuity_checks([row])[1]
