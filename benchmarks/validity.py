@@ -4,7 +4,7 @@ Run from the repository root::
 
     python -m benchmarks.validity                  # every study; writes docs/validation.md
                                                    # and its charts in docs/validation/
-    python -m benchmarks.validity --quick          # fewer replicates (about a minute);
+    python -m benchmarks.validity --quick          # fewer battles (about 1.5 minutes);
                                                    # writes results/validation-quick.md
     python -m benchmarks.validity --scenario wargame one_hit 10 8
                                                    # print one study scenario (YAML for sim run)
@@ -12,11 +12,12 @@ Run from the repository root::
 Five studies, each under every rule system (``wargame``, ``2w2p``, ``deathwish``, ``d6``):
 
 a. **mirror**: identical sides win equally often, whichever is listed first;
-b. **monotone**: a side made stronger in one stat (more fighters, hit dice, armor, tier,
-   weapon, skill) never does worse;
+b. **monotone**: a side made stronger in one stat (more fighters, hit dice or toughness,
+   armor, tier, weapon, skill, fewer wounds carried) never does significantly worse;
 c. **Lanchester**: the bigger of two identical sides wins, against Brown's stochastic square
    and linear laws computed exactly (:func:`lanchester`);
-d. **100 v 80**: the bigger side's survivors against the square law's 60;
+d. **100 v 80**: the bigger side's survivors against the square law's 60 (measured, no
+   invariant);
 e. **scale**: the same battle fought at large scale and forced small gives the same result,
    and the bigger side's lead grows with the ratio at large scale.
 
@@ -325,7 +326,7 @@ class Runner:
         """Fight every point; the samples by key."""
         keys = [p.key for p in points]
         if len(set(keys)) != len(keys):
-            raise ValueError("point keys must differ (each gives its own seeds)")
+            raise ValueError("point keys must differ (a sample is filed under its key)")
         tasks = []
         for p in points:
             step = max(5, min(100, math.ceil(p.runs / 8)))
@@ -1767,17 +1768,17 @@ def _scale_section(res: Results, charts: Mapping[str, str]) -> str:
     )
     lines.append("")
     rows = []
-    for r in res.ratio:
+    for a in res.ratio:
         rows.append(
             [
-                _title(r.system),
-                f"{r.n} v {r.m}",
-                f"{r.n / r.m:.2f}",
-                r.wins.text(),
-                pct(r.sample.draws / r.sample.runs),
-                r.decisive.text(),
-                f"{r.sample.mean_rounds:.1f}",
-                _verdict(r.passed),
+                _title(a.system),
+                f"{a.n} v {a.m}",
+                f"{a.n / a.m:.2f}",
+                a.wins.text(),
+                pct(a.sample.draws / a.sample.runs),
+                a.decisive.text(),
+                f"{a.sample.mean_rounds:.1f}",
+                _verdict(a.passed),
             ]
         )
     lines.append(
