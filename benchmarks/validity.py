@@ -1360,6 +1360,12 @@ def render(res: Results, charts: Mapping[str, str], command: str, total: float) 
         "with fewer battles, and mark the ones that fail on today's model as expected "
         "failures.\n"
     )
+    if res.reps == QUICK:
+        add(
+            "**A `--quick` run:** few battles, so the intervals are wide and an invariant "
+            "judged on a point estimate (the scale study's 5 points) can fail by chance. "
+            "Take verdicts from the full run.\n"
+        )
     add("## Summary\n")
     add(
         md_table(
