@@ -210,6 +210,7 @@ class SideState:
     round_taken: int = 0
     standing: int = 0
     active: int = 0
+    waiting: int = 0  # active fighters yet to act this round
     leaders: list[Fighter] = field(default_factory=list)
     by_name: dict[str, Fighter] = field(default_factory=dict)
     weakest_active: FighterHeap = field(default_factory=lambda: FighterHeap(weakness, is_active))
@@ -405,14 +406,13 @@ class Battle(mesa.Model):
 
         Such an enemy may attack ``f`` before the HD it spends now come back.
         """
-        if self.queue is not None:
-            return any(q[0].top() is not None for side, q in self.queue.items() if side != f.side)
-        return any(
-            e.active and not e.acted
-            for s in self.sides.values()
-            if s.name != f.side
-            for e in s.fighters
-        )
+        return any(s.waiting for s in self.sides.values() if s.name != f.side)
+
+    def mark_acted(self, f: Fighter) -> None:
+        """``f`` has taken its turn this round."""
+        if not f.acted:
+            f.acted = True
+            self.sides[f.side].waiting -= f.active
 
     def has_enemies(self, f: Fighter) -> bool:
         """True while an enemy of ``f`` is in the fight."""
@@ -459,7 +459,10 @@ class Battle(mesa.Model):
         if f.status == status:
             return
         before = f.status
-        self.sides[f.side].recount(before, status)
+        side = self.sides[f.side]
+        side.recount(before, status)
+        if not f.acted:
+            side.waiting += (status == Status.ACTIVE) - (before == Status.ACTIVE)
         f.status = status
         if status == Status.ACTIVE:
             self.sides[f.side].refile(f)
@@ -549,6 +552,8 @@ class Battle(mesa.Model):
                 self.factors = [x for x in self.factors if x != gone]
                 self.note("scenario", "factor removed", result=f"{ev.factor.kind} {ev.factor.name}")
         self._check_scale()
+        for s in self.sides.values():
+            s.waiting = s.active
         for f in self.all_fighters():
             f.acted = False
             f.d6_reaction = None
@@ -610,7 +615,7 @@ class Battle(mesa.Model):
             for side in self.large_order():
                 for f in [g for g in self.sides[side].fighters if g.in_fight]:
                     combat.take_turn(self, f)
-                    f.acted = True
+                    self.mark_acted(f)
                     if self.ended:
                         return
             return
@@ -628,7 +633,7 @@ class Battle(mesa.Model):
                 break
             if actor.in_fight:
                 combat.take_turn(self, actor)
-            actor.acted = True
+            self.mark_acted(actor)
             last = actor
             actor = self._name_next(actor)
         self.queue = None
@@ -656,7 +661,7 @@ class Battle(mesa.Model):
                 f.wg = wargame.act_out_of_turn(f.wg, self.frame)
                 self.note(f.name, "acts out of turn", result="1 HD spent")
                 combat.take_turn(self, f)
-                f.acted = True
+                self.mark_acted(f)
                 return
 
     def _waiting(

@@ -257,7 +257,9 @@ def test_reinforcements_lift_to_large_scale_and_losses_drop_it_back():
     red = fighters("r", 6, hit_dice=8, armor=("plate",))
     blue = fighters("b", 4, hit_dice=8, armor=("plate",))
     extra = fighters("x", 1, hit_dice=8, armor=("plate",))
-    careful = TacticSpec("balanced", {"reserve": 6, "mighty": "never", "dodge": "never"})
+    careful = TacticSpec(
+        "balanced", {"reserve": 6, "all_in_last": False, "mighty": "never", "dodge": "never"}
+    )
     sc = Scenario(
         sides=(
             Side("red", red, leader="r0", tactic=careful),

@@ -269,6 +269,24 @@ sides:
       - {name: B2, hit_dice: 4, armor: [gambeson], weapon: axe}
 """
 
+# six-HD axemen without armor: what they keep back for dodging decides every exchange
+WG_RESERVE = """
+rules: wargame
+max_rounds: 30
+sides:
+  red:
+    fighters:
+      - {name: R, count: 2, hit_dice: 6, weapon: axe}
+  blue:
+    fighters:
+      - {name: B, count: 2, hit_dice: 6, weapon: axe}
+"""
+
+# the same melee, every side declaring mighty attacks on armored targets
+WG_MELEE_ARMORED = WG_MELEE.replace(
+    "  red:\n", "  red:\n    tactic: {name: balanced, params: {mighty: armored}}\n"
+).replace("  blue:\n", "  blue:\n    tactic: {name: balanced, params: {mighty: armored}}\n")
+
 WG_AGGRESSIVE = WG_MELEE.replace("  red:\n", "  red:\n    tactic: aggressive\n").replace(
     "  blue:\n", "  blue:\n    tactic: aggressive\n"
 )
@@ -386,6 +404,8 @@ sides:
       - {name: B1, hit_dice: 5, armor: [gambeson], weapon: axe}
       - {name: B2, hit_dice: 5, armor: [gambeson], weapon: axe}
 """
+
+WG_BOWS_NO_DODGE = WG_BOWS.replace("  blue:\n", f"  blue:\n    tactic: {NO_DODGE}\n")
 
 # mounted lancers against shielded foot that never dodges: a max-damage blow skewers
 WG_LANCES = f"""
@@ -1187,7 +1207,7 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "wargame.extinguish": _probes(WG_FIRE, ("one_hd",), seeds=60),
     "wargame.mighty_hd": _probes(WG_AGGRESSIVE, ("at_least_one",)),
     "wargame.wound_spendable": _probes(WG_STORM_DUEL, ("unspent",), seeds=60),
-    "wargame.warbow_direct": _probes(WG_BOWS, ("damage",)),
+    "wargame.warbow_direct": _probes(WG_BOWS_NO_DODGE, ("damage",)),
     "wargame.skewer": _probes(WG_LANCES_ANY_EIGHT, ("kill",)),
     "wargame.spear_breaks_engagement": _probes(MAP_SPEARS, (False,)),
     "wargame.hazard_contest": _probes(WG_CLIFF, (False,)),
@@ -1278,12 +1298,12 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "battle.range_bands": _probes(MAP_RIFLES_SHORT, ("off",), seeds=60),
     # tactics (sides.X.tactic.params)
     "tactic.target": _probes(WG_LEADERS, ("strongest", "leader", "random")),
-    "tactic.reserve": _probes(WG_MELEE, (0, 3)),
-    "tactic.all_in_last": _probes(WG_MELEE, (True,), seeds=120),
+    "tactic.reserve": _probes(WG_RESERVE, (0, 3), seeds=80),
+    "tactic.all_in_last": _probes(WG_MELEE, (False,), seeds=120),
     "tactic.dodge": _probes(WG_MELEE, ("never", "out")),
-    "tactic.mighty": _probes(WG_MELEE, ("never", "exposed", "always"), seeds=80),
-    "tactic.mighty_pool": _probes(WG_MELEE, (0, 20), seeds=80),
-    "tactic.recover_below": _probes(WG_ARMOR_DUEL, (0.0, 0.9), seeds=60),
+    "tactic.mighty": _probes(WG_MELEE, ("never", "armored", "always"), seeds=80),
+    "tactic.mighty_pool": _probes(WG_MELEE_ARMORED, (0, 20), seeds=200),
+    "tactic.recover_below": _probes(WG_ARMOR_DUEL, (0.0, 0.9), seeds=200),
     "tactic.cover": _probes(WG_COVER_TREES, (False,)),
     "tactic.hazard": _probes(WG_HAZARD, (False,)),
     "tactic.break_free": _probes(WG_TANGLE, (False,), sides=("blue",)),

@@ -66,7 +66,10 @@ def test_dodge_and_mighty_decisions():
     out_only = make_tactic("aggressive")
     assert not out_only.wants_dodge(would_wound=True, would_out=False)
     assert out_only.wants_dodge(would_wound=True, would_out=True)
-    assert t.wants_mighty(6) and not t.wants_mighty(5)
+    # balanced: mighty only on a target that cannot dodge it; armored: on a well-armored one
+    assert t.wants_mighty(0, target_can_dodge=False) and not t.wants_mighty(20)
+    armored = make_tactic("balanced", {"mighty": "armored"})
+    assert armored.wants_mighty(6) and not armored.wants_mighty(5)
     assert t.wants_recover(3, 8) and not t.wants_recover(4, 8) and not t.wants_recover(0, 0)
 
 
