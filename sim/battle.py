@@ -59,11 +59,11 @@ class BattleOptions:
         choices=("wounds", "full"),
     )
     large_scale: str = option(
-        "auto",
-        "large scale is fought with faction pools ('pools', War Game 1.12) or with each "
-        "fighter acting and sides alternating ('turns'); 'auto' = pools under wargame, "
-        "turns otherwise",
-        choices=("auto", "pools", "turns"),
+        "turns",
+        "large scale: the factions alternate turns, each sending one member at a time, the "
+        "enemy leader reached only by leader killing ('turns'); or each faction fights as one "
+        "pool of HD and armor, read as rules.options.pool says ('pools', War Game only)",
+        choices=("turns", "pools"),
     )
     initiative: str = option(
         "everyone",
@@ -181,6 +181,14 @@ def _is_waiting(f: Fighter) -> bool:
     return f.in_fight and not f.acted
 
 
+def _rank_active(f: Fighter) -> bool:
+    return f.active and not f.leader
+
+
+def _rank_standing(f: Fighter) -> bool:
+    return f.in_fight and not f.leader
+
+
 @dataclass
 class SideState:
     """A side during the battle: its fighters, tactic, goals and morale bookkeeping.
@@ -189,7 +197,8 @@ class SideState:
     never scans every fighter: ``standing`` (in the fight), ``active``, ``leaders`` (in
     creation order), ``by_name``, and the members weakest first (:func:`sim.tactics.weakness`)
     among the active ones (``weakest_active``) and among those in the fight
-    (``weakest_standing``).
+    (``weakest_standing``), and the same without the leader (``ranks_active``,
+    ``ranks_standing``: at large scale the enemy picks from the rank and file).
     """
 
     name: str
@@ -217,6 +226,10 @@ class SideState:
     weakest_standing: FighterHeap = field(
         default_factory=lambda: FighterHeap(weakness, is_in_fight)
     )
+    ranks_active: FighterHeap = field(default_factory=lambda: FighterHeap(weakness, _rank_active))
+    ranks_standing: FighterHeap = field(
+        default_factory=lambda: FighterHeap(weakness, _rank_standing)
+    )
 
     def in_fight(self) -> list[Fighter]:
         """Fighters still active or fleeing."""
@@ -240,6 +253,8 @@ class SideState:
         """File member ``f`` again in the weakest-first indexes (it is weaker now)."""
         self.weakest_active.push(f)
         self.weakest_standing.push(f)
+        self.ranks_active.push(f)
+        self.ranks_standing.push(f)
 
     def recount(self, before: Status, after: Status) -> None:
         """Move one member's status from ``before`` to ``after`` in the counts."""
@@ -332,6 +347,7 @@ class Battle(mesa.Model):
         self.cover_until: dict[int, int] = {}
         self.next_first: Fighter | None = None
         self.side_order: list[str] | None = None  # large scale: rolled once, then alternate
+        self.next_side = 0  # large scale with turns: whose turn comes next in side_order
         self.small_until: int | None = None  # see switch_scale(hold=True)
         self.queue: dict[str, tuple[FighterHeap, FighterHeap]] | None = None  # see _turns
         self.deferred = 0  # > 0 inside together(): triggers and the end wait
@@ -426,10 +442,8 @@ class Battle(mesa.Model):
 
     @property
     def large_mode(self) -> str:
-        """How large scale is fought now: ``pools`` or ``turns``."""
-        if self.opts.large_scale != "auto":
-            return self.opts.large_scale
-        return "pools" if self.rules == "wargame" else "turns"
+        """How large scale is fought: ``turns`` (the default) or ``pools``."""
+        return self.opts.large_scale
 
     # ---------------------------------------------------------------------- events
     def note(
@@ -470,10 +484,25 @@ class Battle(mesa.Model):
         self.note(f.name, "status", result=status.value)
         if self.field is not None:
             self.field.fallen(f)
+        if f.leader and status in (Status.INCAPACITATED, Status.DEAD) and self.large:
+            self._leader_down(side)
         if status in OUT_OF_FIGHT and before not in OUT_OF_FIGHT:
             self.check_triggers()
         elif not self.deferred:
             self.check_end()
+
+    def _leader_down(self, side: SideState) -> None:
+        """A faction whose leader falls at large scale loses all but 1 HD [S].
+
+        With turns this is read as its members' HD to spend this round: each keeps at most
+        1 [I]. (With pools it is the pool's HD: :func:`sim.combat.large_round`.)
+        """
+        if self.large_mode != "turns":
+            return
+        for m in side.fighters:
+            if m.in_fight and m.wg.spendable > 1:
+                m.wg = m.wg.evolve(spendable=1)
+        self.note(side.name, "leader down", result="every member keeps at most 1 HD this round")
 
     def harmed(self, attacker: Fighter | None, target: Fighter, wounds: int, hd_lost: int) -> None:
         """Book damage or wounds that ``attacker`` did to ``target``."""
@@ -599,8 +628,8 @@ class Battle(mesa.Model):
         self.small_until = self.standing() if hold else None
         self.large = large
         self.scale_switches += 1
-        self.next_first = None
         self.side_order = None
+        self.next_side = 0
         for s in self.sides.values():
             s.pool = None
         word = "large" if large else "small"
@@ -612,12 +641,7 @@ class Battle(mesa.Model):
         if not fighters:
             return
         if self.large:
-            for side in self.large_order():
-                for f in [g for g in self.sides[side].fighters if g.in_fight]:
-                    combat.take_turn(self, f)
-                    self.mark_acted(f)
-                    if self.ended:
-                        return
+            self._faction_turns()
             return
         first = self.next_first
         if first is None or not first.in_fight:
@@ -638,9 +662,52 @@ class Battle(mesa.Model):
             actor = self._name_next(actor)
         self.queue = None
         if last is not None and not self.ended:
-            tactic = self.tactic_of(last)
-            allies = [f for f in self.sides[last.side].fighters if f.in_fight]
-            self.next_first = tactic.name_next_actor(allies, self.enemies_of(last))
+            self._name_first(last)
+
+    def _faction_turns(self) -> None:
+        """Large scale, ``turns``: the factions alternate, one member's turn at a time.
+
+        The order is the one the leaders rolled (:meth:`large_order`); on its turn a faction
+        sends one member (the leader confirming the maneuver [S]): as the small-scale naming
+        would, its most harmless one first (tactic ``name_next: enemy_first``, keeping its
+        strongest for the end of the round) or its most ready one (``ally_first``). A faction
+        whose members have all acted passes, so a bigger faction's last members act at the
+        end of the round, and the alternation carries on into the next round (RULES.md 1.12
+        [I]: the small-scale War Game's interleaved turns, with the sides taking turns).
+        """
+        order = self.large_order()
+        queues = {
+            n: FighterHeap(
+                harmlessness if self.sides[n].tactic.name_next == "enemy_first" else readiness,
+                _is_waiting,
+                self.sides[n].fighters,
+            )
+            for n in order
+        }
+        at, idle, last = self.next_side, 0, None
+        while not self.ended and idle < len(order):
+            name = order[at % len(order)]
+            at += 1
+            f = queues[name].top()
+            if f is None:
+                idle += 1
+                continue
+            idle = 0
+            combat.take_turn(self, f)
+            self.mark_acted(f)
+            self.next_side, last = at % len(order), f
+        if last is not None and not self.ended:
+            self._name_first(last)
+
+    def _name_first(self, last: Fighter) -> None:
+        """The last to act in a round names the first of the next (RULES.md 1.6 [S]).
+
+        At large scale the factions' alternation decides instead; the name is kept for the
+        round after a switch to small scale, so that the switch changes no turn order.
+        """
+        tactic = self.tactic_of(last)
+        allies = [f for f in self.sides[last.side].fighters if f.in_fight]
+        self.next_first = tactic.name_next_actor(allies, self.enemies_of(last))
 
     def _jump_in(self, named: Fighter) -> None:
         """War Game 1.6: an enemy of the named actor may spend 1 HD to act first.

@@ -92,21 +92,73 @@ def _choose_target(b: Battle, f: Fighter) -> Fighter | None:
 
     A ``weakest`` or ``leader`` tactic reads the enemy sides' indexes (their first leader;
     their weakest fighter, among the active ones or, with none active, those fleeing)
-    instead of listing every enemy: the same choice, without a scan per turn.
+    instead of listing every enemy: the same choice, without a scan per turn. At large scale
+    the attacking faction picks from the enemy's rank and file: the leader is reached only
+    by leader killing while any other member stands (RULES.md 1.12 [S]).
     """
     t = b.tactic_of(f)
     if t.target not in ("weakest", "leader"):
-        return t.choose_target(_targets(b, f), b.rng)
+        return t.choose_target(_rank_and_file(b, _targets(b, f)), b.rng)
     others = [s for s in b.sides.values() if s.name != f.side]
     if any(s.active for s in others):
         eligible, heaps = is_active, [s.weakest_active for s in others]
+        ranks = [s.ranks_active for s in others]
     else:
         eligible, heaps = is_in_fight, [s.weakest_standing for s in others]
-    if t.target == "leader":
+        ranks = [s.ranks_standing for s in others]
+    if t.target == "leader" and not b.large:
         lead = next((x for s in others for x in s.leaders if eligible(x)), None)
         if lead is not None:
             return lead
+    if b.large:
+        member = min((x for h in ranks if (x := h.top()) is not None), key=weakness, default=None)
+        if member is not None:
+            return member
     return min((x for h in heaps if (x := h.top()) is not None), key=weakness, default=None)
+
+
+def _rank_and_file(b: Battle, enemies: list[Fighter]) -> list[Fighter]:
+    """At large scale, the enemies other than leaders (all of them if only leaders are left)."""
+    if not b.large:
+        return enemies
+    return [e for e in enemies if not e.leader] or enemies
+
+
+def _enemy_leader(b: Battle, f: Fighter) -> Fighter | None:
+    """The first enemy leader still in the fight (leader killing's target)."""
+    return next(
+        (x for s in b.sides.values() if s.name != f.side for x in s.leaders if x.in_fight),
+        None,
+    )
+
+
+def _leader_killing(b: Battle, f: Fighter, lead: Fighter) -> None:
+    """A large-scale leader-killing maneuver by ``f`` (RULES.md 1.12 [S]).
+
+    1 HD rolled: 7 or more, the enemy leader is incapacitated (or killed, as ``finish``
+    says); less, ``f``'s faction loses 1 HD for every point short: as many wounds on its
+    members, the enemy choosing which (its weakest first, the leader last) [I].
+    """
+    f.wg, _ = wargame.pay_maneuver(f.wg, "leader_killing", b.frame)
+    lk = wargame.roll_leader_killing(b.rng)
+    b.note(f.name, "leader killing", lead.name, dice=f"d8={lk.roll}", result=lk.describe())
+    if lk.success:
+        out = Status.DEAD if b.frame.finish == "kill" else Status.INCAPACITATED
+        lead.wg = lead.wg.evolve(status=out)
+        b.harmed(f, lead, 1, 0)
+        b.set_status(lead, out)
+        return
+    own = b.sides[f.side]
+    enemy = b.sides[lead.side]
+    with b.together():
+        for _ in range(lk.attacker_hd_lost):
+            members = [m for m in own.fighters if m.in_fight]
+            victim = enemy.tactic.choose_target(_rank_and_file(b, members), b.rng)
+            if victim is None:
+                break
+            before = victim.wg.hit_dice
+            victim.wg, _ = wargame.lose_hd(victim.wg, 1, source="leader_killing", options=b.frame)
+            _after_wargame_harm(b, None, victim, 1, before - victim.wg.hit_dice)
 
 
 def _take_cover(b: Battle, f: Fighter) -> wargame.Factor | None:
@@ -214,6 +266,10 @@ def _wargame_turn(b: Battle, f: Fighter) -> None:
                 paid.cost, b.rng, b.frame.damage, max_damage=b.frame.max_damage
             )
             _hit_object(b, f, goal, roll.total, roll.describe())
+            continue
+        lead = _enemy_leader(b, f) if b.large and t.leader_killing == "always" else None
+        if lead is not None and wargame.can_maneuver(f.wg, "leader_killing", b.frame):
+            _leader_killing(b, f, lead)
             continue
         target = _choose_target(b, f)
         assert target is not None

@@ -7,8 +7,9 @@ can be swept like a rule option. The named tactics are presets:
 - ``balanced`` (default): attack the weakest enemy in reach; dodge every blow that would
   wound; keep 1 HD for dodging while an enemy may still attack this round, and spend
   everything once none can (spent HD come back when the next round starts); declare a
-  mighty attack only on a target that cannot dodge it; recover armor below half; take cover
-  from ranged attackers; push enemies into hazards when there are any.
+  mighty attack only on a target that cannot dodge it; in popcorn initiative name the most
+  harmless enemy next, keeping its own side for the end of the round; recover armor below
+  half; take cover from ranged attackers; push enemies into hazards when there are any.
 - ``aggressive``: spend every HD on attacks, mighty every time, dodge only a blow that would
   take the fighter out, never stop to recover armor or take cover.
 - ``defensive``: keep 2 HD to dodge, never mighty, recover armor below three quarters, set
@@ -23,7 +24,10 @@ cannot be hurt by one opponent of equal HD. A round-robin of War Game tactics (1
 target, a reserve kept all round) winning 31% of its matches: a dodged mighty attack left
 the attacker unable to dodge, and a reserve kept after every enemy has acted is wasted.
 Declaring mighty only on an exposed target and going all in once no enemy is left to act
-won 71%; dodging only a blow that would take the fighter out won 9%.
+won 71%; dodging only a blow that would take the fighter out won 9%. Whoever acts last in a
+round can spend everything while its enemies have already spent theirs, so naming an enemy
+next (``enemy_first``) beat naming an ally (``ally_first``) in 95-100% of battles, even
+outnumbered five to six; with both sides naming enemies, the bigger side keeps the last turn.
 
 Parameters (all presets share them):
 
@@ -48,7 +52,10 @@ Parameters (all presets share them):
   while anyone else on the front can take them (the seed: "the other side decides which
   fighters take them").
 - ``objective_share``: share of a side's fighters that work on a ``destroy`` goal.
-- ``name_next``: popcorn initiative, ``ally_first`` or ``enemy_first`` (RULES.md 1.6 [H]).
+- ``name_next``: popcorn initiative, ``enemy_first`` (name the most harmless enemy who has
+  not acted, else the readiest ally) or ``ally_first`` (the readiest ally first) (RULES.md
+  1.6 [H]). At large scale with turns it is the order in which a faction sends its members:
+  the most harmless first, or the readiest first.
 - ``parry``: D6 tiers, parry instead of dodging when the parry code is the better one.
 - ``formation`` (only on a map): how fighters with no enemy in reach move. ``advance``
   closes in on the nearest enemy; ``hold`` holds its ground (a line), attacking only what
@@ -109,7 +116,7 @@ class Tactic:
     )
     objective_share: float = option(0.5, "share of fighters on a destroy goal", low=0, high=1)
     name_next: str = option(
-        "ally_first", "popcorn: whom to name next", choices=("ally_first", "enemy_first")
+        "enemy_first", "popcorn: whom to name next", choices=("enemy_first", "ally_first")
     )
     parry: bool = option(True, "D6: parry when the parry code is better than dodge")
     formation: str = option(

@@ -222,7 +222,8 @@ def test_leader_killing_leaves_the_faction_with_one_hd():
         sides=(
             Side("red", red, leader="r0", tactic=TacticSpec("focus_leader")),
             Side("blue", blue, leader="b0"),
-        )
+        ),
+        battle={"large_scale": "pools"},
     )
     b = Battle(sc, seed=1, events=True)
     assert b.large  # 12 > 10: large scale
@@ -242,7 +243,8 @@ def test_failed_leader_killing_costs_the_attackers_hd():
                 "red", fighters("r", 6, hit_dice=8), leader="r0", tactic=TacticSpec("focus_leader")
             ),
             Side("blue", fighters("b", 6), leader="b0"),
-        )
+        ),
+        battle={"large_scale": "pools"},
     )
     b = Battle(sc, seed=1, events=True)
     b.rng = ScriptedRng([8, 1, 4])  # red first; leader killing d8 = 4: 3 short of 7
@@ -286,7 +288,9 @@ def test_faction_pool_averages_hd_and_armor():
         *fighters("r", 5, hit_dice=6)[1:],
         FighterSpec("r9", hit_dice=4),
     )
-    sc = Scenario(sides=(Side("red", red), Side("blue", fighters("b", 6))))
+    sc = Scenario(
+        sides=(Side("red", red), Side("blue", fighters("b", 6))), battle={"large_scale": "pools"}
+    )
     b = Battle(sc, seed=1)
     b._start_round()
     # HD 3, 6, 6, 6, 6, 4: average 31/6 = 5.17 -> 5
@@ -791,6 +795,7 @@ def test_large_scale_initiative_is_rolled_once_then_the_sides_alternate():
             Side("blue", fighters("b", 20, hit_dice=8, armor=("plate",)), tactic=careful),
         ),
         options={"pool": "headcount"},
+        battle={"large_scale": "pools"},
     )
     b = Battle(sc, seed=4, events=True)
     assert b.large
@@ -925,3 +930,62 @@ def test_a_fighter_stuck_in_quicksand_sinks_every_round_until_it_breaks_free():
             tries = [e for e in b.log if e["action"] in ("breaks free", "fails to break free")]
             assert tries and tries[-1]["action"] == "breaks free"
             assert a.wg.stuck_in is None and a.wg.movement_penalty_ft == 0
+
+
+# --------------------------------------------------------------------------- large scale, turns
+def _large(red_tactic="balanced", **kw):
+    return Scenario(
+        sides=(
+            Side("red", fighters("r", 6, **kw), leader="r0", tactic=TacticSpec(red_tactic)),
+            Side("blue", fighters("b", 6, **kw), leader="b0"),
+        )
+    )
+
+
+def test_at_large_scale_the_factions_take_turns_one_member_at_a_time():
+    b = Battle(_large(hit_dice=8, armor=("plate",)), seed=2, events=True)
+    assert b.large and b.large_mode == "turns"
+    b.step()
+    b.step()
+    assert sum(e["action"] == "initiative" for e in b.log) == 1
+    turns = []  # the actor of each turn, in order (a turn's attacks come one after another)
+    for e in b.log:
+        if e["action"] in ("attack", "mighty attack") and (not turns or turns[-1] != e["actor"]):
+            turns.append(e["actor"])
+    assert len(turns) >= 12
+    assert all(x[0] != y[0] for x, y in zip(turns, turns[1:], strict=False)), turns
+
+
+def test_at_large_scale_the_enemy_leader_is_reached_only_by_leader_killing():
+    b = Battle(_large(), seed=3, events=True)
+    b.step()
+    hit = {e["target"] for e in b.log if e["action"] in ("attack", "mighty attack")}
+    assert hit and not hit & {"r0", "b0"}
+    # at small scale the leader is a target like any other (weakest first, ties by order)
+    small = Battle(replace(_large(), options={"large_scale_above": 100}), seed=3, events=True)
+    small.step()
+    assert {e["target"] for e in small.log if e["action"] in ("attack", "mighty attack")} & {
+        "b0",
+        "r0",
+    }
+
+
+def test_leader_killing_at_large_scale_and_a_faction_whose_leader_falls():
+    b = Battle(_large("focus_leader"), seed=1, events=True)
+    b.rng = ScriptedRng([8, 1, 7])  # red's leader rolls 8, blue's 1; leader killing d8 = 7
+    b.step()
+    assert by_name(b, "b0").status == Status.INCAPACITATED
+    down = [e for e in b.log if e["action"] == "leader down"]
+    assert down and down[0]["actor"] == "blue"
+    assert all(f.wg.spendable <= 1 for f in b.sides["blue"].fighters if f.in_fight)
+
+
+def test_failed_leader_killing_wounds_the_attacking_faction():
+    b = Battle(_large("focus_leader"), seed=1, events=True)
+    b.rng = ScriptedRng([8, 1, 4])  # leader killing d8 = 4: 3 short of 7
+    b.step()
+    lk = next(e for e in b.log if e["action"] == "leader killing")
+    assert "fails, attackers lose 3 HD" in lk["result"]
+    red_wounds = sum(f.wounds_taken for f in b.sides["red"].fighters)
+    assert red_wounds >= 3
+    assert by_name(b, "b0").status == Status.ACTIVE

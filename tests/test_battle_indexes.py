@@ -34,7 +34,7 @@ sides:
 
 
 def _scan_target(b, f):
-    return b.tactic_of(f).choose_target(combat._targets(b, f), b.rng)
+    return b.tactic_of(f).choose_target(combat._rank_and_file(b, combat._targets(b, f)), b.rng)
 
 
 def _fight(sc, seed):
@@ -48,7 +48,7 @@ def _fight(sc, seed):
     [
         crowd(12, "weakest", 100),  # small scale, many fighters: queue and heaps at work
         crowd(12, "leader", 100),
-        crowd(8, "weakest", 10, ties="reroll"),  # large scale as faction pools
+        crowd(8, "weakest", 10, ties="reroll"),  # large scale: the enemy's rank and file
     ],
 )
 def test_indexes_pick_what_a_scan_picks(monkeypatch, text):

@@ -67,7 +67,7 @@ def gif_frames(path: Path) -> list[tuple[int, int]]:
 def test_run_frames_writes_one_png_per_round_and_keeps_stdout_json(capsys, tmp_path):
     folder = tmp_path / "new" / "frames"  # created, parents too
     code, out, err = run(
-        capsys, "run", scenario(tmp_path), "--seed", "7", "--format", "json", "--frames", folder
+        capsys, "run", scenario(tmp_path), "--seed", "9", "--format", "json", "--frames", folder
     )
     assert code == 0, err
     rounds = json.loads(out)["rounds"]  # stdout is still one JSON object
@@ -104,7 +104,7 @@ def test_frames_replace_an_earlier_runs_frames_only(capsys, tmp_path):
 def test_run_gif_has_a_frame_per_round_all_the_same_size(capsys, tmp_path):
     gif = tmp_path / "out" / "fight.gif"
     code, out, err = run(
-        capsys, "run", scenario(tmp_path), "--seed", "7", "--format", "json", "--gif", gif
+        capsys, "run", scenario(tmp_path), "--seed", "9", "--format", "json", "--gif", gif
     )
     assert code == 0, err
     rounds = json.loads(out)["rounds"]

@@ -255,6 +255,26 @@ def option_p_value(key: str, probe: Probe, value: Any) -> float:
 # War Game
 NO_DODGE = "{name: balanced, params: {dodge: never, mighty: never}}"
 
+
+def classic(text: str) -> str:
+    """``text`` with every side playing the default tactic of before issue 14: naming an ally
+    next, keeping its reserve all round, mighty on armored targets (a preset's own mighty and
+    any parameter the scenario sets stay). Where a probe needs those habits to show its
+    option."""
+    doc = yaml.safe_load(text)
+    for side in doc["sides"].values():
+        tactic = side.get("tactic", "balanced")
+        if isinstance(tactic, str):
+            tactic = {"name": tactic}
+        params = dict(tactic.get("params") or {})
+        params.setdefault("name_next", "ally_first")
+        params.setdefault("all_in_last", False)
+        if tactic.get("name", "balanced") == "balanced":
+            params.setdefault("mighty", "armored")
+        side["tactic"] = {**tactic, "params": params}
+    return yaml.safe_dump(doc, sort_keys=False)
+
+
 WG_MELEE = """
 rules: wargame
 max_rounds: 30
@@ -632,6 +652,12 @@ sides:
 # red's average HD is 3.5: rounding decides its pool
 WG_LARGE_HALF = WG_LARGE.replace("{name: r, count: 4", "{name: r, count: 3")
 
+# the same, fought as the seed's faction pools
+WG_POOLS = WG_LARGE.replace("max_rounds: 30", "max_rounds: 30\nbattle: {large_scale: pools}")
+WG_POOLS_HALF = WG_LARGE_HALF.replace(
+    "max_rounds: 30", "max_rounds: 30\nbattle: {large_scale: pools}"
+)
+
 # 2W2P
 TWOWP_MELEE = """
 rules: 2w2p
@@ -837,19 +863,6 @@ sides:
       - {name: b, count: 8, hit_dice: 8, deathwish: {skill: 0}}
 """
 
-DW_LARGE = """
-rules: deathwish
-frame: {large_scale_above: 4}
-max_rounds: 30
-sides:
-  red:
-    fighters:
-      - {name: r, count: 3, deathwish: {weapon: M16, skill: 6}}
-  blue:
-    fighters:
-      - {name: b, count: 3, deathwish: {weapon: M16, skill: 6}}
-"""
-
 # the volley's wounded (trauma tolerance 3: thresholds 1/2/3/6), one surgeon for the twelve,
 # who can start 5 minutes after the battle; Serious wounds never incapacitate in battle
 DW_AFTERMATH = """
@@ -1028,6 +1041,10 @@ campaign:
     - {{name: two}}
 """
 
+WG_CAMPAIGN_POOLS = WG_CAMPAIGN.replace(
+    "max_rounds: 30", "max_rounds: 30\nbattle: {large_scale: pools}"
+)
+
 # War Game aftermath
 WG_AFTERMATH = """
 rules: wargame
@@ -1203,17 +1220,17 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "wargame.finish": _probes(WG_MELEE, ("kill",)),
     "wargame.inventory_block": _probes(WG_MELEE, (True,)),
     "wargame.broken_bones": _probes(WG_BROKEN_BONES, ("forbidden",)),
-    "wargame.wound_types": _probes(WG_MAULS, ("by_kind", "rolled")),
-    "wargame.extinguish": _probes(WG_FIRE, ("one_hd",), seeds=60),
-    "wargame.mighty_hd": _probes(WG_AGGRESSIVE, ("at_least_one",)),
-    "wargame.wound_spendable": _probes(WG_STORM_DUEL, ("unspent",), seeds=60),
+    "wargame.wound_types": _probes(classic(WG_MAULS), ("by_kind", "rolled")),
+    "wargame.extinguish": _probes(classic(WG_FIRE), ("one_hd",), seeds=60),
+    "wargame.mighty_hd": _probes(classic(WG_AGGRESSIVE), ("at_least_one",)),
+    "wargame.wound_spendable": _probes(classic(WG_STORM_DUEL), ("unspent",), seeds=60),
     "wargame.warbow_direct": _probes(WG_BOWS_NO_DODGE, ("damage",)),
     "wargame.skewer": _probes(WG_LANCES_ANY_EIGHT, ("kill",)),
     "wargame.spear_breaks_engagement": _probes(MAP_SPEARS, (False,)),
     "wargame.hazard_contest": _probes(WG_CLIFF, (False,)),
-    "wargame.contest_ties": _probes(WG_CLIFF_DUEL, ("attacker", "reroll"), seeds=200),
+    "wargame.contest_ties": _probes(classic(WG_CLIFF_DUEL), ("attacker", "reroll"), seeds=200),
     "wargame.contest_roll": _probes(WG_CLIFF, ("spent",), seeds=60),
-    "wargame.contest_unable": _probes(WG_CLIFF_DUEL_SPENT, ("auto_lose",)),
+    "wargame.contest_unable": _probes(classic(WG_CLIFF_DUEL_SPENT), ("auto_lose",)),
     "wargame.distraction_limit": _probes(WG_DISTRACT, ("per_target",)),
     "wargame.morale_compare": _probes(WG_RESOLVE, ("fixed",)),
     "wargame.morale_triggers_once": _probes(WG_SIX, (False,)),
@@ -1222,8 +1239,8 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "wargame.act_out_of_turn": _probes(WG_MELEE, (True,)),
     "wargame.weak_cover": _probes(WG_COVER, ("protects",)),
     "wargame.large_scale_above": _probes(WG_LEADERS, (3,)),
-    "wargame.pool": _probes(WG_LARGE, ("headcount",)),
-    "wargame.faction_rounding": _probes(WG_LARGE_HALF, ("down",)),
+    "wargame.pool": _probes(WG_POOLS, ("headcount",)),
+    "wargame.faction_rounding": _probes(WG_POOLS_HALF, ("down",)),
     # 2W2P
     "2w2p.unskilled_weight": _probes(TWOWP_STUDENT, (1,), focus=AFTER),
     "2w2p.patient_weight": _probes(TWOWP_NURSED, (0, 4), focus=AFTER),
@@ -1269,7 +1286,7 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "d6.body_average": _probes(D6_VOLLEY, ("pips_up",), focus=BLUE),
     "d6.scale_basis": _probes(D6_SIZES, ("relative",)),
     "d6.modifier_overlap_16": _probes(D6_SIZES, ("overwhelming",)),
-    "d6.stun_penalty": _probes(D6_STUNS, ("once",), seeds=80, focus=RED),
+    "d6.stun_penalty": _probes(classic(D6_STUNS), ("once",), seeds=80, focus=RED),
     "d6.wound_penalty": _probes(D6_WOUNDED_TWICE, ("once",), seeds=80),
     "d6.infection_max": _probes(D6_CAMP, (0, 8), focus=AFTER),
     "d6.first_aid_heal_dice": _probes(D6_CAMP_DOWN, ("6D",), focus=AFTER),
@@ -1278,14 +1295,14 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "d6.wando_pea_halves": _probes(D6_CAMP, ("duration",), focus=AFTER),
     # the battle frame (every system)
     "battle.morale_hd": _probes(DW_MORALE, ("full",), seeds=60, focus=BLUE),
-    "battle.large_scale": (Probe(WG_LARGE, ("turns",)), Probe(DW_LARGE, ("pools",))),
+    "battle.large_scale": _probes(WG_LARGE, ("pools",)),
     "battle.initiative": _probes(WG_FIRST_MOVE_UNEVEN, ("sides",)),
     "battle.morale": (
         Probe(WG_LEADERS, ("none", "goal_failed", "leader_out", "quiet_rounds")),
         Probe(WG_SIX, ("half_out",)),
     ),
     "battle.rout": _probes(WG_LEADERS, ("field",)),
-    "battle.scattered": _probes(WG_LARGE, ("fled", "fight")),
+    "battle.scattered": _probes(WG_POOLS, ("fled", "fight")),
     "battle.cover_rounds": _probes(WG_COVER_TREES, (1, 5)),
     "battle.deathwish_location": _probes(DW_VOLLEY_PLATES, ("random",), focus=BLUE),
     "battle.deathwish_cover": _probes(DW_COVER, (0, 4), focus=BLUE),
@@ -1295,7 +1312,7 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "battle.gun_range_yd": _probes(MAP_GUNS, (5,)),
     "battle.firearm_range_yd": _probes(MAP_RIFLES, (5,)),
     "battle.ranged_in_melee": _probes(MAP_ARCHERS_ENGAGED, ("yes",)),
-    "battle.range_bands": _probes(MAP_RIFLES_SHORT, ("off",), seeds=60),
+    "battle.range_bands": _probes(classic(MAP_RIFLES_SHORT), ("off",), seeds=60),
     # tactics (sides.X.tactic.params)
     "tactic.target": _probes(WG_LEADERS, ("strongest", "leader", "random")),
     "tactic.reserve": _probes(WG_RESERVE, (0, 3), seeds=80),
@@ -1306,13 +1323,13 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "tactic.recover_below": _probes(WG_ARMOR_DUEL, (0.0, 0.9), seeds=200),
     "tactic.cover": _probes(WG_COVER_TREES, (False,)),
     "tactic.hazard": _probes(WG_HAZARD, (False,)),
-    "tactic.break_free": _probes(WG_TANGLE, (False,), sides=("blue",)),
+    "tactic.break_free": _probes(classic(WG_TANGLE), (False,), sides=("blue",)),
     "tactic.distract": _probes(WG_DISTRACT, (True,), sides=("blue",)),
     "tactic.leader_killing": _probes(WG_LARGE, ("always",)),
     "tactic.defence_share": _probes(TWOWP_MELEE, (0.5,)),
     "tactic.protect_leader": _probes(TWOWP_MELEE, (False,)),
     "tactic.objective_share": _probes(WG_OBJECT, (0.0, 1.0), sides=("red",)),
-    "tactic.name_next": _probes(WG_LEADERS, ("enemy_first",)),
+    "tactic.name_next": _probes(WG_LEADERS, ("ally_first",)),
     "tactic.parry": _probes(D6_PARRY, (False,), seeds=60),
     "tactic.formation": _probes(MAP_LEADER, ("hold", "flank", "leader"), sides=("red",)),
     "tactic.sprint": _probes(D6_SPRINT, (False,), sides=("blue",), focus=BLUE),
@@ -1345,7 +1362,7 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "camp.rest_hours_per_day": _probes(WG_AFTERMATH, (0, 24)),
     "camp.wake_above_hd": _probes(WG_AFTERMATH, (0, 4)),
     "campaign.fled": _probes(WG_CAMPAIGN, ("leave",), focus=CAMPAIGN),
-    "campaign.surrendered": _probes(WG_CAMPAIGN, ("leave",), focus=CAMPAIGN),
+    "campaign.surrendered": _probes(WG_CAMPAIGN_POOLS, ("leave",), focus=CAMPAIGN),
 }
 
 NOT_WIRED: dict[str, str] = {

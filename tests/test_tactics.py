@@ -73,13 +73,12 @@ def test_dodge_and_mighty_decisions():
     assert t.wants_recover(3, 8) and not t.wants_recover(4, 8) and not t.wants_recover(0, 0)
 
 
-def test_popcorn_names_an_ally_first_then_the_most_harmless_enemy():
+def test_popcorn_names_the_most_harmless_enemy_first_or_an_ally_first():
     b = _battle()
     red, blue = b.sides["red"].fighters, b.sides["blue"].fighters
-    t = make_tactic()
-    assert t.name_next_actor(red, blue).name == "r1"  # most HD to spend
-    assert t.name_next_actor([], red).name == "r0"  # fewest HD
-    assert (
-        make_tactic("balanced", {"name_next": "enemy_first"}).name_next_actor(blue, red).name
-        == "r0"
-    )
+    t = make_tactic()  # enemy_first: keep one's own for the end of the round
+    assert t.name_next_actor(blue, red).name == "r0"  # fewest HD
+    assert t.name_next_actor(red, []).name == "r1"  # no enemy waiting: the readiest ally
+    ally = make_tactic("balanced", {"name_next": "ally_first"})
+    assert ally.name_next_actor(red, blue).name == "r1"  # most HD to spend
+    assert ally.name_next_actor([], red).name == "r0"
