@@ -15,8 +15,9 @@ of its length. So that a test fails by chance no more often than one check of th
 99% interval of the difference lies wholly beyond 5 points (the report, with 2,000 battles
 an arm, holds the point estimate to 5 points).
 
-An invariant that fails on today's model is marked ``xfail(strict=True)`` with the fault as
-its reason: it must keep failing until the model is fixed, and then the mark must go.
+Every invariant holds on today's model (issue 14 fixed the War Game's, which failed: a
+stalled 2 v 1, and faction pools that ignored head count). One that breaks again may be
+marked ``xfail(strict=True)`` with the fault as its reason, never quietly skipped.
 """
 
 from __future__ import annotations
@@ -184,24 +185,6 @@ def test_the_report_renders_every_study(tmp_path):
 
 # ------------------------------------------------------------------------- the invariants
 # Fewer battles than the report; each test reuses the study function of the report.
-FAULT_WARGAME_LARGE = (
-    "War Game large scale (faction pools, pool: literal): a pool has its members' average HD, "
-    "so head count hardly matters; with morale off the two pools dodge each other's one "
-    "attack a round until max_rounds, and with morale on the quiet-rounds check decides "
-    "(6 v 5 falls from 100% forced small to about 28%)"
-)
-FAULT_WARGAME_DODGE = (
-    "War Game small scale, morale off: in 2 v 1 everyday fighters each attack once a round "
-    "(2 of 4 HD, the balanced tactic keeping its reserve) and the lone fighter dodges both "
-    "blows with its 2 spare HD, so every battle reaches max_rounds as a draw"
-)
-
-
-def _xfail(system, failing, reason):
-    marks = [pytest.mark.xfail(strict=True, reason=reason)] if system in failing else []
-    return pytest.param(system, marks=marks)
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_identical_sides_win_equally_often_in_either_order(system):
@@ -223,7 +206,7 @@ def test_a_stronger_side_never_does_significantly_worse(system):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("system", [_xfail(s, {"wargame"}, FAULT_WARGAME_DODGE) for s in SYSTEMS])
+@pytest.mark.parametrize("system", SYSTEMS)
 def test_the_bigger_side_wins_man_to_man(system):
     """Small scale (forced for 10 v 8 and 20 v 16), morale off: the bigger side wins."""
     with v.Runner(2) as runner:
@@ -237,7 +220,7 @@ def test_the_bigger_side_wins_man_to_man(system):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("system", [_xfail(s, {"wargame"}, FAULT_WARGAME_LARGE) for s in SYSTEMS])
+@pytest.mark.parametrize("system", SYSTEMS)
 def test_the_bigger_side_wins_at_large_scale_with_morale_off(system):
     with v.Runner(2) as runner:
         rows = v.lanchester_study(
@@ -249,7 +232,7 @@ def test_the_bigger_side_wins_at_large_scale_with_morale_off(system):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("system", [_xfail(s, {"wargame"}, FAULT_WARGAME_LARGE) for s in SYSTEMS])
+@pytest.mark.parametrize("system", SYSTEMS)
 def test_at_large_scale_the_bigger_side_wins_more_as_the_ratio_grows(system):
     with v.Runner(2) as runner:
         rows = v.ratio_study(runner, 150, [system])
@@ -258,7 +241,7 @@ def test_at_large_scale_the_bigger_side_wins_more_as_the_ratio_grows(system):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("system", [_xfail(s, {"wargame"}, FAULT_WARGAME_LARGE) for s in SYSTEMS])
+@pytest.mark.parametrize("system", SYSTEMS)
 def test_crossing_the_large_scale_threshold_keeps_the_result(system):
     with v.Runner(2) as runner:
         (row,) = v.continuity_study(runner, 600, [system])
