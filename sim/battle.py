@@ -32,8 +32,9 @@ from sim import combat
 from sim.agents import Fighter, is_active, is_in_fight
 from sim.errors import SimError, unknown
 from sim.field import Battlefield
+from sim.options import BattleOptions
 from sim.rules import get_system, wargame
-from sim.rules.common import OUT_OF_FIGHT, Status, build_options, option
+from sim.rules.common import OUT_OF_FIGHT, Status, build_options
 from sim.scenario import FactorSpec, FighterSpec, Goal, Scenario
 from sim.tactics import Tactic, harmlessness, make_tactic, readiness, weakness
 
@@ -46,91 +47,6 @@ END_REASONS = (
     "max_rounds",
 )
 STATUSES = tuple(s.value for s in Status)
-
-
-@dataclass(frozen=True, slots=True)
-class BattleOptions:
-    """The battle frame's own house rules [H], for every system (scenario key ``battle``)."""
-
-    morale_hd: str = option(
-        "wounds",
-        "systems without War Game HD: a fighter's HD for morale is its hit_dice less its "
-        "wounds ('full': its hit_dice)",
-        choices=("wounds", "full"),
-    )
-    large_scale: str = option(
-        "turns",
-        "large scale: the factions alternate turns, each sending one member at a time, the "
-        "enemy leader reached only by leader killing ('turns'); or each faction fights as one "
-        "pool of HD and armor, read as rules.options.pool says ('pools', War Game only)",
-        choices=("turns", "pools"),
-    )
-    initiative: str = option(
-        "everyone",
-        "small-scale initiative: everyone rolls 1 HD and the side with the highest die goes "
-        "first [S]; 'sides': one die per side, so head count does not buy the first move",
-        choices=("everyone", "sides"),
-    )
-    morale: str = option(
-        "all",
-        "which morale triggers are checked (War Game 1.8, every system): all, none (morale "
-        "off), or only one of half_out, leader_out, goal_failed, quiet_rounds",
-        choices=("all", "none", *wargame.MORALE_TRIGGERS),
-    )
-    rout: str = option(
-        "draw",
-        "a rout on both sides (no side has anyone in the fight who is not fleeing) ends the "
-        "battle at once as a draw; 'field': a side left with only fleeing fighters loses at "
-        "once, so the side still holding the field wins (a rout of both at once is a draw)",
-        choices=("draw", "field"),
-    )
-    scattered: str = option(
-        "surrendered",
-        "a faction scattered at 0 HD while more than the large-scale threshold still stand: "
-        "its members surrender, flee, or fight on as individuals in a small-scale War Game "
-        "('fight', whatever their number)",
-        choices=("surrendered", "fled", "fight"),
-    )
-    cover_rounds: int = option(
-        2, "rounds a fighter stays in cover after taking it (this one and the next)", low=1
-    )
-    deathwish_location: str = option(
-        "torso",
-        "Deathwish hit location: always torso, or rolled on a d10 (1 head, 2 vitals, "
-        "3-6 limb, 7-10 torso); a hit meets only the armor on its location",
-        choices=("torso", "random"),
-    )
-    deathwish_cover: int = option(1, "Deathwish cover points of a fighter in cover", low=0)
-    d6_difficulty: int = option(10, "D6 difficulty number every attack must meet", low=0)
-    d6_cover_dice: int = option(2, "D6 cover dice of a fighter in cover (+1D..+4D)", low=0)
-    # --- battlefield space, used only by scenarios with a map (sim.field) ----------------
-    move_ft: int = option(
-        30,
-        "with a map: feet covered by a War Game move maneuver, by a Deathwish fighter's move "
-        "before its attack, and by a 2W2P fighter each round (D6 moves one space [S])",
-        low=0,
-    )
-    gun_range_yd: int = option(
-        100,
-        "with a map: range of a War Game gun in yards (the seed gives only the warbow's)",
-        low=1,
-    )
-    firearm_range_yd: int = option(
-        300, "with a map: range of every Deathwish firearm in yards", low=1
-    )
-    ranged_in_melee: str = option(
-        "no",
-        "with a map: whether a bow or gun may shoot an adjacent enemy ('no': its bearer "
-        "disengages first)",
-        choices=("no", "yes"),
-    )
-    range_bands: str = option(
-        "on",
-        "with a map: short / medium / long range (thirds of the range) cost Deathwish 0/1/2 "
-        "skill to hit and add 0/5/10 to the D6 difficulty ('off': no bands); War Game has no "
-        "to-hit roll, so only the range itself limits it",
-        choices=("on", "off"),
-    )
 
 
 class FighterHeap:

@@ -184,11 +184,10 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from sim.battle import BattleOptions
 from sim.dice import DiceError, parse_code
 from sim.errors import SimError, did_you_mean, unknown
+from sim.options import BattleOptions, CampaignOptions, CampOptions, build_options
 from sim.rules import SYSTEMS, d6, deathwish, twowp, wargame
-from sim.rules.common import build_options
 from sim.scenario import (
     START_STATUSES,
     AftermathSpec,
@@ -1414,7 +1413,7 @@ class _Checker:
         starting: Mapping[str, Sequence[FighterSpec]],
     ) -> AftermathSpec | None:
         """The ``aftermath`` key: days, camp healers, camp options, the system's options."""
-        from sim.aftermath import CampOptions, Healer, healers_from_fighters, students_of
+        from sim.aftermath import Healer, healers_from_fighters, students_of
 
         m = self.mapping(value, "aftermath", "a mapping with days, healers, camp and options")
         if m is None:
@@ -1558,8 +1557,6 @@ class _Checker:
         starting: Mapping[str, Sequence[FighterSpec]],
     ) -> CampaignSpec | None:
         """The ``campaign`` key: the company's side, its battles (patches of this file)."""
-        from sim.campaign import CampaignOptions
-
         m = self.mapping(
             doc["campaign"], "campaign", "a mapping with side, battles and days_between"
         )

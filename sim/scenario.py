@@ -236,7 +236,7 @@ class Scenario:
 
     ``options`` are the rule system's own (see ``sim options``); ``frame`` holds War Game
     frame options (morale, scale, initiative) when the system is not ``wargame``;
-    ``battle`` holds the battle's own house rules (:class:`sim.battle.BattleOptions`).
+    ``battle`` holds the battle's own house rules (:class:`sim.options.BattleOptions`).
     """
 
     sides: tuple[Side, ...]
@@ -283,7 +283,7 @@ class AftermathSpec:
 
     ``healers`` are camp healers who do not fight (:class:`sim.aftermath.Healer`, each with
     its ``side``); fighters whose ``skills`` name nurse, surgeon or physician heal their own
-    side too. ``camp`` holds :class:`sim.aftermath.CampOptions` values, ``options`` the rule
+    side too. ``camp`` holds :class:`sim.options.CampOptions` values, ``options`` the rule
     system's ``AftermathOptions`` values.
     """
 
@@ -307,7 +307,7 @@ class CampaignSpec:
     ``battles`` are whole scenarios (the file's own, each patched by its ``battles`` entry);
     the ``side`` named carries on from one to the next: its roster is the scenario's, its
     survivors keep their wounds and fight counts. ``names`` labels each battle; ``options``
-    holds :class:`sim.campaign.CampaignOptions` values.
+    holds :class:`sim.options.CampaignOptions` values.
     """
 
     side: str
