@@ -177,12 +177,9 @@ import math
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
-
-import yaml
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from sim.dice import DiceError, parse_code
 from sim.errors import SimError, did_you_mean, unknown
@@ -202,6 +199,13 @@ from sim.scenario import (
     Side,
     TacticSpec,
 )
+from sim.scenario.overrides import OVERRIDE_SOURCE, apply_override
+from sim.scenario.reader import MAX_BYTES, MB, Issue, ScenarioError, read_yaml
+from sim.scenario.reader import fail as _fail
+from sim.scenario.reader import join_path as _join
+from sim.scenario.reader import quote_name as _name
+from sim.scenario.reader import show as _show
+from sim.scenario.reader import size_message as _size_message
 from sim.space import DEFAULT_LEGEND, FEET_PER_UNIT, Cell, MapSpec, from_picture
 from sim.tactics import TACTICS, Tactic, make_tactic
 
@@ -214,84 +218,14 @@ __all__ = [
     "read_yaml",
 ]
 
-MB = 1024 * 1024
-MAX_BYTES = 5 * MB
-"""Largest file read (5 MB)."""
-MAX_NODES = 200_000
-"""Most values a document may hold once aliases are expanded."""
-MAX_DEPTH = 64
-"""Deepest nesting of mappings and lists."""
 MAX_ROUNDS = 10_000
 MAX_COUNT = 100_000
 """Largest ``count`` of one entry, and most fighters in one scenario."""
 MAX_D6_DICE = 100
 MAX_DW_ARMOR = 20
 """Most Deathwish armor points on one location."""
-OVERRIDE_SOURCE = "<--set>"
 
 Locate = Callable[[str], "int | None"]
-
-
-# --------------------------------------------------------------------------- issues
-@dataclass(frozen=True, slots=True)
-class Issue:
-    """One problem in a file: where it is (source, 1-based line, field path) and what."""
-
-    source: str
-    line: int | None
-    path: str
-    message: str
-
-    def __str__(self) -> str:
-        where = self.source if self.line is None else f"{self.source}:{self.line}"
-        return f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
-
-
-class ScenarioError(SimError):
-    """Every problem found in a scenario file; ``str()`` gives one line per issue."""
-
-    def __init__(self, issues: Iterable[Issue]) -> None:
-        self.issues: tuple[Issue, ...] = tuple(issues)
-        super().__init__("\n".join(str(i) for i in self.issues))
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (ScenarioError, (self.issues,))
-
-
-def _fail(source: str, message: str, line: int | None = None, path: str = "") -> ScenarioError:
-    return ScenarioError([Issue(source, line, path, message)])
-
-
-def _show(value: Any) -> str:
-    """A value as an error message quotes it: ``'three'``, ``2.5``, ``true``, ``a list``."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "null"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, str) and len(value) > 40:
-        return repr(value[:37] + "...")
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _name(text: str) -> str:
-    """A name as paths and messages show it: as is, or quoted if it has odd characters."""
-    return text if text.isprintable() else repr(text)
-
-
-def _join(path: str, key: str) -> str:
-    key = _name(key)
-    return f"{path}.{key}" if path else key
-
-
-def _parent(path: str) -> str:
-    if path.endswith("]"):
-        return path[: path.rindex("[")]
-    return path.rpartition(".")[0]
 
 
 def _unknown_key(key: str, allowed: Iterable[str]) -> str:
@@ -303,294 +237,6 @@ def _unknown_key(key: str, allowed: Iterable[str]) -> str:
 def _listing(names: Sequence[str], limit: int = 10) -> str:
     shown = ", ".join(repr(n) for n in names[:limit])
     return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
-
-
-# --------------------------------------------------------------------------- reading YAML
-_TAG = "tag:yaml.org,2002:"
-_SCALAR_TAGS = {_TAG + t for t in ("null", "bool", "int", "float", "str", "timestamp", "binary")}
-_AS_TEXT = {_TAG + "merge", _TAG + "value"}  # plain ``<<`` and ``=`` as values: just text
-_MERGE = _TAG + "merge"
-
-
-class _TooBig(Exception):
-    pass
-
-
-class _Reader:
-    """Builds plain Python values from a composed node graph, noting each path's line."""
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-        self.issues: list[Issue] = []
-        self.lines: dict[str, int] = {}
-        self.sizes: dict[int, tuple[int, int]] = {}
-        self.constructor = yaml.constructor.SafeConstructor()
-
-    def issue(self, node: Node, path: str, message: str) -> None:
-        self.issues.append(Issue(self.source, node.start_mark.line + 1, path, message))
-
-    # Sizing first: the expanded size and height of every node (a shared node counts once per
-    # use), so an alias bomb or an alias chain too deep is found from its few distinct nodes,
-    # before anything is built.
-    def size(self, node: Node, depth: int, active: set[int], used: Node) -> tuple[int, int]:
-        """Expanded (size, height) of ``node``, used inside ``used`` at ``depth``."""
-        known = self.sizes.get(id(node))
-        if known is None:
-            if depth > MAX_DEPTH:
-                raise _TooBig(f"nesting deeper than {MAX_DEPTH} levels", node)
-            if id(node) in active:
-                raise _TooBig("an alias refers to a node that contains it", node)
-            total, height = 1, 1
-            if isinstance(node, (MappingNode, SequenceNode)):
-                active.add(id(node))
-                children: list[Node] = []
-                if isinstance(node, MappingNode):
-                    for key, value in node.value:
-                        children += [key, value]
-                else:
-                    children = list(node.value)
-                for child in children:
-                    child_size, child_height = self.size(child, depth + 1, active, node)
-                    total += child_size
-                    height = max(height, child_height + 1)
-                    if total > MAX_NODES:
-                        break
-                active.discard(id(node))
-            known = self.sizes[id(node)] = (total, height)
-        total, height = known
-        if depth + height > MAX_DEPTH + 1:
-            raise _TooBig(f"nesting deeper than {MAX_DEPTH} levels once aliases are expanded", used)
-        if total > MAX_NODES:
-            raise _TooBig(
-                f"the document holds more than {MAX_NODES} values once aliases are expanded "
-                "(an alias bomb?)",
-                node,
-            )
-        return known
-
-    def build(self, node: Node, path: str) -> Any:
-        if isinstance(node, ScalarNode):
-            return self.scalar(node, path)
-        if isinstance(node, SequenceNode):
-            if node.tag != _TAG + "seq":
-                self.issue(node, path, f"unsupported tag {_tag(node.tag)}")
-                return None
-            out = []
-            for i, item in enumerate(node.value):
-                item_path = f"{path}[{i}]"
-                self.lines.setdefault(item_path, item.start_mark.line + 1)
-                out.append(self.build(item, item_path))
-            return out
-        if isinstance(node, MappingNode):
-            if node.tag != _TAG + "map":
-                self.issue(node, path, f"unsupported tag {_tag(node.tag)}")
-                return None
-            result: dict[str, Any] = {}
-            for key, (key_node, value_node) in self.pairs(node, path).items():
-                key_path = _join(path, key)
-                self.lines.setdefault(key_path, key_node.start_mark.line + 1)
-                result[key] = self.build(value_node, key_path)
-            return result
-        self.issue(node, path, "unsupported node")  # pragma: no cover - PyYAML has no other
-        return None
-
-    def pairs(self, node: MappingNode, path: str) -> dict[str, tuple[Node, Node]]:
-        """A mapping's entries by key text; ``<<`` merges resolved, duplicates reported."""
-        own: dict[str, tuple[Node, Node]] = {}
-        merged: dict[str, tuple[Node, Node]] = {}
-        for key_node, value_node in node.value:
-            if key_node.tag == _MERGE:
-                sources = value_node.value if isinstance(value_node, SequenceNode) else [value_node]
-                for source in sources:
-                    if not isinstance(source, MappingNode):
-                        self.issue(value_node, path, "'<<' merges a mapping or a list of mappings")
-                        continue
-                    for key, pair in self.pairs(source, path).items():
-                        merged.setdefault(key, pair)  # earlier sources win
-                continue
-            if not isinstance(key_node, ScalarNode):
-                self.issue(key_node, path, "a key must be plain text, not a list or mapping")
-                continue
-            key = str(key_node.value)
-            if key in own:
-                first = own[key][0].start_mark.line + 1
-                self.issue(key_node, _join(path, key), f"duplicate key (first on line {first})")
-                continue
-            own[key] = (key_node, value_node)
-        return {**merged, **own}
-
-    def scalar(self, node: ScalarNode, path: str) -> Any:
-        if node.tag in _AS_TEXT:
-            return str(node.value)
-        if node.tag not in _SCALAR_TAGS:
-            self.issue(node, path, f"unsupported tag {_tag(node.tag)}")
-            return None
-        try:
-            return self.constructor.construct_object(node, deep=True)
-        except (yaml.YAMLError, ValueError, OverflowError) as err:
-            detail = getattr(err, "problem", None) or str(err).partition(":")[0]
-            self.issue(node, path, f"bad value {node.value[:40]!r}: {_one_line(detail)}")
-            return None
-
-
-def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
-
-
-def _tag(tag: str) -> str:
-    return "!!" + tag[len(_TAG) :] if tag.startswith(_TAG) else tag
-
-
-def _yaml_issue(err: yaml.YAMLError, text: str, source: str) -> Issue:
-    if isinstance(err, yaml.reader.ReaderError):
-        line = text[: err.position].count("\n") + 1
-        char = err.character if isinstance(err.character, int) else ord(err.character)
-        return Issue(source, line, "", f"unacceptable character #x{char:04x} ({err.reason})")
-    if isinstance(err, yaml.MarkedYAMLError):
-        mark = err.problem_mark or err.context_mark
-        parts = [p for p in (err.context, err.problem) if p]
-        message = _one_line(": ".join(parts)) or "malformed YAML"
-        return Issue(source, mark.line + 1 if mark else None, "", f"malformed YAML: {message}")
-    return Issue(source, None, "", f"malformed YAML: {_one_line(str(err))}")
-
-
-def _size_message(size: int) -> str:
-    return f"file is {size / MB:.1f} MB; the limit is {MAX_BYTES // MB} MB"
-
-
-def read_yaml(text: str, source: str = "<string>") -> tuple[Any, Locate]:
-    """Parse one YAML document safely; return its plain value and a line finder.
-
-    The value is built from PyYAML's composed nodes (``SafeLoader``): mappings become dicts
-    with text keys (a key is taken as written: ``1`` and ``yes`` stay the text ``"1"`` and
-    ``"yes"``), lists become lists, scalars the usual YAML 1.1 values. ``<<`` merge keys
-    work. ``locate(path)`` gives the 1-based line of a dotted path such as
-    ``sides.red.fighters[2].weapon`` (the line of its key, or of a list item), falling back
-    to its nearest parent that the document has (but not to the document itself, which
-    ``locate("")`` gives); ``None`` if none has a line.
-
-    Raises:
-        ScenarioError: malformed YAML (one issue at the line PyYAML reports), a document over
-            the limits (size, expanded values, nesting), unsupported tags, duplicate keys,
-            keys that are not plain text.
-    """
-    if len(text) > MAX_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
-        raise _fail(source, _size_message(len(text.encode("utf-8", "surrogatepass"))))
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as err:
-        raise ScenarioError([_yaml_issue(err, text, source)]) from None
-    except RecursionError:
-        raise _fail(source, "nesting is too deep") from None
-    reader = _Reader(source)
-
-    def locate(path: str) -> int | None:
-        if not path:
-            return reader.lines.get("")
-        while path:
-            line = reader.lines.get(path)
-            if line is not None:
-                return line
-            path = _parent(path)
-        return None
-
-    if root is None:
-        return None, locate
-    try:
-        reader.size(root, 0, set(), root)
-    except _TooBig as err:
-        message, node = err.args
-        raise _fail(source, message, node.start_mark.line + 1) from None
-    reader.lines[""] = root.start_mark.line + 1
-    value = reader.build(root, "")
-    if reader.issues:
-        raise ScenarioError(reader.issues)
-    return value, locate
-
-
-# --------------------------------------------------------------------------- overrides
-_PART = re.compile(r"^([^.\[\]]+)((?:\[\d+\])*)$")
-
-
-def _parse_path(text: str) -> list[str | int] | None:
-    steps: list[str | int] = []
-    for part in text.split("."):
-        m = _PART.match(part.strip())
-        if not m:
-            return None
-        steps.append(m.group(1))
-        steps += [int(i) for i in re.findall(r"\[(\d+)\]", m.group(2))]
-    return steps
-
-
-def _path_text(steps: Sequence[str | int]) -> str:
-    out = ""
-    for step in steps:
-        out = f"{out}[{step}]" if isinstance(step, int) else _join(out, step)
-    return out
-
-
-def apply_override(doc: dict[str, Any], text: str) -> str:
-    """Apply one ``PATH=VALUE`` override to ``doc`` in place; return the path it changed.
-
-    The path returned is ``PATH``, or its outermost part that did not exist and was created
-    (``x`` for ``x.y.z=1`` when there was no ``x``): everything under it comes from the
-    override.
-
-    ``PATH`` is dotted with ``[i]`` list indexes; missing mapping keys are created on the
-    way. ``VALUE`` is read as YAML with :func:`read_yaml` (``10``, ``true``, ``[a, b]``,
-    ``{reserve: 1}``; empty means null).
-
-    Raises:
-        ScenarioError: one issue with source ``<--set>`` for a malformed override, a path
-            that goes through something other than a mapping or list, or an index out of
-            range.
-    """
-    raw_path, sep, raw_value = text.partition("=")
-    raw_path = raw_path.strip()
-    steps = _parse_path(raw_path) if sep else None
-    if not steps:
-        raise _fail(
-            OVERRIDE_SOURCE,
-            f"expected PATH=VALUE such as max_rounds=10 or sides.red.tactic=aggressive, "
-            f"got {text!r}",
-        )
-    path = _path_text(steps)
-    try:
-        value, _ = read_yaml(raw_value, OVERRIDE_SOURCE)
-    except ScenarioError as err:
-        raise ScenarioError(
-            [Issue(OVERRIDE_SOURCE, None, path, i.message) for i in err.issues]
-        ) from None
-    target: Any = doc
-    changed = len(steps)  # how many steps lead to the outermost thing set or created
-    for i, step in enumerate(steps):
-        last = i == len(steps) - 1
-        here = _path_text(steps[:i]) or "the document"
-        if isinstance(step, int):
-            if not isinstance(target, list):
-                raise _fail(OVERRIDE_SOURCE, f"{here} is {_show(target)}, not a list", path=path)
-            if step >= len(target):
-                raise _fail(
-                    OVERRIDE_SOURCE,
-                    f"index {step} is out of range: {here} has {len(target)} items",
-                    path=path,
-                )
-        elif not isinstance(target, dict):
-            raise _fail(OVERRIDE_SOURCE, f"{here} is {_show(target)}, not a mapping", path=path)
-        if last:
-            target[step] = value
-        else:
-            if i == 0 and step == "rules" and isinstance(target.get("rules"), str):
-                target["rules"] = {"system": target["rules"]}  # `rules: wargame` short form
-            if isinstance(step, str) and step not in target:
-                if any(isinstance(s, int) for s in steps[i + 1 :]):
-                    missing = _path_text(steps[: i + 1])
-                    raise _fail(OVERRIDE_SOURCE, f"{missing} does not exist", path=path)
-                target[step] = {}
-                changed = min(changed, i + 1)
-            target = target[step]
-    return _path_text(steps[:changed])
 
 
 # --------------------------------------------------------------------------- checking
