@@ -5,7 +5,7 @@ import pytest
 
 from sim import combat
 from sim.battle import Battle, FighterHeap
-from sim.loader import load_scenario, parse_scenario
+from sim.scenario import load_scenario, parse_scenario
 
 
 def crowd(per_side: int, target: str, large_above: int, ties: str = "first_listed") -> str:

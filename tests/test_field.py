@@ -16,8 +16,8 @@ import pytest
 from sim import combat, space
 from sim.battle import Battle
 from sim.field import band, line_of_sight
-from sim.loader import parse_scenario
 from sim.rules.common import Status
+from sim.scenario import parse_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 

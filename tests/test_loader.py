@@ -9,19 +9,24 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sim import loader
+import sim.scenario
 from sim.battle import Battle
 from sim.errors import SimError
-from sim.loader import (
+from sim.rules.deathwish import WornArmor
+from sim.scenario import (
+    Event,
+    FactorSpec,
+    FighterSpec,
+    Goal,
     Issue,
+    Scenario,
     ScenarioError,
+    TacticSpec,
     apply_override,
     load_scenario,
     parse_scenario,
     read_yaml,
 )
-from sim.rules.deathwish import WornArmor
-from sim.scenario import Event, FactorSpec, FighterSpec, Goal, Scenario, TacticSpec
 
 FORD = Path(__file__).resolve().parents[1] / "scenarios" / "ford.yaml"
 
@@ -783,8 +788,8 @@ def test_name_defaults_to_the_file_stem(tmp_path):
 
 
 def test_loader_uses_only_safe_yaml():
-    package = Path(loader.__file__).parent / "scenario"
-    for path in [Path(loader.__file__), *package.rglob("*.py")]:
+    package = Path(sim.scenario.__file__).parent
+    for path in package.rglob("*.py"):
         source = path.read_text()
         for unsafe in ("yaml.load(", "full_load", "unsafe_load", "yaml.Loader", "FullLoader"):
             assert unsafe not in source, path

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.loader import load_scenario
+from sim.scenario import load_scenario
 from sim.space import MapSpec
 from tests.test_loader import errors, load
 
