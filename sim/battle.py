@@ -34,9 +34,9 @@ from sim.errors import SimError, unknown
 from sim.field import Battlefield
 from sim.options import BattleOptions
 from sim.rules import get_system, wargame
-from sim.rules.common import OUT_OF_FIGHT, Status, build_options
+from sim.rules.common import OUT_OF_FIGHT, Status
 from sim.scenario import FactorSpec, FighterSpec, Goal, Scenario
-from sim.tactics import Tactic, harmlessness, make_tactic, readiness, weakness
+from sim.tactics import Tactic, harmlessness, readiness, weakness
 
 END_REASONS = (
     "defeat",
@@ -237,18 +237,9 @@ class Battle(mesa.Model):
         self.scenario = scenario
         self.system = get_system(scenario.rules)
         self.rules = self.system.NAME
-        self.options = build_options(
-            self.system.Options, dict(scenario.options), where="rules.options"
-        )
-        if self.rules == "wargame":
-            if scenario.frame:
-                raise SimError("frame: War Game frame options go in rules.options under wargame")
-            self.frame: wargame.Options = self.options
-        else:
-            self.frame = build_options(wargame.Options, dict(scenario.frame), where="frame")
-        self.opts: BattleOptions = build_options(
-            BattleOptions, dict(scenario.battle), where="battle"
-        )
+        self.options = scenario.rule_options  # built once per scenario (a replace rebuilds)
+        self.frame: wargame.Options = scenario.frame_options
+        self.opts: BattleOptions = scenario.battle_options
         self.max_rounds = scenario.max_rounds
         self.round = 0
         self.large = False
@@ -272,9 +263,7 @@ class Battle(mesa.Model):
         if scenario.map is not None:
             self.field = Battlefield(self, scenario.map)
         for s in scenario.sides:
-            tactic = make_tactic(
-                s.tactic.name, dict(s.tactic.params), where=f"sides.{s.name}.tactic"
-            )
+            tactic = scenario.side_tactic(s.name)
             state = SideState(s.name, tactic, s.goals, s.leader)
             self.sides[s.name] = state
             names = {f.name for f in s.fighters}

@@ -54,3 +54,54 @@ def test_renamed_keeps_the_stat_block():
     f = FighterSpec("levy", hit_dice=3, armor=("gambeson",))
     g = f.renamed("levy 2")
     assert g.name == "levy 2" and g.hit_dice == 3 and g.armor == ("gambeson",)
+
+
+# --------------------------------------------------------------------------- built once
+def test_option_groups_and_tactics_are_built_once_and_shared_by_battles():
+    from sim.battle import Battle
+
+    sc = two_sides(options={"pool": "headcount"}, battle={"d6_difficulty": 12})
+    first, second = Battle(sc, seed=1), Battle(sc, seed=2)
+    assert first.options is second.options is sc.rule_options
+    assert sc.rule_options.pool == "headcount"
+    assert first.frame is sc.frame_options is sc.rule_options  # War Game: its own options
+    assert first.opts is second.opts is sc.battle_options
+    assert sc.battle_options.d6_difficulty == 12
+    assert first.sides["red"].tactic is second.sides["red"].tactic is sc.side_tactic("red")
+
+
+def test_battle_overrides_rebuild_and_leave_the_scenario_alone():
+    from sim.battle import Battle
+
+    sc = two_sides(rules="d6", frame={"morale_compare": "fixed"})
+    b = Battle(sc, seed=1, options={"halve_round": "up"}, battle={"d6_difficulty": 15})
+    assert b.options.halve_round == "up" and sc.rule_options.halve_round != "up"
+    assert b.opts.d6_difficulty == 15 and sc.battle_options.d6_difficulty == 10
+    assert b.frame == sc.frame_options and b.frame.morale_compare == "fixed"
+
+
+def test_built_groups_do_not_change_equality_hash_or_pickling():
+    sc = two_sides(options={"damage": "weapon_d8"})
+    before = hash(sc)
+    assert sc.rule_options.damage == "weapon_d8" and sc.side_tactic("blue").name == "balanced"
+    assert hash(sc) == before and sc == two_sides(options={"damage": "weapon_d8"})
+    copy = pickle.loads(pickle.dumps(sc))
+    assert copy == sc and copy.rule_options == sc.rule_options
+    assert "built" not in repr(sc)
+
+
+@pytest.mark.parametrize(
+    ("kw", "message"),
+    [
+        ({"options": {"pool": "everyone"}}, "rules.options.pool: 'everyone' is not one of"),
+        ({"frame": {"morale_compare": "fixed"}}, "frame: War Game frame options go in"),
+        ({"battle": {"morale": "some"}}, "battle.morale: 'some' is not one of"),
+    ],
+)
+def test_bad_groups_raise_when_first_asked_for_each_time(kw, message):
+    from sim.battle import Battle
+
+    sc = two_sides(**kw)  # a hand-made scenario is checked when its groups are built
+    for _ in range(2):
+        with pytest.raises(SimError, match=message):
+            Battle(sc, seed=1)

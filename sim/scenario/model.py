@@ -5,17 +5,24 @@ from it. Everything a battle needs is here, so the same scenario and seed give t
 battle. Fighters carry stats for every system, so one scenario can be fought under any of
 the four: War Game fields at the top level, 2W2P's fight count and skills, and the
 ``deathwish`` and ``d6`` blocks (defaults give an average fighter).
+
+A scenario's option groups and its sides' tactics are built (and checked) once, the first
+time they are asked for (:attr:`Scenario.rule_options`, :attr:`~Scenario.frame_options`,
+:attr:`~Scenario.battle_options`, :meth:`~Scenario.side_tactic`), and kept with it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from sim.errors import SimError, unknown
+from sim.options import BattleOptions, build_options
+from sim.rules import get_system, wargame
 from sim.rules.deathwish import DEFAULT_SKILL, WornArmor, worn_armor
 from sim.space import MapSpec
+from sim.tactics import Tactic, make_tactic
 
 if TYPE_CHECKING:
     from sim.aftermath import Healer
@@ -237,6 +244,10 @@ class Scenario:
     ``options`` are the rule system's own (see ``sim options``); ``frame`` holds War Game
     frame options (morale, scale, initiative) when the system is not ``wargame``;
     ``battle`` holds the battle's own house rules (:class:`sim.options.BattleOptions`).
+    These plain mappings are what the scenario says; the option groups built from them (and
+    each side's :class:`~sim.tactics.Tactic`) are built the first time they are asked for
+    and kept, so the battles of one scenario share them. A bad value raises
+    :class:`~sim.errors.SimError` then, naming its path (``rules.options.pool: ...``).
     """
 
     sides: tuple[Side, ...]
@@ -253,6 +264,7 @@ class Scenario:
     aftermath: AftermathSpec | None = None
     campaign: CampaignSpec | None = None
     map: MapSpec | None = None  # battlefield space (sim.space); None: the abstract battle
+    _built: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for name in ("options", "frame", "battle"):
@@ -271,6 +283,50 @@ class Scenario:
     def mirrored(self) -> Scenario:
         """The same battle with the order of the sides reversed (for bias checks)."""
         return replace(self, sides=tuple(reversed(self.sides)))
+
+    @property
+    def rule_options(self) -> Any:
+        """The rules system's ``Options`` built from ``options`` (``sim.rules.X.Options``)."""
+        return self._once(
+            "options",
+            lambda: build_options(
+                get_system(self.rules).Options, dict(self.options), where="rules.options"
+            ),
+        )
+
+    @property
+    def frame_options(self) -> wargame.Options:
+        """The War Game frame's options: ``frame`` built, or under War Game its own options."""
+        return self._once("frame", self._build_frame)
+
+    @property
+    def battle_options(self) -> BattleOptions:
+        """The battle's house rules built from ``battle``."""
+        return self._once(
+            "battle", lambda: build_options(BattleOptions, dict(self.battle), where="battle")
+        )
+
+    def side_tactic(self, name: str) -> Tactic:
+        """The tactic of the side called ``name``, built from its :class:`TacticSpec`."""
+        return self._once(f"tactic {name}", lambda: self._build_tactic(name))
+
+    def _build_frame(self) -> wargame.Options:
+        if get_system(self.rules).NAME == "wargame":
+            if self.frame:
+                raise SimError("frame: War Game frame options go in rules.options under wargame")
+            return self.rule_options
+        return build_options(wargame.Options, dict(self.frame), where="frame")
+
+    def _build_tactic(self, name: str) -> Tactic:
+        (side,) = (s for s in self.sides if s.name == name)
+        spec = side.tactic
+        return make_tactic(spec.name, dict(spec.params), where=f"sides.{name}.tactic")
+
+    def _once(self, key: str, build: Callable[[], Any]) -> Any:
+        """``build()`` the first time ``key`` is asked for; the same object after that."""
+        if key not in self._built:
+            self._built[key] = build()
+        return self._built[key]
 
 
 # --------------------------------------------------------------------------------------------
