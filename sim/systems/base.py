@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from sim.errors import SimError
 from sim.rules import wargame
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from sim.battle import Battle
 
 
+@runtime_checkable
 class RuleSystem(Protocol):
     """What the battle frame asks a rule system."""
 
