@@ -2,7 +2,7 @@
 
 The frame gives every system its rounds and turn order (1.6), morale (1.8), goals (1.11)
 and scale switching (1.12); the scenario's rule system resolves the blows
-(:mod:`sim.combat`). One ``numpy.random.Generator`` (Mesa's ``Model.rng``) makes every draw.
+(:mod:`sim.systems`). One ``numpy.random.Generator`` (Mesa's ``Model.rng``) makes every draw.
 
 Python API::
 
@@ -11,7 +11,7 @@ Python API::
     battle.rounds_frame(); battle.fighters_frame(); battle.events_frame()   # pandas
 
 A scenario with a ``map`` gives the battle a :class:`sim.field.Battlefield` (``battle.field``):
-the fighters stand on its Mesa grid and space enters every system's turn (:mod:`sim.combat`).
+the fighters stand on its Mesa grid and space enters every system's turn (:mod:`sim.systems`).
 Without one ``battle.field`` is None and the battle is abstract.
 """
 
@@ -28,12 +28,12 @@ import mesa
 import numpy as np
 import pandas as pd
 
-from sim import combat
+from sim import pools, systems
 from sim.agents import Fighter, is_active, is_in_fight
 from sim.errors import SimError, unknown
 from sim.field import Battlefield
 from sim.options import BattleOptions
-from sim.rules import get_system, wargame
+from sim.rules import wargame
 from sim.rules.common import OUT_OF_FIGHT, Status
 from sim.scenario import FactorSpec, FighterSpec, Goal, Scenario
 from sim.tactics import Tactic, harmlessness, readiness, weakness
@@ -235,10 +235,11 @@ class Battle(mesa.Model):
             rng = np.random.default_rng(seed)
         super().__init__(rng=rng)
         self.scenario = scenario
-        self.system = get_system(scenario.rules)
-        self.rules = self.system.NAME
-        self.options = scenario.rule_options  # built once per scenario (a replace rebuilds)
-        self.frame: wargame.Options = scenario.frame_options
+        self.system = systems.get(scenario.rules)
+        self.rules = self.system.name
+        # built once per scenario, by its system (a replace makes a new scenario: rebuilt)
+        self.options = scenario.rule_options(self.system)
+        self.frame: wargame.Options = scenario.frame_options(self.system)
         self.opts: BattleOptions = scenario.battle_options
         self.max_rounds = scenario.max_rounds
         self.round = 0
@@ -274,8 +275,7 @@ class Battle(mesa.Model):
                     state.toughness[g_index] = goal.toughness
             for spec in s.fighters:
                 self._add_fighter(spec, state)
-        if self.rules == "2w2p" and len(self.sides) != 2:
-            raise SimError("2w2p battles have exactly two sides (fronts pit one side against one)")
+        self.system.check_sides(len(self.sides))
         self.large = self._should_be_large()
         if self.field is not None:
             self.field.snapshot()
@@ -341,9 +341,7 @@ class Battle(mesa.Model):
 
     def morale_hd(self, f: Fighter) -> int:
         """A fighter's current HD as morale sees it (RULES.md 1.8, BattleOptions.morale_hd)."""
-        if self.rules == "wargame" or self.opts.morale_hd == "full":
-            return f.wg.hit_dice
-        return max(0, f.wg.hit_dice - f.wounds_taken)
+        return self.system.morale_hd(self, f)
 
     @property
     def large_mode(self) -> str:
@@ -400,7 +398,7 @@ class Battle(mesa.Model):
         """A faction whose leader falls at large scale loses all but 1 HD [S].
 
         With turns this is read as its members' HD to spend this round: each keeps at most
-        1 [I]. (With pools it is the pool's HD: :func:`sim.combat.large_round`.)
+        1 [I]. (With pools it is the pool's HD: :mod:`sim.pools`.)
         """
         if self.large_mode != "turns":
             return
@@ -446,12 +444,7 @@ class Battle(mesa.Model):
             s.round_dealt = s.round_taken = 0
         self._start_round()
         if not self.ended:
-            if self.rules == "2w2p":
-                combat.twowp_round(self)
-            elif self.large and self.large_mode == "pools":
-                combat.large_round(self)
-            else:
-                self._turns()
+            self.system.fight_round(self)
         if not self.ended:
             self._end_round()
         self._record_round()
@@ -540,8 +533,22 @@ class Battle(mesa.Model):
         word = "large" if large else "small"
         self.note("battle", "scale", result=f"{word} scale ({self.standing()} standing)")
 
-    def _turns(self) -> None:
-        """Small scale: popcorn initiative. Large scale with ``turns``: sides alternate."""
+    def take_turn(self, f: Fighter) -> None:
+        """``f``'s turn under the battle's rule system, then whether the battle ended."""
+        if not f.in_fight or self.ended:
+            return
+        self.system.take_turn(self, f)
+        self.check_end()
+
+    def take_turns(self) -> None:
+        """A round of turns: popcorn initiative at small scale (RULES.md 1.6).
+
+        At large scale the factions take turns one member at a time
+        (:meth:`_faction_turns`), or fight as the seed's pools (:mod:`sim.pools`).
+        """
+        if self.large and self.large_mode == "pools":
+            pools.pools_round(self)
+            return
         fighters = [f for f in self.all_fighters() if f.in_fight]
         if not fighters:
             return
@@ -561,7 +568,7 @@ class Battle(mesa.Model):
             if self.ended:
                 break
             if actor.in_fight:
-                combat.take_turn(self, actor)
+                self.take_turn(actor)
             self.mark_acted(actor)
             last = actor
             actor = self._name_next(actor)
@@ -598,7 +605,7 @@ class Battle(mesa.Model):
                 idle += 1
                 continue
             idle = 0
-            combat.take_turn(self, f)
+            self.take_turn(f)
             self.mark_acted(f)
             self.next_side, last = at % len(order), f
         if last is not None and not self.ended:
@@ -620,7 +627,7 @@ class Battle(mesa.Model):
         Used only when the frame option ``act_out_of_turn`` is on, by a fighter with at
         least 3 HD to spend (1 to jump in, 2 for a maneuver) [H].
         """
-        if not self.frame.act_out_of_turn or self.rules != "wargame":
+        if not self.frame.act_out_of_turn or not self.system.jumps_in:
             return
         for f in self.all_fighters():
             if (
@@ -632,7 +639,7 @@ class Battle(mesa.Model):
             ):
                 f.wg = wargame.act_out_of_turn(f.wg, self.frame)
                 self.note(f.name, "acts out of turn", result="1 HD spent")
-                combat.take_turn(self, f)
+                self.take_turn(f)
                 self.mark_acted(f)
                 return
 
@@ -706,7 +713,7 @@ class Battle(mesa.Model):
     def _end_round(self) -> None:
         for f in self.all_fighters():
             f.wg = wargame.end_round(f.wg)
-        combat.end_of_round(self)
+        self.system.end_of_round(self)
         if self.harm_this_round:
             self.quiet_rounds = 0
         else:

@@ -7,8 +7,10 @@ the four: War Game fields at the top level, 2W2P's fight count and skills, and t
 ``deathwish`` and ``d6`` blocks (defaults give an average fighter).
 
 A scenario's option groups and its sides' tactics are built (and checked) once, the first
-time they are asked for (:attr:`Scenario.rule_options`, :attr:`~Scenario.frame_options`,
-:attr:`~Scenario.battle_options`, :meth:`~Scenario.side_tactic`), and kept with it.
+time a battle asks for them (:meth:`Scenario.rule_options`, :meth:`~Scenario.frame_options`,
+:attr:`~Scenario.battle_options`, :meth:`~Scenario.side_tactic`), and kept with it; the rule
+system (:mod:`sim.systems`) that builds the first two is passed in, so this module imports
+no Mesa.
 """
 
 from __future__ import annotations
@@ -19,13 +21,14 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from sim.errors import SimError, unknown
 from sim.options import BattleOptions, build_options
-from sim.rules import get_system, wargame
+from sim.rules import wargame
 from sim.rules.deathwish import DEFAULT_SKILL, WornArmor, worn_armor
 from sim.space import MapSpec
 from sim.tactics import Tactic, make_tactic
 
 if TYPE_CHECKING:
     from sim.aftermath import Healer
+    from sim.systems.base import RuleSystem
 
 GOAL_KINDS = ("protect", "destroy", "hold", "take_and_hold")
 EVENT_KINDS = ("reinforce", "add_factor", "remove_factor")
@@ -284,38 +287,36 @@ class Scenario:
         """The same battle with the order of the sides reversed (for bias checks)."""
         return replace(self, sides=tuple(reversed(self.sides)))
 
-    @property
-    def rule_options(self) -> Any:
-        """The rules system's ``Options`` built from ``options`` (``sim.rules.X.Options``)."""
-        return self._once(
-            "options",
-            lambda: build_options(
-                get_system(self.rules).Options, dict(self.options), where="rules.options"
-            ),
-        )
+    def rule_options(self, system: RuleSystem) -> Any:
+        """The rules system's ``Options`` (``sim.rules.X.Options``) built from ``options``.
 
-    @property
-    def frame_options(self) -> wargame.Options:
-        """The War Game frame's options: ``frame`` built, or under War Game its own options."""
-        return self._once("frame", self._build_frame)
+        ``system`` is the scenario's rule system (``sim.systems.get(self.rules)``), which
+        builds them the first time; later calls give the same object.
+        """
+        return self._once("options", lambda: system.build_options(self.options, "rules.options"))
+
+    def frame_options(self, system: RuleSystem) -> wargame.Options:
+        """The War Game frame's options, built by the scenario's rule system from ``frame``.
+
+        Under War Game they are its own options (and a ``frame`` is an error).
+        """
+        frame: wargame.Options = self._once(
+            "frame", lambda: system.frame(self.rule_options(system), self.frame)
+        )
+        return frame
 
     @property
     def battle_options(self) -> BattleOptions:
         """The battle's house rules built from ``battle``."""
-        return self._once(
+        built: BattleOptions = self._once(
             "battle", lambda: build_options(BattleOptions, dict(self.battle), where="battle")
         )
+        return built
 
     def side_tactic(self, name: str) -> Tactic:
         """The tactic of the side called ``name``, built from its :class:`TacticSpec`."""
-        return self._once(f"tactic {name}", lambda: self._build_tactic(name))
-
-    def _build_frame(self) -> wargame.Options:
-        if get_system(self.rules).NAME == "wargame":
-            if self.frame:
-                raise SimError("frame: War Game frame options go in rules.options under wargame")
-            return self.rule_options
-        return build_options(wargame.Options, dict(self.frame), where="frame")
+        tactic: Tactic = self._once(f"tactic {name}", lambda: self._build_tactic(name))
+        return tactic
 
     def _build_tactic(self, name: str) -> Tactic:
         (side,) = (s for s in self.sides if s.name == name)

@@ -2,6 +2,7 @@ import pickle
 
 import pytest
 
+from sim import systems
 from sim.errors import SimError
 from sim.scenario import FighterSpec, FrozenDict, Goal, Scenario, Side
 
@@ -62,9 +63,10 @@ def test_option_groups_and_tactics_are_built_once_and_shared_by_battles():
 
     sc = two_sides(options={"pool": "headcount"}, battle={"d6_difficulty": 12})
     first, second = Battle(sc, seed=1), Battle(sc, seed=2)
-    assert first.options is second.options is sc.rule_options
-    assert sc.rule_options.pool == "headcount"
-    assert first.frame is sc.frame_options is sc.rule_options  # War Game: its own options
+    wargame = systems.get("wargame")
+    assert first.options is second.options is sc.rule_options(wargame)
+    assert sc.rule_options(wargame).pool == "headcount"
+    assert first.frame is sc.frame_options(wargame) is first.options  # War Game: its own
     assert first.opts is second.opts is sc.battle_options
     assert sc.battle_options.d6_difficulty == 12
     assert first.sides["red"].tactic is second.sides["red"].tactic is sc.side_tactic("red")
@@ -75,18 +77,21 @@ def test_battle_overrides_rebuild_and_leave_the_scenario_alone():
 
     sc = two_sides(rules="d6", frame={"morale_compare": "fixed"})
     b = Battle(sc, seed=1, options={"halve_round": "up"}, battle={"d6_difficulty": 15})
-    assert b.options.halve_round == "up" and sc.rule_options.halve_round != "up"
+    d6 = systems.get("d6")
+    assert b.options.halve_round == "up" and sc.rule_options(d6).halve_round != "up"
     assert b.opts.d6_difficulty == 15 and sc.battle_options.d6_difficulty == 10
-    assert b.frame == sc.frame_options and b.frame.morale_compare == "fixed"
+    assert b.frame == sc.frame_options(d6) and b.frame.morale_compare == "fixed"
 
 
 def test_built_groups_do_not_change_equality_hash_or_pickling():
     sc = two_sides(options={"damage": "weapon_d8"})
     before = hash(sc)
-    assert sc.rule_options.damage == "weapon_d8" and sc.side_tactic("blue").name == "balanced"
+    wargame = systems.get("wargame")
+    assert sc.rule_options(wargame).damage == "weapon_d8"
+    assert sc.side_tactic("blue").name == "balanced"
     assert hash(sc) == before and sc == two_sides(options={"damage": "weapon_d8"})
     copy = pickle.loads(pickle.dumps(sc))
-    assert copy == sc and copy.rule_options == sc.rule_options
+    assert copy == sc and copy.rule_options(wargame) == sc.rule_options(wargame)
     assert "built" not in repr(sc)
 
 
