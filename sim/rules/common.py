@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import json
 from enum import StrEnum
 from fractions import Fraction
 from functools import cache
@@ -41,13 +40,6 @@ def load_csv(name: str) -> tuple[dict[str, str], ...]:
     text = resources.files("sim.rules").joinpath("data", name).read_text(encoding="utf-8")
     rows = csv.DictReader(line for line in text.splitlines() if not line.startswith("#"))
     return tuple(dict(r) for r in rows)
-
-
-@cache
-def load_json(name: str) -> Any:
-    """Parsed contents of ``sim/rules/data/<name>``."""
-    text = resources.files("sim.rules").joinpath("data", name).read_text(encoding="utf-8")
-    return json.loads(text)
 
 
 def option(
