@@ -9,18 +9,15 @@ or alias, rolled on as a die.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cache, lru_cache
-from typing import Any
 
 import numpy as np
 
 from sim.dice import Dist
 from sim.errors import SimError, unknown
-from sim.rules.common import load_csv
-from sim.rules.wargame.base import FACTOR_KINDS, _d
+from sim.rules.common import Table
+from sim.rules.wargame.base import FACTOR_KINDS
 
 
 def _key(name: str) -> str:
@@ -99,205 +96,183 @@ class Factor:
     text: str
 
 
-def _index(rows: Sequence[Any], aliases: Sequence[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for row, alias_text in zip(rows, aliases, strict=True):
-        out[_key(row.name)] = row
-        for alias in alias_text.split(";"):
-            if alias.strip():
-                out.setdefault(_key(alias), row)
-    return out
-
-
-@cache
-def _armors() -> tuple[tuple[ArmorSpec, ...], dict[str, ArmorSpec]]:
-    rows = load_csv("wargame_armors.csv")
-    specs = tuple(
-        ArmorSpec(
-            roll=int(r["roll"]),
-            name=r["name"],
-            value=int(r["value"]),
-            max_pieces=int(r["max_pieces"]),
-            per_other_piece=int(r["per_other_piece"]),
-            wear_on_empty=int(r["wear_on_empty"]),
-            dex_penalty=int(r["dex_penalty"]),
-            metal=_yes(r["metal"]),
-            loud=_yes(r["loud"]),
-            ignitable=_yes(r["ignitable"]),
-            prevents_dismemberment=_yes(r["prevents_dismemberment"]),
-            limbs_unprotected=_yes(r["limbs_unprotected"]),
-            text=r["text"],
-        )
-        for r in rows
+def _armor_spec(r: dict[str, str]) -> ArmorSpec:
+    return ArmorSpec(
+        roll=int(r["roll"]),
+        name=r["name"],
+        value=int(r["value"]),
+        max_pieces=int(r["max_pieces"]),
+        per_other_piece=int(r["per_other_piece"]),
+        wear_on_empty=int(r["wear_on_empty"]),
+        dex_penalty=int(r["dex_penalty"]),
+        metal=_yes(r["metal"]),
+        loud=_yes(r["loud"]),
+        ignitable=_yes(r["ignitable"]),
+        prevents_dismemberment=_yes(r["prevents_dismemberment"]),
+        limbs_unprotected=_yes(r["limbs_unprotected"]),
+        text=r["text"],
     )
-    return specs, _index(specs, [r["aliases"] for r in rows])
 
 
-@cache
-def _shields() -> tuple[dict[str, int], dict[str, str]]:
-    rows = load_csv("wargame_shields.csv")
-    values = {r["size"]: int(r["armor"]) for r in rows}
-    names: dict[str, str] = {}
-    for r in rows:
-        names[_key(r["size"])] = r["size"]
-        for alias in r["aliases"].split(";"):
-            if alias.strip():
-                names[_key(alias)] = r["size"]
-    return values, names
-
-
-@cache
-def _weapons() -> tuple[tuple[Weapon, ...], dict[str, Weapon]]:
-    rows = load_csv("wargame_weapons.csv")
-    weapons = tuple(
-        Weapon(
-            name=r["name"],
-            roll=int(r["roll"]) if r["roll"].strip() else None,
-            ranged=_yes(r["ranged"]),
-            range_yards=int(r["range_yards"]),
-            ignores_armor=_yes(r["ignores_armor"]),
-            trigger=r["trigger"],
-            effect=r["effect"],
-            amount=r["amount"],
-            damage_kind=r["damage_kind"],
-            wound_type=r["wound_type"],
-            text=r["text"],
-        )
-        for r in rows
+def _weapon(r: dict[str, str]) -> Weapon:
+    return Weapon(
+        name=r["name"],
+        roll=int(r["roll"]) if r["roll"].strip() else None,
+        ranged=_yes(r["ranged"]),
+        range_yards=int(r["range_yards"]),
+        ignores_armor=_yes(r["ignores_armor"]),
+        trigger=r["trigger"],
+        effect=r["effect"],
+        amount=r["amount"],
+        damage_kind=r["damage_kind"],
+        wound_type=r["wound_type"],
+        text=r["text"],
     )
-    return weapons, _index(weapons, [r["aliases"] for r in rows])
+
+
+def _wound_type(r: dict[str, str]) -> WoundType:
+    return WoundType(
+        roll=int(r["roll"]),
+        name=r["name"],
+        left_by=tuple(k for k in r["left_by"].split(";") if k),
+        armor_max_loss=int(r["armor_max_loss"]),
+        armor_max_floor=int(r["armor_max_floor"]),
+        text=r["text"],
+    )
+
+
+def _factor(r: dict[str, str]) -> Factor:
+    return Factor(
+        kind=r["kind"],
+        roll=int(r["roll"]),
+        name=r["name"],
+        protects=_yes(r["protects"]),
+        effect=r["effect"],
+        amount=int(r["amount"]),
+        wound_type=r["wound_type"],
+        text=r["text"],
+    )
 
 
 @cache
-def _wound_types() -> tuple[tuple[WoundType, ...], dict[str, WoundType]]:
-    rows = load_csv("wargame_wound_types.csv")
-    types = tuple(
-        WoundType(
-            roll=int(r["roll"]),
-            name=r["name"],
-            left_by=tuple(k for k in r["left_by"].split(";") if k),
-            armor_max_loss=int(r["armor_max_loss"]),
-            armor_max_floor=int(r["armor_max_floor"]),
-            text=r["text"],
-        )
-        for r in rows
-    )
-    return types, {t.name: t for t in types}
+def _armors() -> Table[ArmorSpec]:
+    return Table.from_csv("wargame_armors.csv", "armor", _armor_spec, key=_key, aliases="aliases")
 
 
 @cache
-def _factors(kind: str) -> tuple[tuple[Factor, ...], dict[str, Factor]]:
-    rows = [r for r in load_csv("wargame_factors.csv") if r["kind"] == kind]
-    factors = tuple(
-        Factor(
-            kind=kind,
-            roll=int(r["roll"]),
-            name=r["name"],
-            protects=_yes(r["protects"]),
-            effect=r["effect"],
-            amount=int(r["amount"]),
-            wound_type=r["wound_type"],
-            text=r["text"],
-        )
-        for r in rows
+def _shields() -> Table[int]:
+    return Table.from_csv(
+        "wargame_shields.csv",
+        "shield size",
+        lambda r: int(r["armor"]),
+        key=_key,
+        name="size",
+        aliases="aliases",
     )
-    return factors, _index(factors, [r["aliases"] for r in rows])
+
+
+@cache
+def _weapons() -> Table[Weapon]:
+    return Table.from_csv(
+        "wargame_weapons.csv",
+        "weapon category",
+        _weapon,
+        key=_key,
+        aliases="aliases",
+        die=lambda w: w.roll is not None,
+    )
+
+
+@cache
+def _wound_types() -> Table[WoundType]:
+    return Table.from_csv("wargame_wound_types.csv", "wound type", _wound_type, key=_key)
+
+
+@cache
+def _factors(kind: str) -> Table[Factor]:
+    return Table.from_csv(
+        "wargame_factors.csv",
+        kind,
+        _factor,
+        key=_key,
+        aliases="aliases",
+        keep=lambda r: r["kind"] == kind,
+    )
 
 
 def armors() -> tuple[ArmorSpec, ...]:
     """The d6 Armors table, in roll order."""
-    return _armors()[0]
+    return _armors().rows
 
 
 def armor_spec(name: str) -> ArmorSpec:
     """The armor called ``name`` (aliases such as ``aketon`` or ``scale`` allowed)."""
-    specs, index = _armors()
-    try:
-        return index[_key(name)]
-    except KeyError:
-        raise unknown("armor", name, [s.name for s in specs]) from None
+    return _armors().find(name)
 
 
 def roll_armor(rng: np.random.Generator) -> ArmorSpec:
     """Roll the d6 Armors table."""
-    return armors()[_d(rng, len(armors())) - 1]
+    return _armors().roll(rng)
 
 
 def armor_roll_dist() -> Dist:
     """Exact distribution of :func:`roll_armor`'s armor name."""
-    return Dist({s.name: Fraction(1, len(armors())) for s in armors()})
+    return _armors().roll_dist()
 
 
 def shield_value(shield: str | int | None) -> int:
     """Armor a shield adds to the pool: by size name (small 2, medium 3, large 4) or 2..4."""
     if shield is None:
         return 0
-    values, names = _shields()
+    table = _shields()
     if isinstance(shield, int) and not isinstance(shield, bool):
-        low, high = min(values.values()), max(values.values())
+        low, high = min(table), max(table)
         if shield != 0 and not low <= shield <= high:
             raise SimError(f"shield armor must be {low}..{high} (or 0 for none), got {shield}")
         return shield
-    try:
-        return values[names[_key(str(shield))]]
-    except KeyError:
-        raise unknown("shield size", str(shield), list(values)) from None
+    return table.find(str(shield))
 
 
 def weapons() -> tuple[Weapon, ...]:
     """The d12 weapon categories in roll order, then ``plain``."""
-    return _weapons()[0]
+    return _weapons().rows
 
 
 def weapon(name: str | Weapon) -> Weapon:
     """The weapon category called ``name`` (aliases such as ``bastard sword`` allowed)."""
     if isinstance(name, Weapon):
         return name
-    all_weapons, index = _weapons()
-    try:
-        return index[_key(name)]
-    except KeyError:
-        raise unknown("weapon category", name, [w.name for w in all_weapons]) from None
-
-
-def _rolled_weapons() -> tuple[Weapon, ...]:
-    return tuple(w for w in weapons() if w.roll is not None)
+    return _weapons().find(name)
 
 
 def roll_weapon(rng: np.random.Generator) -> Weapon:
-    """Roll the d12 weapon categories."""
-    table = _rolled_weapons()
-    return table[_d(rng, len(table)) - 1]
+    """Roll the d12 weapon categories (``plain`` is no face of the die)."""
+    return _weapons().roll(rng)
 
 
 def weapon_roll_dist() -> Dist:
     """Exact distribution of :func:`roll_weapon`'s category name."""
-    table = _rolled_weapons()
-    return Dist({w.name: Fraction(1, len(table)) for w in table})
+    return _weapons().roll_dist()
 
 
 def wound_types() -> tuple[WoundType, ...]:
     """The d4 Wound Types table, in roll order."""
-    return _wound_types()[0]
+    return _wound_types().rows
 
 
 def wound_type(name: str) -> WoundType:
     """The wound type called ``name`` (bleeding, broken_bones, burning, lingering)."""
-    types, index = _wound_types()
-    try:
-        return index[_key(name)]
-    except KeyError:
-        raise unknown("wound type", name, [t.name for t in types]) from None
+    return _wound_types().find(name)
 
 
 def roll_wound_type(rng: np.random.Generator) -> WoundType:
     """Roll the d4 Wound Types table."""
-    return wound_types()[_d(rng, len(wound_types())) - 1]
+    return _wound_types().roll(rng)
 
 
 def wound_type_dist() -> Dist:
     """Exact distribution of :func:`roll_wound_type`'s name."""
-    return Dist({t.name: Fraction(1, len(wound_types())) for t in wound_types()})
+    return _wound_types().roll_dist()
 
 
 def _check_kind(kind: str) -> None:
@@ -308,7 +283,7 @@ def _check_kind(kind: str) -> None:
 def factors(kind: str) -> tuple[Factor, ...]:
     """The d8 table of ``kind`` (``cover``, ``distraction`` or ``hazard``), in roll order."""
     _check_kind(kind)
-    return _factors(kind)[0]
+    return _factors(kind).rows
 
 
 def factor(kind: str, name: str | Factor) -> Factor:
@@ -318,20 +293,16 @@ def factor(kind: str, name: str | Factor) -> Factor:
             raise SimError(f"{name.name!r} is a {name.kind}, not a {kind}")
         return name
     _check_kind(kind)
-    table, index = _factors(kind)
-    try:
-        return index[_key(name)]
-    except KeyError:
-        raise unknown(kind, name, [f.name for f in table]) from None
+    return _factors(kind).find(name)
 
 
 def roll_factor(kind: str, rng: np.random.Generator) -> Factor:
     """Roll the d8 table of ``kind``."""
-    table = factors(kind)
-    return table[_d(rng, len(table)) - 1]
+    _check_kind(kind)
+    return _factors(kind).roll(rng)
 
 
 def factor_dist(kind: str) -> Dist:
     """Exact distribution of :func:`roll_factor`'s factor name."""
-    table = factors(kind)
-    return Dist({f.name: Fraction(1, len(table)) for f in table})
+    _check_kind(kind)
+    return _factors(kind).roll_dist()
