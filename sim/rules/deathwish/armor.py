@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from sim.errors import SimError, unknown
-from sim.rules.deathwish.tables import ARMOR_COVERS, ARMORS, LOCATIONS, _lookup
+from sim.rules.deathwish.tables import ARMOR_COVERS, ARMOR_TABLE, ARMORS, LOCATION_TABLE, LOCATIONS
 
 ARMOR_PARTS: tuple[str, ...] = ("head", "torso", "vitals", "limbs")
 """Where a fighter wears armor, as a scenario names it (``limbs``: the ``limb`` hit location)."""
@@ -88,7 +88,7 @@ def worn_armor(armor: WornArmor | int | str) -> WornArmor:
     if isinstance(armor, WornArmor):
         return armor
     if isinstance(armor, str):
-        name = _lookup("armor", armor, ARMORS)
+        name = ARMOR_TABLE.find(armor)["name"]
         return armor_by_location(dict.fromkeys(ARMOR_COVERS[name], ARMORS[name]))
     return body_armor(armor)
 
@@ -99,6 +99,6 @@ def armor_on(armor: WornArmor, location: str) -> int:
     Raises:
         SimError: an unknown hit location (with a suggestion).
     """
-    part = _PART_STRUCK[_lookup("hit location", location, _PART_STRUCK)]
+    part = _PART_STRUCK[LOCATION_TABLE.find(location)["location"]]
     points: int = getattr(armor, part)
     return points

@@ -13,7 +13,6 @@ import numpy as np
 
 from sim.dice import Dist, roll_faces
 from sim.errors import SimError
-from sim.rules.common import load_csv
 from sim.rules.deathwish.options import (
     DEFAULT_OPTIONS,
     DEFAULT_SKILL,
@@ -22,7 +21,7 @@ from sim.rules.deathwish.options import (
     LETHALITY_MIN,
     Options,
 )
-from sim.rules.deathwish.tables import AMMUNITION, LOCATIONS, Weapon, _lookup
+from sim.rules.deathwish.tables import AMMUNITION_TABLE, LOCATION_TABLE, Weapon
 
 
 def clamp_lethality(lethality: int) -> int:
@@ -32,8 +31,7 @@ def clamp_lethality(lethality: int) -> int:
 
 def location_modifier(location: str, options: Options = DEFAULT_OPTIONS) -> int:
     """Lethality modifier of a hit location (torso 0, limb option, head +2, vitals +2)."""
-    key = _lookup("hit location", location, dict.fromkeys(LOCATIONS))
-    row = next(r for r in load_csv("deathwish_locations.csv") if r["location"] == key)
+    row = LOCATION_TABLE.find(location)
     if row["option"]:
         value: int = getattr(options, row["option"])
         return value
@@ -42,8 +40,7 @@ def location_modifier(location: str, options: Options = DEFAULT_OPTIONS) -> int:
 
 def ammo_modifiers(ammo: str, options: Options = DEFAULT_OPTIONS) -> tuple[int, int]:
     """(Penetration, Lethality) modifiers of an ammunition type."""
-    key = _lookup("ammunition", ammo, dict.fromkeys(AMMUNITION))
-    row = next(r for r in load_csv("deathwish_ammo.csv") if r["ammo"] == key)
+    row = AMMUNITION_TABLE.find(ammo)
     pen = getattr(options, row["penetration_option"]) if row["penetration_option"] else None
     leth = getattr(options, row["lethality_option"]) if row["lethality_option"] else None
     return (

@@ -11,24 +11,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from sim.errors import unknown
-from sim.rules.common import load_csv
+from sim.rules.common import Table
 
 
 def _norm(name: str) -> str:
     """Key for forgiving name lookups: case, spaces, hyphens and underscores ignored."""
     return "".join(ch for ch in str(name).lower() if ch not in " -_")
-
-
-def _lookup(kind: str, name: str, table: Mapping[str, object]) -> str:
-    """The key of ``table`` that ``name`` means; SimError with a suggestion otherwise."""
-    if name in table:
-        return name
-    keys = {_norm(k): k for k in table}
-    try:
-        return keys[_norm(name)]
-    except KeyError:
-        raise unknown(kind, str(name), table) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,46 +30,61 @@ class Weapon:
     category: str = ""
 
 
-def _load_weapons() -> dict[str, Weapon]:
-    out: dict[str, Weapon] = {}
-    for row in load_csv("deathwish_weapons.csv"):
-        leth = row["lethality"].strip()
-        out[row["name"]] = Weapon(
-            name=row["name"],
-            penetration=int(row["penetration"]),
-            lethality=None if leth.lower() == "strength" else int(leth),
-            caliber=row["caliber"],
-            category=row["category"],
-        )
-    return out
+def _weapon(row: dict[str, str]) -> Weapon:
+    leth = row["lethality"].strip()
+    return Weapon(
+        name=row["name"],
+        penetration=int(row["penetration"]),
+        lethality=None if leth.lower() == "strength" else int(leth),
+        caliber=row["caliber"],
+        category=row["category"],
+    )
 
 
-WEAPONS: Mapping[str, Weapon] = MappingProxyType(_load_weapons())
+WEAPON_TABLE: Table[Weapon] = Table.from_csv("deathwish_weapons.csv", "weapon", _weapon, key=_norm)
+"""The seed's weapons (``deathwish_weapons.csv``), found by name as :func:`find_weapon` does."""
+
+ARMOR_TABLE: Table[dict[str, str]] = Table.from_csv(
+    "deathwish_armors.csv", "armor", dict, key=_norm
+)
+"""The armor rows (``deathwish_armors.csv``): ``name``, ``armor`` points, ``covers``."""
+
+LOCATION_TABLE: Table[dict[str, str]] = Table.from_csv(
+    "deathwish_locations.csv", "hit location", dict, key=_norm, name="location"
+)
+"""Hit locations and their Lethality modifiers (``deathwish_locations.csv``)."""
+
+AMMUNITION_TABLE: Table[dict[str, str]] = Table.from_csv(
+    "deathwish_ammo.csv", "ammunition", dict, key=_norm, name="ammo"
+)
+"""Ammunition types and their modifiers (``deathwish_ammo.csv``)."""
+
+WEAPONS: Mapping[str, Weapon] = MappingProxyType(
+    dict(zip(WEAPON_TABLE.names, WEAPON_TABLE.rows, strict=True))
+)
 """The seed's weapons by name (``deathwish_weapons.csv``)."""
 
-ARMORS: Mapping[str, int] = MappingProxyType(
-    {r["name"]: int(r["armor"]) for r in load_csv("deathwish_armors.csv")}
-)
+ARMORS: Mapping[str, int] = MappingProxyType({r["name"]: int(r["armor"]) for r in ARMOR_TABLE})
 """Armor values by name (``deathwish_armors.csv``; ``helmet`` is a house rule [H])."""
 
 ARMOR_COVERS: Mapping[str, tuple[str, ...]] = MappingProxyType(
-    {r["name"]: tuple(r["covers"].split()) for r in load_csv("deathwish_armors.csv")}
+    {r["name"]: tuple(r["covers"].split()) for r in ARMOR_TABLE}
 )
 """The parts each named armor covers when worn alone (vests and plates: torso and vitals;
 the helmet: the head) [H] (``deathwish_armors.csv``)."""
 
-LOCATIONS: tuple[str, ...] = tuple(r["location"] for r in load_csv("deathwish_locations.csv"))
+LOCATIONS: tuple[str, ...] = LOCATION_TABLE.names
 """Hit locations (``deathwish_locations.csv``)."""
 
-AMMUNITION: tuple[str, ...] = tuple(r["ammo"] for r in load_csv("deathwish_ammo.csv"))
+AMMUNITION: tuple[str, ...] = AMMUNITION_TABLE.names
 """Ammunition types (``deathwish_ammo.csv``)."""
 
 
 def find_weapon(name: str) -> Weapon:
     """The weapon called ``name`` (case, spaces and hyphens ignored); SimError otherwise."""
-    return WEAPONS[_lookup("weapon", name, WEAPONS)]
+    return WEAPON_TABLE.find(name)
 
 
 def find_armor(name: str) -> int:
     """The Armor value of the armor called ``name``; SimError with a suggestion otherwise."""
-    return ARMORS[_lookup("armor", name, ARMORS)]
+    return ARMORS[ARMOR_TABLE.find(name)["name"]]
