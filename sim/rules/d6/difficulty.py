@@ -13,8 +13,8 @@ from functools import cache
 import numpy as np
 
 from sim.dice import D6Code, Dist
-from sim.errors import SimError, unknown
-from sim.rules.common import load_csv
+from sim.errors import SimError
+from sim.rules.common import Table
 from sim.rules.d6.options import COVER_DICE_MAX, DEFAULT_OPTIONS, NO_DICE, Options, _code
 from sim.rules.d6.tiers import _code_dist
 
@@ -23,26 +23,34 @@ def _norm(word: str) -> str:
     return " ".join(word.replace("_", " ").lower().split())
 
 
+def _degree_key(word: str) -> str:
+    return _norm(word).removesuffix(" advantage")
+
+
+_SIDE_SIGN = {"larger": 1, "average": 0, "smaller": -1}
+
+
 @cache
-def _difficulties() -> dict[str, int]:
-    return {r["name"]: int(r["number"]) for r in load_csv("d6_difficulties.csv")}
+def _difficulties() -> Table[int]:
+    return Table.from_csv(
+        "d6_difficulties.csv", "difficulty", lambda r: int(r["number"]), key=_norm
+    )
 
 
 def difficulty_number(name: str) -> int:
     """The difficulty number named ``name`` (Very Easy 5 ... Heroic 30) [H]."""
-    table = _difficulties()
-    for key, value in table.items():
-        if _norm(key) == _norm(name):
-            return value
-    raise unknown("difficulty", name, table)
+    return _difficulties().find(name)
 
 
 @cache
-def _sizes() -> dict[str, int]:
-    sign = {"larger": 1, "average": 0, "smaller": -1}
-    return {
-        r["participant"]: sign[r["side"]] * int(r["size_value"]) for r in load_csv("d6_sizes.csv")
-    }
+def _sizes() -> Table[int]:
+    return Table.from_csv(
+        "d6_sizes.csv",
+        "size",
+        lambda r: _SIDE_SIGN[r["side"]] * int(r["size_value"]),
+        key=_norm,
+        name="participant",
+    )
 
 
 def size_value(participant: str | int) -> int:
@@ -52,11 +60,7 @@ def size_value(participant: str | int) -> int:
     """
     if isinstance(participant, int):
         return participant
-    table = _sizes()
-    for key, value in table.items():
-        if _norm(key) == _norm(participant):
-            return value
-    raise unknown("size", participant, table)
+    return _sizes().find(participant)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,46 +123,44 @@ def difficulty_dist(difficulty: int, modifiers: AttackModifiers = NO_MODIFIERS) 
 
 
 @cache
-def _modifier_rows() -> tuple[tuple[str, int, int | None, int], ...]:
-    return tuple(
-        (
+def _modifiers() -> Table[tuple[str, int, int | None, int]]:
+    """The modifiers table: (degree, min_pips, max_pips or None, dice) by degree."""
+    return Table.from_csv(
+        "d6_modifiers.csv",
+        "degree of advantage",
+        lambda r: (
             r["degree"],
             int(r["min_pips"]),
             int(r["max_pips"]) if r["max_pips"] else None,
             int(r["dice"]),
-        )
-        for r in load_csv("d6_modifiers.csv")
+        ),
+        key=_degree_key,
+        name="degree",
     )
 
 
 def advantage_pips(degree: str, options: Options = DEFAULT_OPTIONS) -> tuple[int, int | None]:
     """Pip range of a degree of advantage, the overlap at 16 resolved (None: no upper bound)."""
-    rows = {name: (low, high) for name, low, high, _dice in _modifier_rows()}
-    key = _norm(degree).removesuffix(" advantage")
-    if key not in rows:
-        raise unknown("degree of advantage", degree, rows)
-    low, high = rows[key]
-    decisive_high = rows["decisive"][1]
-    overwhelming_low = rows["overwhelming"][0]
+    table = _modifiers()
+    name, low, high, _dice = table.find(degree)
+    decisive_high = table.find("decisive")[2]
+    overwhelming_low = table.find("overwhelming")[1]
     if decisive_high is not None and decisive_high >= overwhelming_low:  # the overlap at 16
-        if options.modifier_overlap_16 == "decisive" and key == "overwhelming":
+        if options.modifier_overlap_16 == "decisive" and name == "overwhelming":
             low = decisive_high + 1
-        if options.modifier_overlap_16 == "overwhelming" and key == "decisive":
+        if options.modifier_overlap_16 == "overwhelming" and name == "decisive":
             high = overwhelming_low - 1
     return low, high
 
 
 def advantage_dice(degree: str) -> D6Code:
     """Dice of a degree of advantage: slight 1D ... overwhelming 5D [S]."""
-    for name, _low, _high, dice in _modifier_rows():
-        if name == _norm(degree).removesuffix(" advantage"):
-            return D6Code(dice)
-    raise unknown("degree of advantage", degree, [r[0] for r in _modifier_rows()])
+    return D6Code(_modifiers().find(degree)[3])
 
 
 def advantage_degree(pips: int, options: Options = DEFAULT_OPTIONS) -> str:
     """The degree of advantage of a modifier of ``pips`` dots (1 or more)."""
-    for name, *_rest in _modifier_rows():
+    for name in _modifiers().names:
         low, high = advantage_pips(name, options)
         if pips >= low and (high is None or pips <= high):
             return name

@@ -13,7 +13,7 @@ import numpy as np
 
 from sim.dice import D6Code, Dist
 from sim.errors import SimError
-from sim.rules.common import load_csv
+from sim.rules.common import Table
 from sim.rules.d6.conditions import _LADDER, UNHURT, Condition
 from sim.rules.d6.difficulty import difficulty_number
 from sim.rules.d6.options import DEFAULT_OPTIONS, Options, _code
@@ -112,16 +112,18 @@ def heal_dist(
 
 
 @cache
-def _first_aid_table() -> dict[str, str]:
-    return {r["condition"]: r["difficulty"] for r in load_csv("d6_first_aid.csv")}
+def _first_aid_table() -> Table[str]:
+    return Table.from_csv(
+        "d6_first_aid.csv", "condition", lambda r: r["difficulty"], name="condition"
+    )
 
 
 def first_aid_difficulty(condition: Condition) -> int:
     """Difficulty of the first-aid stabilize roll for ``condition`` [H, data file]."""
-    table = _first_aid_table()
-    if condition.label not in table:
+    difficulty = _first_aid_table().get(condition.label)
+    if difficulty is None:
         raise SimError(f"first aid cannot treat a {condition.label} character")
-    return difficulty_number(table[condition.label])
+    return difficulty_number(difficulty)
 
 
 @dataclass(frozen=True, slots=True)
