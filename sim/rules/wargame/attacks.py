@@ -7,7 +7,7 @@ weapon categories, 1.10 cover). :func:`resolve_attack` applies a rolled damage;
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -88,6 +88,58 @@ class Hit:
         return "; ".join(parts)
 
 
+@dataclass(slots=True)
+class _Blow:
+    """One attack being applied: its fixed inputs, and the target as it changes (private)."""
+
+    target: Combatant
+    roll: DamageRoll
+    w: Weapon
+    defence: str
+    finish: str
+    options: Options
+    draw: Draw
+    c: Combatant = field(init=False)
+    effects: list[str] = field(default_factory=list)
+    shoved: int = 0
+
+    def __post_init__(self) -> None:
+        self.c = self.target
+
+    def lose(self, n: int, source: str, kind: str | None = None) -> None:
+        """The target loses ``n`` HD (a wound of ``kind`` first)."""
+        self.c, _ = lose_hd(
+            self.c, n, source=source, wound_type=kind, finish=self.finish, options=self.options
+        )
+
+    def done(
+        self, dodged: bool = False, blocked: bool = False, damage: int = 0
+    ) -> tuple[Combatant, Hit]:
+        """The target now, and the :class:`Hit` that says what the attack did."""
+        target, c = self.target, self.c
+        return c, Hit(
+            weapon=self.w.name,
+            defence=self.defence,
+            dodged=dodged,
+            blocked=blocked,
+            rolled=self.roll.total,
+            damage=damage,
+            faces=self.roll.faces,
+            is_max=self.roll.is_max and damage > 0,
+            armor_before=target.armor_pool,
+            armor_after=c.armor_pool,
+            armor_max_before=target.armor_max,
+            armor_max_after=c.armor_max,
+            hd_before=target.hit_dice,
+            hd_after=c.hit_dice,
+            wounds=c.wounds[len(target.wounds) :],
+            effects=tuple(self.effects),
+            shoved_ft=self.shoved,
+            breaks_engagement=bool(self.shoved) and self.options.spear_breaks_engagement,
+            status=c.status,
+        )
+
+
 def _attack_core(
     target: Combatant,
     roll: DamageRoll,
@@ -103,109 +155,101 @@ def _attack_core(
     options: Options,
     draw: Draw,
 ) -> tuple[Combatant, Hit]:
-    c = target
-    effects: list[str] = []
-    shoved = 0
-
-    def done(dodged: bool = False, blocked: bool = False, damage: int = 0) -> tuple[Combatant, Hit]:
-        new_wounds = c.wounds[len(target.wounds) :]
-        return c, Hit(
-            weapon=w.name,
-            defence=defence,
-            dodged=dodged,
-            blocked=blocked,
-            rolled=roll.total,
-            damage=damage,
-            faces=roll.faces,
-            is_max=roll.is_max and damage > 0,
-            armor_before=target.armor_pool,
-            armor_after=c.armor_pool,
-            armor_max_before=target.armor_max,
-            armor_max_after=c.armor_max,
-            hd_before=target.hit_dice,
-            hd_after=c.hit_dice,
-            wounds=new_wounds,
-            effects=tuple(effects),
-            shoved_ft=shoved,
-            breaks_engagement=bool(shoved) and options.spear_breaks_engagement,
-            status=c.status,
-        )
-
+    blow = _Blow(target, roll, w, defence, finish, options, draw)
     if defence == "dodge":
-        if not can_dodge(c):
-            raise SimError("the target cannot dodge now")
-        c = spend(c, DODGE_COST, "dodge")
-        return done(dodged=True)
+        return _dodged(blow)
     if defence == "block":
-        if not options.inventory_block:
-            raise SimError("blocking with an inventory slot is off (option inventory_block)")
-        c = c.evolve(inventory_lost=c.inventory_lost + 1)
-        return done(blocked=True)
-
-    helpless = c.subdued or c.grappled or c.status == Status.INCAPACITATED
-    if is_out(c) and not (w.trigger == "helpless_target" and helpless):
-        effects.append("target already out")
-        return done()
-
+        return _blocked(blow)
+    helpless = target.subdued or target.grappled or target.status == Status.INCAPACITATED
+    if is_out(target) and not (w.trigger == "helpless_target" and helpless):
+        blow.effects.append("target already out")
+        return blow.done()
     damage = roll.total
     if w.effect == "multiply_damage" and two_handed:
         damage *= int(w.amount)
-        effects.append(f"two-handed: damage x{w.amount}")
+        blow.effects.append(f"two-handed: damage x{w.amount}")
     if ranged and protected:
-        effects.append("cover: no damage")
-        return done()
-    if c.status == Status.FLEEING and damage > 0:
-        c = c.evolve(damaged_while_fleeing=True)
-    is_max = roll.is_max and damage > 0
-    hd_lost_before = c.hit_dice
-
-    def lose(n: int, source: str, kind: str | None = None) -> None:
-        nonlocal c
-        c, _ = lose_hd(c, n, source=source, wound_type=kind, finish=finish, options=options)
-
-    if not is_out(c):
-        if w.ignores_armor:
-            n = _roll_amount(w.amount, draw)
-            lose(n, w.name, _weapon_wound_type(w, options, draw))
-            effects.append(f"{w.name} ignores armor, removes {n} HD")
-        elif w.effect == "direct" and not warbow_blocked(c):
-            n = damage if options.warbow_direct == "damage" else WOUND_HD
-            lose(n, w.name, _weapon_wound_type(w, options, draw))
-            effects.append(f"{w.name} unblocked: damages HD directly")
-        else:
-            a = absorb(damage, effective_pool(c))
-            if effective_pool(c) == c.armor_pool != a.armor_pool:
-                c = c.evolve(armor_pool=a.armor_pool)
-            if a.emptied:
-                c = _on_pool_emptied(c, w, effects)
-            if a.wound:
-                lose(WOUND_HD, "wound", _weapon_wound_type(w, options, draw))
-
+        blow.effects.append("cover: no damage")
+        return blow.done()
+    if blow.c.status == Status.FLEEING and damage > 0:
+        blow.c = blow.c.evolve(damaged_while_fleeing=True)
+    hd_before = blow.c.hit_dice
+    if not is_out(blow.c):
+        _strike(blow, damage)
     if w.trigger == "helpless_target" and helpless:
-        lose(int(w.amount), w.name)
-        effects.append(f"{w.name}: helpless target loses {w.amount} HD")
-    if is_max and not is_out(c):
-        if w.trigger == "max_damage" and w.effect == "strip_hd":
-            lose(int(w.amount), w.name)
-            effects.append(f"{w.name}: max damage strips {w.amount} HD")
-        elif w.trigger == "max_damage" and w.effect == "ignite":
-            c = c.evolve(burning=True, armor_pool=0)
-            effects.append(f"{w.name}: max damage, target ignites")
-        elif w.trigger == "max_damage" and w.effect == "subdue":
-            c = c.evolve(subdued=True)
-            effects.append(f"{w.name}: max damage, target subdued (may be knocked down/disarmed)")
-        elif w.trigger == "max_damage_mounted" and mounted:
-            status = Status.INCAPACITATED if options.skewer == "incapacitate" else Status.DEAD
-            c = c.evolve(status=status)
-            effects.append(f"{w.name}: max damage while mounted, target skewered")
-    if mighty and not is_out(c):
-        if options.mighty_hd == "extra" or c.hit_dice == hd_lost_before:
-            lose(MIGHTY_HD, "mighty")
-            effects.append(f"mighty attack removes {MIGHTY_HD} HD")
-    if w.effect == "shove" and w.trigger == "hit" and not is_out(c):
-        shoved = int(w.amount)
-        effects.append(f"{w.name}: shoved {w.amount} ft")
-    return done(damage=damage)
+        blow.lose(int(w.amount), w.name)
+        blow.effects.append(f"{w.name}: helpless target loses {w.amount} HD")
+    if roll.is_max and damage > 0 and not is_out(blow.c):
+        _max_damage(blow, mounted)
+    if mighty and not is_out(blow.c):
+        if options.mighty_hd == "extra" or blow.c.hit_dice == hd_before:
+            blow.lose(MIGHTY_HD, "mighty")
+            blow.effects.append(f"mighty attack removes {MIGHTY_HD} HD")
+    if w.effect == "shove" and w.trigger == "hit" and not is_out(blow.c):
+        blow.shoved = int(w.amount)
+        blow.effects.append(f"{w.name}: shoved {w.amount} ft")
+    return blow.done(damage=damage)
+
+
+def _dodged(blow: _Blow) -> tuple[Combatant, Hit]:
+    """The target spends 1 HD and avoids the attack altogether."""
+    if not can_dodge(blow.c):
+        raise SimError("the target cannot dodge now")
+    blow.c = spend(blow.c, DODGE_COST, "dodge")
+    return blow.done(dodged=True)
+
+
+def _blocked(blow: _Blow) -> tuple[Combatant, Hit]:
+    """The target blocks with an inventory slot (option ``inventory_block``); the item is lost."""
+    if not blow.options.inventory_block:
+        raise SimError("blocking with an inventory slot is off (option inventory_block)")
+    blow.c = blow.c.evolve(inventory_lost=blow.c.inventory_lost + 1)
+    return blow.done(blocked=True)
+
+
+def _strike(blow: _Blow, damage: int) -> None:
+    """The damage meets the target: past armor, straight to HD, or into the armor pool.
+
+    Guns and garrotes ignore armor; an unblocked warbow hits HD; otherwise the pool absorbs
+    and its overflow wounds.
+    """
+    w, options, draw = blow.w, blow.options, blow.draw
+    if w.ignores_armor:
+        n = _roll_amount(w.amount, draw)
+        blow.lose(n, w.name, _weapon_wound_type(w, options, draw))
+        blow.effects.append(f"{w.name} ignores armor, removes {n} HD")
+    elif w.effect == "direct" and not warbow_blocked(blow.c):
+        n = damage if options.warbow_direct == "damage" else WOUND_HD
+        blow.lose(n, w.name, _weapon_wound_type(w, options, draw))
+        blow.effects.append(f"{w.name} unblocked: damages HD directly")
+    else:
+        c = blow.c
+        a = absorb(damage, effective_pool(c))
+        if effective_pool(c) == c.armor_pool != a.armor_pool:
+            c = c.evolve(armor_pool=a.armor_pool)
+        if a.emptied:
+            c = _on_pool_emptied(c, w, blow.effects)
+        blow.c = c
+        if a.wound:
+            blow.lose(WOUND_HD, "wound", _weapon_wound_type(w, options, draw))
+
+
+def _max_damage(blow: _Blow, mounted: bool) -> None:
+    """A weapon's max-damage effect: axe strips, torch ignites, whip subdues, lance skewers."""
+    w = blow.w
+    if w.trigger == "max_damage" and w.effect == "strip_hd":
+        blow.lose(int(w.amount), w.name)
+        blow.effects.append(f"{w.name}: max damage strips {w.amount} HD")
+    elif w.trigger == "max_damage" and w.effect == "ignite":
+        blow.c = blow.c.evolve(burning=True, armor_pool=0)
+        blow.effects.append(f"{w.name}: max damage, target ignites")
+    elif w.trigger == "max_damage" and w.effect == "subdue":
+        blow.c = blow.c.evolve(subdued=True)
+        blow.effects.append(f"{w.name}: max damage, target subdued (may be knocked down/disarmed)")
+    elif w.trigger == "max_damage_mounted" and mounted:
+        skewered = Status.INCAPACITATED if blow.options.skewer == "incapacitate" else Status.DEAD
+        blow.c = blow.c.evolve(status=skewered)
+        blow.effects.append(f"{w.name}: max damage while mounted, target skewered")
 
 
 def _on_pool_emptied(c: Combatant, w: Weapon, effects: list[str]) -> Combatant:
