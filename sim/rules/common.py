@@ -60,9 +60,9 @@ class Table(Generic[Row]):
     """A seed's table: rows in file order, each found by its name or an alias, rolled as a die.
 
     The one helper behind the table lookups of every rule system. ``key`` is the system's
-    spelling rule for names (which case, spaces or hyphens count). A name is looked up as
-    written first, then by its key among the keys of every row's name (the first row wins)
-    and aliases (a row's name beats another row's alias; among aliases the first wins). A miss
+    spelling rule for names (which case, spaces or hyphens count). A name is looked up by its
+    key among the keys of every row's name and aliases (a row's name beats another row's
+    alias; among aliases the first wins), so a name as written always finds its row. A miss
     is a :class:`sim.errors.SimError` naming ``what`` and the closest names. ``die`` lists the
     rows a roll picks from (default: every row, in order), so a d12 table may hold rows no
     face gives.
@@ -71,7 +71,7 @@ class Table(Generic[Row]):
         ValueError: two rows whose names have the same key (a broken data file).
     """
 
-    __slots__ = ("what", "rows", "names", "_exact", "_index", "_key", "_die")
+    __slots__ = ("what", "rows", "names", "_index", "_key", "_die")
 
     def __init__(
         self,
@@ -89,7 +89,6 @@ class Table(Generic[Row]):
         if len(self.names) != len(self.rows):
             raise ValueError(f"{what} table: {len(self.rows)} rows but {len(self.names)} names")
         self._key = key
-        self._exact = dict(zip(self.names, self.rows, strict=True))
         self._index: dict[str, Row] = {}
         for name, row in zip(self.names, self.rows, strict=True):
             if key(name) in self._index:
@@ -136,12 +135,11 @@ class Table(Generic[Row]):
 
     def get(self, name: str) -> Row | None:
         """The row called ``name`` (or an alias, spelt as ``key`` allows), or None."""
-        row = self._exact.get(name) if isinstance(name, str) else None
-        return self._index.get(self._key(name)) if row is None else row
+        return self._index.get(self._key(name))
 
     def find(self, name: str) -> Row:
         """The row called ``name``; a :class:`SimError` with the closest names otherwise."""
-        row = self.get(name)
+        row = self._index.get(self._key(name))
         if row is None:
             raise unknown(self.what, str(name), self.names)
         return row
