@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from sim.battle import Battle
-from sim.loader import load_scenario
+from sim.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 

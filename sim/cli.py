@@ -273,7 +273,7 @@ def _run(a: argparse.Namespace) -> str:
     from pathlib import Path
 
     from sim.campaign import fight
-    from sim.loader import load_scenario
+    from sim.scenario import load_scenario
 
     scenario = load_scenario(a.file, a.set)
     seed = a.seed if a.seed is not None else scenario.seed
@@ -475,7 +475,7 @@ def _write_run(
 
 
 def _validate(a: argparse.Namespace) -> str:
-    from sim.loader import load_scenario
+    from sim.scenario import load_scenario
 
     problems: list[str] = []
     names = []
@@ -504,7 +504,7 @@ def _replay(a: argparse.Namespace) -> str:
 
     from sim import records
     from sim.campaign import fight
-    from sim.loader import parse_scenario
+    from sim.scenario import parse_scenario
 
     root = Path(a.dataset)
     manifest = records.read_manifest(root)

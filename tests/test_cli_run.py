@@ -214,7 +214,7 @@ def test_replay_of_a_sweep_style_dataset(capsys, tmp_path):
     """A dataset with swept parameters and several runs (the layout sim sweep writes)."""
     from sim import records
     from sim.battle import Battle
-    from sim.loader import parse_scenario
+    from sim.scenario import parse_scenario
 
     text = (ROOT / "scenarios/skirmish.yaml").read_text()
     params = ["max_rounds", "sides.guards.tactic"]

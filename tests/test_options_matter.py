@@ -38,8 +38,7 @@ import yaml
 
 from sim.campaign import Fought, fight
 from sim.cli import option_rows
-from sim.loader import parse_scenario
-from sim.scenario import Scenario
+from sim.scenario import Scenario, parse_scenario
 
 SEEDS = 40
 """Seeds 0..SEEDS-1 for each arm, unless a probe asks for more."""

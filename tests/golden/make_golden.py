@@ -52,7 +52,7 @@ def table_digest(path: Path, overrides: tuple[str, ...] = ()) -> str:
     """sha256 of every table row (events included) of the scenario's runs over TABLE_SEEDS."""
     from sim import records
     from sim.campaign import fight
-    from sim.loader import load_scenario
+    from sim.scenario import load_scenario
 
     sc = load_scenario(path, overrides)
     rows = []
@@ -75,7 +75,7 @@ def experiment_digest(path: Path) -> str:
     from sim import records
     from sim.campaign import fight
     from sim.experiment import load_experiment
-    from sim.loader import parse_scenario
+    from sim.scenario import parse_scenario
 
     exp = load_experiment(path)
     fields = exp.param_fields()
