@@ -257,10 +257,6 @@ class Dist:
         """Expected value (numeric outcomes only)."""
         return sum((k * p for k, p in self._p.items()), Fraction(0))
 
-    def as_floats(self) -> dict[Any, float]:
-        """The same distribution with float probabilities (for printing and JSON)."""
-        return {k: float(v) for k, v in self._p.items()}
-
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Dist) and self._p == other._p
 

@@ -22,7 +22,7 @@ from sim.aftermath import (
     run_aftermath,
     working_level,
 )
-from sim.dice import Dist
+from sim.dice import Dist, parse_code
 from sim.errors import SimError
 from sim.rules import d6, twowp
 from sim.rules.twowp import Skill
@@ -312,7 +312,7 @@ def test_d6_time_healing_through_the_stepper():
                           np.random.default_rng(seed))  # fmt: skip
         assert [r["condition"] for r in a.rows[:3]] == ["wounded"] * 3
         out.append(d6.Condition.from_label(a.rows[3]["condition"]))
-    assert_matches(out, d6.rest_day_dist(d6.Condition.of("wounded"), 3, d6.parse_code("1D")))
+    assert_matches(out, d6.rest_day_dist(d6.Condition.of("wounded"), 3, parse_code("1D")))
 
 
 # --- War Game ---------------------------------------------------------------------------------

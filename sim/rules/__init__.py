@@ -1,8 +1,15 @@
-"""The rule systems, one module per seed, and the one registry a scenario's ``rules:`` names.
+"""The rule systems, one package per seed, and the one registry a scenario's ``rules:`` names.
 
-Each module is pure: numbers and a passed-in ``numpy.random.Generator`` in, frozen results out.
-None imports Mesa or keeps state. Each defines ``NAME``, ``SEED`` (the seed file it follows)
-and ``Options``, a frozen dataclass of its interpretations [I] and house rules [H].
+Each package is pure: numbers and a passed-in ``numpy.random.Generator`` in, frozen results
+out. None imports Mesa or keeps state (``tests/rules/test_purity.py`` checks it). Each defines
+``NAME``, ``SEED`` (the seed file it follows) and ``Options``, a frozen dataclass of its
+interpretations [I] and house rules [H], and is split into modules along its seed's sections:
+
+- :mod:`sim.rules.wargame`: seed ``002_5306f142c0f73876.txt``, RULES.md section 1;
+- :mod:`sim.rules.twowp`: seed ``000_7f98fe11b25af74f.txt``, RULES.md section 2;
+- :mod:`sim.rules.deathwish`: seed ``001_e5fc2d51799d4e98.txt``, RULES.md section 3;
+- :mod:`sim.rules.d6`: seed ``003_fd1c4a13f28810ec.txt``, RULES.md section 4;
+- :mod:`sim.rules.common`: the ground they share (RULES.md section 0) and the one table helper.
 """
 
 from __future__ import annotations

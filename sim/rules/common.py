@@ -1,14 +1,19 @@
-"""Ground shared by every rule system (RULES.md section 0): rounding, statuses, data files."""
+"""Ground shared by every rule system (RULES.md section 0): rounding, statuses, data tables."""
 
 from __future__ import annotations
 
 import csv
-import json
+from collections.abc import Callable, Iterable, Iterator
 from enum import StrEnum
 from fractions import Fraction
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Generic, TypeVar
+
+import numpy as np
+
+from sim.dice import Dist
+from sim.errors import unknown
 
 
 def round_half_up(x: Fraction | float | int) -> int:
@@ -43,11 +48,118 @@ def load_csv(name: str) -> tuple[dict[str, str], ...]:
     return tuple(dict(r) for r in rows)
 
 
-@cache
-def load_json(name: str) -> Any:
-    """Parsed contents of ``sim/rules/data/<name>``."""
-    text = resources.files("sim.rules").joinpath("data", name).read_text(encoding="utf-8")
-    return json.loads(text)
+Row = TypeVar("Row")
+
+
+def aliases_of(text: str) -> tuple[str, ...]:
+    """The aliases of a data row's ``aliases`` cell: ``;``-separated, blanks dropped."""
+    return tuple(a for a in text.split(";") if a.strip())
+
+
+class Table(Generic[Row]):
+    """A seed's table: rows in file order, each found by its name or an alias, rolled as a die.
+
+    The one helper behind the table lookups of every rule system. ``key`` is the system's
+    spelling rule for names (which case, spaces or hyphens count). A name is looked up by its
+    key among the keys of every row's name and aliases (a row's name beats another row's
+    alias; among aliases the first wins), so a name as written always finds its row. A miss
+    is a :class:`sim.errors.SimError` naming ``what`` and the closest names. ``die`` lists the
+    rows a roll picks from (default: every row, in order), so a d12 table may hold rows no
+    face gives.
+
+    Raises:
+        ValueError: two rows whose names have the same key (a broken data file).
+    """
+
+    __slots__ = ("what", "rows", "names", "_index", "_key", "_die")
+
+    def __init__(
+        self,
+        what: str,
+        rows: Iterable[Row],
+        names: Iterable[str],
+        *,
+        aliases: Iterable[Iterable[str]] | None = None,
+        key: Callable[[str], str] = str,
+        die: Callable[[Row], bool] | None = None,
+    ) -> None:
+        self.what = what
+        self.rows: tuple[Row, ...] = tuple(rows)
+        self.names: tuple[str, ...] = tuple(names)
+        if len(self.names) != len(self.rows):
+            raise ValueError(f"{what} table: {len(self.rows)} rows but {len(self.names)} names")
+        self._key = key
+        self._index: dict[str, Row] = {}
+        for name, row in zip(self.names, self.rows, strict=True):
+            if key(name) in self._index:
+                raise ValueError(f"{what} table: two rows are called {name!r}")
+            self._index[key(name)] = row
+        for row, alias_list in zip(self.rows, aliases or (), strict=False):
+            for alias in alias_list:
+                self._index.setdefault(key(alias), row)
+        self._die = tuple(i for i, row in enumerate(self.rows) if die is None or die(row))
+
+    @classmethod
+    def from_csv(
+        cls,
+        file: str,
+        what: str,
+        make: Callable[[dict[str, str]], Row],
+        *,
+        key: Callable[[str], str] = str,
+        name: str = "name",
+        aliases: str | None = None,
+        keep: Callable[[dict[str, str]], bool] | None = None,
+        die: Callable[[Row], bool] | None = None,
+    ) -> Table[Row]:
+        """The table of ``sim/rules/data/<file>``: one row ``make(cells)`` per kept data row.
+
+        ``name`` and ``aliases`` name the columns holding a row's name and its ``;``-separated
+        aliases; ``keep`` filters the data rows (e.g. one kind of a file of several tables).
+        """
+        cells = [r for r in load_csv(file) if keep is None or keep(r)]
+        return cls(
+            what,
+            [make(r) for r in cells],
+            [r[name] for r in cells],
+            aliases=[aliases_of(r[aliases]) for r in cells] if aliases else None,
+            key=key,
+            die=die,
+        )
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self) -> Iterator[Row]:
+        return iter(self.rows)
+
+    def get(self, name: str) -> Row | None:
+        """The row called ``name`` (or an alias, spelt as ``key`` allows), or None."""
+        return self._index.get(self._key(name))
+
+    def find(self, name: str) -> Row:
+        """The row called ``name``; a :class:`SimError` with the closest names otherwise."""
+        row = self._index.get(self._key(name))
+        if row is None:
+            raise unknown(self.what, str(name), self.names)
+        return row
+
+    @property
+    def sides(self) -> int:
+        """Faces of the die rolled on the table: one per rolled row."""
+        return len(self._die)
+
+    def face(self, face: int) -> Row:
+        """The row the die's ``face`` (1 .. :attr:`sides`) gives."""
+        return self.rows[self._die[face - 1]]
+
+    def roll(self, rng: np.random.Generator) -> Row:
+        """Roll the table's die (one draw, faces 1 .. :attr:`sides`)."""
+        return self.face(int(rng.integers(1, self.sides + 1)))
+
+    def roll_dist(self) -> Dist:
+        """Exact distribution of the name of the row :meth:`roll` gives."""
+        return Dist({self.names[i]: Fraction(1, self.sides) for i in self._die})
 
 
 def option(

@@ -1,13 +1,23 @@
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from sim.dice import Dist
 from sim.errors import SimError
 from sim.rules import SYSTEMS, get_system
-from sim.rules.common import build_options, describe_options, option, round_half_up
+from sim.rules.common import (
+    Table,
+    aliases_of,
+    build_options,
+    describe_options,
+    option,
+    round_half_up,
+)
+from tests.conftest import assert_matches
 
 
 @pytest.mark.parametrize(
@@ -86,3 +96,80 @@ def test_every_option_is_documented_and_tagged():
             assert o["tag"] in {"I", "H"}, o["name"]
             if o["choices"]:
                 assert o["default"] in o["choices"], o["name"]
+
+
+# --------------------------------------------------------------------------- Table
+def _key(name):
+    return name.strip().lower().replace(" ", "_")
+
+
+def _fruit():
+    return Table(
+        "fruit",
+        [10, 20, 30, 40],
+        ["apple", "Blood orange", "cherry", "date"],
+        aliases=[("pomme",), ("orange", "cherry"), (), ("apple",)],
+        key=_key,
+        die=lambda row: row < 40,
+    )
+
+
+def test_table_finds_rows_by_name_alias_and_key():
+    t = _fruit()
+    assert len(t) == 4 and list(t) == [10, 20, 30, 40] and t.names[1] == "Blood orange"
+    assert t.find("apple") == 10
+    assert t.find("  BLOOD ORANGE ") == 20  # by its key
+    assert t.find("pomme") == 10 and t.find("Orange") == 20
+    assert t.find("cherry") == 30  # a row's name beats another row's alias
+    assert t.get("fig") is None
+
+
+def test_table_miss_names_the_table_and_the_closest_rows():
+    with pytest.raises(SimError) as err:
+        _fruit().find("chery")
+    assert str(err.value) == "unknown fruit 'chery'; did you mean 'cherry'?"
+    with pytest.raises(SimError) as err:
+        _fruit().find("kiwi")
+    assert str(err.value) == (
+        "unknown fruit 'kiwi'; known: 'apple', 'Blood orange', 'cherry', 'date'"
+    )
+
+
+def test_table_rolls_only_its_die_rows_and_matches_the_exact_dist(rng):
+    t = _fruit()
+    assert t.sides == 3 and [t.face(f) for f in (1, 2, 3)] == [10, 20, 30]
+    third = Fraction(1, 3)
+    assert t.roll_dist() == Dist({"apple": third, "Blood orange": third, "cherry": third})
+    names = dict(zip(t.rows, t.names, strict=True))
+    assert_matches((names[t.roll(rng)] for _ in range(3000)), t.roll_dist())
+
+
+def test_table_roll_draws_one_die_as_the_rules_do():
+    a, b = np.random.default_rng(7), np.random.default_rng(7)
+    faces = [int(b.integers(1, 4)) for _ in range(50)]
+    assert [_fruit().roll(a) for _ in range(50)] == [[10, 20, 30][f - 1] for f in faces]
+
+
+def test_table_refuses_two_rows_of_one_name():
+    with pytest.raises(ValueError, match="two rows are called 'Apple'"):
+        Table("fruit", [1, 2], ["apple", "Apple"], key=str.lower)
+    with pytest.raises(ValueError, match="2 rows but 1 names"):
+        Table("fruit", [1, 2], ["apple"])
+
+
+def test_table_from_csv_reads_names_aliases_and_filters():
+    t = Table.from_csv(
+        "wargame_factors.csv",
+        "hazard",
+        lambda r: r["name"],
+        key=_key,
+        aliases="aliases",
+        keep=lambda r: r["kind"] == "hazard",
+    )
+    assert len(t) == t.sides == 8
+    assert t.find("cliff") == "cliff" and t.names == t.rows
+
+
+def test_aliases_of_splits_on_semicolons_and_drops_blanks():
+    assert aliases_of("round;heater; ;") == ("round", "heater")
+    assert aliases_of("") == ()

@@ -1,0 +1,242 @@
+"""D6 tiers: opposed D6 rolls, the body roll, damage table tiers, scale and healing.
+
+Follows seed ``003_fd1c4a13f28810ec.txt`` ("Combat and Injuries") as specified in
+RULES.md section 4 (with the common ground of section 0). Dice codes are
+:class:`sim.dice.D6Code` (``ND+P``, three pips make one die).
+
+Data files (``sim/rules/data``): ``d6_damage_table.csv`` (difference -> tier),
+``d6_sizes.csv`` (scale), ``d6_difficulties.csv`` (difficulty numbers [H]),
+``d6_modifiers.csv`` (degrees of advantage), ``d6_first_aid.csv`` (stabilize difficulty by
+condition [H]).
+
+Options (fields of :class:`Options`; [I] interpretation, [H] house rule):
+
+- ``map_dice_per_action`` = 1 [H]: dice of Multiple Action Penalty per extra action.
+- ``map_applies_to_body`` = True [H]: the MAP hits every roll of the round, Body included.
+- ``halve_round`` = "down" [I]: rounding when a code (pips) or a total is halved.
+- ``two_handed_parry_penalty`` = 2 [I]: the "-2" of a two-handed parry, in pips (off the total).
+- ``ride_vs_area`` = "half" [H]: a Ride reaction against an area attack counts half, like dodge.
+- ``called_shot_difficulty`` = "1D", ``called_shot_damage`` = "1D" [H]: the seed's defaults
+  for the GM's call.
+- ``body_average`` = "pips_down" [I]: average of Strength and Dexterity codes in pips.
+- ``scale_basis`` = "target" [I]: the target's size value as written ("relative": target
+  value minus attacker value).
+- ``modifier_overlap_16`` = "decisive" [I]: which row of the modifiers table 16 pips is.
+- ``stun_penalty`` = "per_stun" [H]: each stun in effect is -1D (``once``: -1D in all).
+- ``wound_penalty`` = "per_wound" [H]: Wounded twice is -2D (``once``: -1D).
+- ``infection_max`` = 4 [I]: a time-healing Strength total (plus bonus) at most this infects.
+- ``first_aid_heal_dice`` = "2D" [H]: the heal dice of first aid.
+- ``heal_wounded_twice`` = "one_wound" [H]: a heal treats one of two wounds (``both``: each).
+- ``heal_stunned`` = "stunned" [I]: a heal landing in the Stunned band leaves the patient
+  Stunned ("healed": counts as healed).
+- ``wando_pea_halves`` = "penalties" [I]: Wando Pea halves the penalties (or the duration).
+
+Aftermath (:class:`AftermathOptions`, a group apart from the battle's): ``wake`` = "all" [I]
+(every Incapacitated patient wakes as Wounded twice on the battle's day; "stabilized": only
+those lifted from Mortally wounded), ``untreated_mortal`` = "dies" [H] (a Mortally wounded
+patient first aid does not stabilize dies), ``bonus_lasts`` = "next_roll" [I] (a first-aid
+bonus counts on the next time-healing roll). Functions: :func:`time_heal_due`,
+:func:`rest_day` / :func:`rest_day_dist`, :func:`rest_days_dist`.
+
+The package follows the seed's sections, one module each; this ``__init__`` re-exports the
+public API, so ``from sim.rules import d6`` then ``d6.<name>`` reaches everything:
+:mod:`~sim.rules.d6.options` (the seed's figures, :class:`Options`),
+:mod:`~sim.rules.d6.tiers` (the damage table, damage against body),
+:mod:`~sim.rules.d6.conditions` (stacking, penalties, status),
+:mod:`~sim.rules.d6.reactions` (halving, reactions, the opposed roll),
+:mod:`~sim.rules.d6.difficulty` (difficulty numbers, cover, called shots, scale, modifiers),
+:mod:`~sim.rules.d6.attacks` (a whole attack), :mod:`~sim.rules.d6.mortal`
+(incapacitated and mortally wounded), and the aftermath: :mod:`~sim.rules.d6.healing` (time,
+heal dice, first aid), :mod:`~sim.rules.d6.resurrection` and :mod:`~sim.rules.d6.aftermath`
+(days of rest).
+"""
+
+from __future__ import annotations
+
+from sim.rules.d6.aftermath import (
+    DEFAULT_AFTERMATH_OPTIONS,
+    TIME_HEAL_DAYS,
+    AftermathOptions,
+    rest_day,
+    rest_day_dist,
+    rest_days_dist,
+    time_heal_due,
+)
+from sim.rules.d6.attacks import MISS, AttackResult, attack_dist, roll_attack
+from sim.rules.d6.conditions import (
+    UNHURT,
+    Condition,
+    apply_penalty,
+    can_act,
+    extra_actions,
+    is_sprint,
+    penalty_dice,
+    stacked,
+    status_for,
+    stuns_in_effect,
+)
+from sim.rules.d6.difficulty import (
+    NO_MODIFIERS,
+    AttackModifiers,
+    advantage_degree,
+    advantage_dice,
+    advantage_pips,
+    attack_modifiers,
+    difficulty_dist,
+    difficulty_number,
+    roll_difficulty,
+    size_value,
+)
+from sim.rules.d6.healing import (
+    FirstAidResult,
+    first_aid,
+    first_aid_difficulty,
+    first_aid_dist,
+    heal,
+    heal_dist,
+    roll_first_aid,
+    roll_heal,
+    roll_time_heal,
+    time_heal,
+    time_heal_dist,
+    wake,
+)
+from sim.rules.d6.mortal import (
+    death_round_dist,
+    knockout_minutes_dist,
+    mortal_check_dist,
+    roll_death_round,
+    roll_knockout_minutes,
+    roll_mortal_check,
+)
+from sim.rules.d6.options import (
+    COVER_DICE_MAX,
+    DEFAULT_OPTIONS,
+    HEAL_INTERVAL_DAYS,
+    KNOCKOUT_DICE,
+    MORTAL_CHECK_DICE,
+    NO_DICE,
+    REACTIONS,
+    RESURRECTION_BODY_PIPS,
+    RESURRECTION_HOURS,
+    RESURRECTION_OTHER_DICE,
+    RESURRECTION_RELIGION,
+    RESURRECTION_TIME_HOURS,
+    UNARMED_PIPS,
+    Options,
+)
+from sim.rules.d6.reactions import (
+    HitResult,
+    ReactionUse,
+    half_code,
+    half_total,
+    hit_dist,
+    opposed,
+    reaction_against,
+    reaction_code,
+    roll_hit,
+)
+from sim.rules.d6.resurrection import ResurrectionEffects, can_resurrect, resurrection_effects
+from sim.rules.d6.tiers import (
+    DamageResult,
+    DamageTier,
+    body_code,
+    roll_damage_vs_body,
+    tier_dist,
+    tier_floor,
+    tier_for,
+    unarmed_damage,
+    unknown_damage,
+)
+
+NAME = "d6"
+SEED = "003_fd1c4a13f28810ec.txt"
+
+__all__ = [
+    "COVER_DICE_MAX",
+    "DEFAULT_OPTIONS",
+    "HEAL_INTERVAL_DAYS",
+    "KNOCKOUT_DICE",
+    "MORTAL_CHECK_DICE",
+    "NO_DICE",
+    "Options",
+    "REACTIONS",
+    "RESURRECTION_BODY_PIPS",
+    "RESURRECTION_HOURS",
+    "RESURRECTION_OTHER_DICE",
+    "RESURRECTION_RELIGION",
+    "RESURRECTION_TIME_HOURS",
+    "UNARMED_PIPS",
+    "DamageResult",
+    "DamageTier",
+    "body_code",
+    "roll_damage_vs_body",
+    "tier_dist",
+    "tier_floor",
+    "tier_for",
+    "unarmed_damage",
+    "unknown_damage",
+    "Condition",
+    "UNHURT",
+    "apply_penalty",
+    "can_act",
+    "extra_actions",
+    "is_sprint",
+    "penalty_dice",
+    "stacked",
+    "status_for",
+    "stuns_in_effect",
+    "HitResult",
+    "ReactionUse",
+    "half_code",
+    "half_total",
+    "hit_dist",
+    "opposed",
+    "reaction_against",
+    "reaction_code",
+    "roll_hit",
+    "AttackModifiers",
+    "NO_MODIFIERS",
+    "advantage_degree",
+    "advantage_dice",
+    "advantage_pips",
+    "attack_modifiers",
+    "difficulty_dist",
+    "difficulty_number",
+    "roll_difficulty",
+    "size_value",
+    "AttackResult",
+    "MISS",
+    "attack_dist",
+    "roll_attack",
+    "death_round_dist",
+    "knockout_minutes_dist",
+    "mortal_check_dist",
+    "roll_death_round",
+    "roll_knockout_minutes",
+    "roll_mortal_check",
+    "FirstAidResult",
+    "first_aid",
+    "first_aid_difficulty",
+    "first_aid_dist",
+    "heal",
+    "heal_dist",
+    "roll_first_aid",
+    "roll_heal",
+    "roll_time_heal",
+    "time_heal",
+    "time_heal_dist",
+    "wake",
+    "ResurrectionEffects",
+    "can_resurrect",
+    "resurrection_effects",
+    "AftermathOptions",
+    "DEFAULT_AFTERMATH_OPTIONS",
+    "TIME_HEAL_DAYS",
+    "rest_day",
+    "rest_day_dist",
+    "rest_days_dist",
+    "time_heal_due",
+    "NAME",
+    "SEED",
+]

@@ -1,0 +1,46 @@
+"""D6 tiers resurrection: who can bring the dead back, and the after-effects.
+
+Follows seed ``003_fd1c4a13f28810ec.txt`` ("Healing and First Aid"; RULES.md 4 resurrection).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from sim.dice import D6Code
+from sim.rules.d6.options import (
+    DEFAULT_OPTIONS,
+    RESURRECTION_BODY_PIPS,
+    RESURRECTION_HOURS,
+    RESURRECTION_OTHER_DICE,
+    RESURRECTION_RELIGION,
+    Options,
+)
+from sim.rules.d6.reactions import half_total
+
+
+def can_resurrect(religion: D6Code, priest_spell: bool = False) -> bool:
+    """A priest's resurrection spell, or a religion skill of 4D for the ritual [S]."""
+    return priest_spell or religion.total_pips >= RESURRECTION_RELIGION.total_pips
+
+
+@dataclass(frozen=True, slots=True)
+class ResurrectionEffects:
+    """After-effects of resurrection: pips off body rolls, pips off all else, for how long."""
+
+    body_penalty_pips: int
+    other_penalty_pips: int
+    hours: Fraction
+
+
+def resurrection_effects(
+    wando_pea: bool = False, options: Options = DEFAULT_OPTIONS
+) -> ResurrectionEffects:
+    """-2 to body rolls and -1D to all other rolls for half a day; Wando Pea halves it [S]."""
+    body, other, hours = RESURRECTION_BODY_PIPS, 3 * RESURRECTION_OTHER_DICE, RESURRECTION_HOURS
+    if wando_pea and options.wando_pea_halves == "penalties":
+        body, other = half_total(body, options), half_total(other, options)
+    elif wando_pea:
+        hours = hours / 2
+    return ResurrectionEffects(body, other, hours)

@@ -1,0 +1,366 @@
+"""War Game attacks: defence, the pool, weapon effects, mighty attacks, in one call.
+
+Follows seed ``002_5306f142c0f73876.txt`` (RULES.md 1.2 attacks, 1.3 defence, 1.4 wounds, 1.9
+weapon categories, 1.10 cover). :func:`resolve_attack` applies a rolled damage;
+:func:`attack_dist` is its exact counterpart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from sim.dice import Dist
+from sim.errors import SimError
+from sim.rules.common import Status
+from sim.rules.wargame.base import (
+    DEFENCES,
+    DODGE_COST,
+    MIGHTY_HD,
+    WOUND_HD,
+    Draw,
+    _check_choice,
+    _exact,
+    _rng_draw,
+    _roll_amount,
+)
+from sim.rules.wargame.combatant import Combatant, Wound, effective_pool, is_out, warbow_blocked
+from sim.rules.wargame.damage import DamageRoll, absorb, damage_roll_dist
+from sim.rules.wargame.factors import cover_protects
+from sim.rules.wargame.maneuvers import can_dodge, spend
+from sim.rules.wargame.options import DEFAULT_OPTIONS, Options
+from sim.rules.wargame.tables import Factor, Weapon, armor_spec, weapon
+from sim.rules.wargame.wounds import _weapon_wound_type, lose_hd
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """What one attack did to its target (the before/after numbers a log line needs)."""
+
+    weapon: str
+    defence: str
+    dodged: bool
+    blocked: bool
+    rolled: int
+    damage: int
+    faces: tuple[int, ...]
+    is_max: bool
+    armor_before: int
+    armor_after: int
+    armor_max_before: int
+    armor_max_after: int
+    hd_before: int
+    hd_after: int
+    wounds: tuple[Wound, ...]
+    effects: tuple[str, ...]
+    shoved_ft: int
+    breaks_engagement: bool
+    status: Status
+
+    def describe(self) -> str:
+        """E.g. ``plain: 2d8 [4, 1] = 5; armor 1 -> 0; wound, 2 HD left``."""
+        if self.dodged:
+            return f"{self.weapon}: dodged (1 HD spent)"
+        if self.blocked:
+            return f"{self.weapon}: blocked with an inventory slot (item lost)"
+        if self.faces:
+            roll = DamageRoll(self.rolled, self.faces, self.is_max).describe()
+        else:
+            roll = f"damage {self.rolled}" + (" (max)" if self.is_max else "")
+        parts = [f"{self.weapon}: {roll}"]
+        if self.damage != self.rolled:
+            parts.append(f"damage {self.damage}")
+        if self.armor_before != self.armor_after:
+            parts.append(f"armor {self.armor_before} -> {self.armor_after}")
+        if self.armor_max_before != self.armor_max_after:
+            parts.append(f"armor max {self.armor_max_before} -> {self.armor_max_after}")
+        if self.wounds:
+            kinds = [w.type for w in self.wounds if w.type]
+            label = "wound" if len(self.wounds) == 1 else f"{len(self.wounds)} HD lost"
+            label += f" ({', '.join(kinds)})" if kinds else ""
+            parts.append(f"{label}, {self.hd_after} HD left")
+        elif self.hd_before == self.hd_after and not self.effects:
+            parts.append("no wound")
+        parts.extend(self.effects)
+        if self.status not in (Status.ACTIVE, Status.FLEEING):
+            parts.append(str(self.status))
+        return "; ".join(parts)
+
+
+@dataclass(slots=True)
+class _Blow:
+    """One attack being applied: its fixed inputs, and the target as it changes (private)."""
+
+    target: Combatant
+    roll: DamageRoll
+    w: Weapon
+    defence: str
+    finish: str
+    options: Options
+    draw: Draw
+    c: Combatant = field(init=False)
+    effects: list[str] = field(default_factory=list)
+    shoved: int = 0
+
+    def __post_init__(self) -> None:
+        self.c = self.target
+
+    def lose(self, n: int, source: str, kind: str | None = None) -> None:
+        """The target loses ``n`` HD (a wound of ``kind`` first)."""
+        self.c, _ = lose_hd(
+            self.c, n, source=source, wound_type=kind, finish=self.finish, options=self.options
+        )
+
+    def done(
+        self, dodged: bool = False, blocked: bool = False, damage: int = 0
+    ) -> tuple[Combatant, Hit]:
+        """The target now, and the :class:`Hit` that says what the attack did."""
+        target, c = self.target, self.c
+        return c, Hit(
+            weapon=self.w.name,
+            defence=self.defence,
+            dodged=dodged,
+            blocked=blocked,
+            rolled=self.roll.total,
+            damage=damage,
+            faces=self.roll.faces,
+            is_max=self.roll.is_max and damage > 0,
+            armor_before=target.armor_pool,
+            armor_after=c.armor_pool,
+            armor_max_before=target.armor_max,
+            armor_max_after=c.armor_max,
+            hd_before=target.hit_dice,
+            hd_after=c.hit_dice,
+            wounds=c.wounds[len(target.wounds) :],
+            effects=tuple(self.effects),
+            shoved_ft=self.shoved,
+            breaks_engagement=bool(self.shoved) and self.options.spear_breaks_engagement,
+            status=c.status,
+        )
+
+
+def _attack_core(
+    target: Combatant,
+    roll: DamageRoll,
+    w: Weapon,
+    *,
+    defence: str,
+    mighty: bool,
+    two_handed: bool,
+    mounted: bool,
+    protected: bool,
+    ranged: bool,
+    finish: str,
+    options: Options,
+    draw: Draw,
+) -> tuple[Combatant, Hit]:
+    blow = _Blow(target, roll, w, defence, finish, options, draw)
+    if defence == "dodge":
+        return _dodged(blow)
+    if defence == "block":
+        return _blocked(blow)
+    helpless = target.subdued or target.grappled or target.status == Status.INCAPACITATED
+    if is_out(target) and not (w.trigger == "helpless_target" and helpless):
+        blow.effects.append("target already out")
+        return blow.done()
+    damage = roll.total
+    if w.effect == "multiply_damage" and two_handed:
+        damage *= int(w.amount)
+        blow.effects.append(f"two-handed: damage x{w.amount}")
+    if ranged and protected:
+        blow.effects.append("cover: no damage")
+        return blow.done()
+    if blow.c.status == Status.FLEEING and damage > 0:
+        blow.c = blow.c.evolve(damaged_while_fleeing=True)
+    hd_before = blow.c.hit_dice
+    if not is_out(blow.c):
+        _strike(blow, damage)
+    if w.trigger == "helpless_target" and helpless:
+        blow.lose(int(w.amount), w.name)
+        blow.effects.append(f"{w.name}: helpless target loses {w.amount} HD")
+    if roll.is_max and damage > 0 and not is_out(blow.c):
+        _max_damage(blow, mounted)
+    if mighty and not is_out(blow.c):
+        if options.mighty_hd == "extra" or blow.c.hit_dice == hd_before:
+            blow.lose(MIGHTY_HD, "mighty")
+            blow.effects.append(f"mighty attack removes {MIGHTY_HD} HD")
+    if w.effect == "shove" and w.trigger == "hit" and not is_out(blow.c):
+        blow.shoved = int(w.amount)
+        blow.effects.append(f"{w.name}: shoved {w.amount} ft")
+    return blow.done(damage=damage)
+
+
+def _dodged(blow: _Blow) -> tuple[Combatant, Hit]:
+    """The target spends 1 HD and avoids the attack altogether."""
+    if not can_dodge(blow.c):
+        raise SimError("the target cannot dodge now")
+    blow.c = spend(blow.c, DODGE_COST, "dodge")
+    return blow.done(dodged=True)
+
+
+def _blocked(blow: _Blow) -> tuple[Combatant, Hit]:
+    """The target blocks with an inventory slot (option ``inventory_block``); the item is lost."""
+    if not blow.options.inventory_block:
+        raise SimError("blocking with an inventory slot is off (option inventory_block)")
+    blow.c = blow.c.evolve(inventory_lost=blow.c.inventory_lost + 1)
+    return blow.done(blocked=True)
+
+
+def _strike(blow: _Blow, damage: int) -> None:
+    """The damage meets the target: past armor, straight to HD, or into the armor pool.
+
+    Guns and garrotes ignore armor; an unblocked warbow hits HD; otherwise the pool absorbs
+    and its overflow wounds.
+    """
+    w, options, draw = blow.w, blow.options, blow.draw
+    if w.ignores_armor:
+        n = _roll_amount(w.amount, draw)
+        blow.lose(n, w.name, _weapon_wound_type(w, options, draw))
+        blow.effects.append(f"{w.name} ignores armor, removes {n} HD")
+    elif w.effect == "direct" and not warbow_blocked(blow.c):
+        n = damage if options.warbow_direct == "damage" else WOUND_HD
+        blow.lose(n, w.name, _weapon_wound_type(w, options, draw))
+        blow.effects.append(f"{w.name} unblocked: damages HD directly")
+    else:
+        c = blow.c
+        a = absorb(damage, effective_pool(c))
+        if effective_pool(c) == c.armor_pool != a.armor_pool:
+            c = c.evolve(armor_pool=a.armor_pool)
+        if a.emptied:
+            c = _on_pool_emptied(c, w, blow.effects)
+        blow.c = c
+        if a.wound:
+            blow.lose(WOUND_HD, "wound", _weapon_wound_type(w, options, draw))
+
+
+def _max_damage(blow: _Blow, mounted: bool) -> None:
+    """A weapon's max-damage effect: axe strips, torch ignites, whip subdues, lance skewers."""
+    w = blow.w
+    if w.trigger == "max_damage" and w.effect == "strip_hd":
+        blow.lose(int(w.amount), w.name)
+        blow.effects.append(f"{w.name}: max damage strips {w.amount} HD")
+    elif w.trigger == "max_damage" and w.effect == "ignite":
+        blow.c = blow.c.evolve(burning=True, armor_pool=0)
+        blow.effects.append(f"{w.name}: max damage, target ignites")
+    elif w.trigger == "max_damage" and w.effect == "subdue":
+        blow.c = blow.c.evolve(subdued=True)
+        blow.effects.append(f"{w.name}: max damage, target subdued (may be knocked down/disarmed)")
+    elif w.trigger == "max_damage_mounted" and mounted:
+        skewered = Status.INCAPACITATED if blow.options.skewer == "incapacitate" else Status.DEAD
+        blow.c = blow.c.evolve(status=skewered)
+        blow.effects.append(f"{w.name}: max damage while mounted, target skewered")
+
+
+def _on_pool_emptied(c: Combatant, w: Weapon, effects: list[str]) -> Combatant:
+    """Chain wears by 1 and a maul lowers the armor maximum by 2 when the pool hits 0."""
+    pieces = list(c.armor)
+    top = c.armor_max
+    for i, piece in enumerate(pieces):
+        wear = min(armor_spec(piece.kind).wear_on_empty, piece.value)
+        if wear:
+            pieces[i] = replace(piece, value=piece.value - wear)
+            top = max(0, top - wear)
+            effects.append(f"{piece.kind} wears: value {piece.value} -> {piece.value - wear}")
+    if w.trigger == "pool_emptied" and w.effect == "armor_max_loss":
+        top = max(0, top - int(w.amount))
+        effects.append(f"{w.name} empties the pool: armor max -{w.amount}")
+    return c.evolve(armor=tuple(pieces), armor_max=top, armor_pool=min(c.armor_pool, top))
+
+
+def _attack_setup(
+    name: str | Weapon,
+    defence: str,
+    cover: str | Factor | None,
+    ranged: bool | None,
+    options: Options = DEFAULT_OPTIONS,
+) -> tuple[Weapon, bool, bool]:
+    _check_choice("defence", defence, DEFENCES)
+    w = weapon(name)
+    protected = cover is not None and cover_protects(cover, options)
+    return w, protected, w.ranged if ranged is None else ranged
+
+
+def resolve_attack(
+    target: Combatant,
+    roll: DamageRoll,
+    weapon: str | Weapon = "plain",
+    *,
+    defence: str = "armor",
+    mighty: bool = False,
+    two_handed: bool = False,
+    mounted: bool = False,
+    cover: str | Factor | None = None,
+    ranged: bool | None = None,
+    finish: str | None = None,
+    rng: np.random.Generator | None = None,
+    options: Options = DEFAULT_OPTIONS,
+) -> tuple[Combatant, Hit]:
+    """Apply an attack whose damage was rolled (:func:`roll_damage`) to ``target``.
+
+    ``defence``: ``"dodge"`` (spend 1 HD, avoided), ``"armor"`` (the pool absorbs; no armor
+    means any damage wounds) or ``"block"`` (option ``inventory_block``). Then the weapon's
+    category effect, and for a ``mighty`` attack 1 HD more (call :func:`declare_mighty` on the
+    attacker). A standard ranged attack (``ranged`` defaults to the weapon's) against a target
+    behind protecting ``cover`` does 0 damage and nothing else. ``rng`` is needed only for a
+    gun's 1d4 and for ``wound_types="rolled"``.
+    """
+    w, protected, is_ranged = _attack_setup(weapon, defence, cover, ranged, options)
+    return _attack_core(
+        target,
+        roll,
+        w,
+        defence=defence,
+        mighty=mighty,
+        two_handed=two_handed,
+        mounted=mounted,
+        protected=protected,
+        ranged=is_ranged,
+        finish=options.finish if finish is None else finish,
+        options=options,
+        draw=_rng_draw(rng),
+    )
+
+
+def attack_dist(
+    target: Combatant,
+    dice: int,
+    weapon: str | Weapon = "plain",
+    *,
+    defence: str = "armor",
+    mighty: bool = False,
+    two_handed: bool = False,
+    mounted: bool = False,
+    cover: str | Factor | None = None,
+    ranged: bool | None = None,
+    finish: str | None = None,
+    options: Options = DEFAULT_OPTIONS,
+) -> Dist:
+    """Exact distribution of the target after an attack of ``dice`` HD (a :class:`Combatant`).
+
+    The counterpart of ``resolve_attack(target, roll_damage(dice, rng, options.damage,
+    max_damage=options.max_damage), ...)``.
+    """
+    w, protected, is_ranged = _attack_setup(weapon, defence, cover, ranged, options)
+    fin = options.finish if finish is None else finish
+
+    def after(outcome: tuple[int, bool]) -> Dist:
+        roll = DamageRoll(outcome[0], (), outcome[1])
+        return _exact(
+            lambda draw: _attack_core(
+                target,
+                roll,
+                w,
+                defence=defence,
+                mighty=mighty,
+                two_handed=two_handed,
+                mounted=mounted,
+                protected=protected,
+                ranged=is_ranged,
+                finish=fin,
+                options=options,
+                draw=draw,
+            )[0]
+        )
+
+    return damage_roll_dist(dice, options.damage, options.max_damage).bind(after)

@@ -1,0 +1,198 @@
+"""War Game state: the armor pool and the :class:`Combatant`.
+
+Follows seed ``002_5306f142c0f73876.txt`` (RULES.md 1.1 hit dice, 1.5 the armor pool: worn
+armor, Dex or Savvy, shield). A creature, or a faction's pool at large scale, is one frozen
+record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sim.errors import SimError
+from sim.rules.common import OUT_OF_FIGHT, Status
+from sim.rules.wargame.tables import armor_spec, shield_value
+
+
+@dataclass(frozen=True, slots=True)
+class ArmorPiece:
+    """A worn armor: its table ``kind``, current ``value`` (chain wears down) and ``pieces``."""
+
+    kind: str
+    value: int
+    pieces: int = 1
+
+
+def armor_piece(kind: str, pieces: int = 1) -> ArmorPiece:
+    """A new armor of ``kind`` covering ``pieces`` parts (piecemeal: 1..4, others 1)."""
+    spec = armor_spec(kind)
+    if not 1 <= pieces <= spec.max_pieces:
+        raise SimError(f"{spec.name} covers 1..{spec.max_pieces} pieces, got {pieces}")
+    return ArmorPiece(spec.name, spec.value * pieces, pieces)
+
+
+def _as_piece(item: str | tuple[str, int] | ArmorPiece) -> ArmorPiece:
+    if isinstance(item, ArmorPiece):
+        return item
+    if isinstance(item, tuple):
+        return armor_piece(item[0], item[1])
+    return armor_piece(item)
+
+
+def savvy_modifier(savvy: int) -> int:
+    """The second digit of a two-digit Savvy score (47 -> 7), used instead of a Dex modifier."""
+    if isinstance(savvy, bool) or not isinstance(savvy, int) or not 10 <= savvy <= 99:
+        raise SimError(f"Savvy must be a two-digit score 10..99, got {savvy!r}")
+    return savvy % 10
+
+
+def pool_maximum(
+    armor: Sequence[str | tuple[str, int] | ArmorPiece] = (),
+    dex_modifier: int = 0,
+    shield: str | int | None = None,
+) -> int:
+    """Armor pool maximum: worn armor + Dex modifier (or Savvy digit) + shield, never below 0.
+
+    A doublet adds +1 per piece of other armor worn with it; a gambeson takes 1 off the Dex
+    modifier while worn [I: the score's -1 lowers the added number by 1].
+    """
+    worn = [_as_piece(a) for a in armor]
+    total = sum(p.value for p in worn)
+    for i, piece in enumerate(worn):
+        spec = armor_spec(piece.kind)
+        total -= spec.dex_penalty
+        if spec.per_other_piece:
+            others = sum(q.pieces for j, q in enumerate(worn) if j != i)
+            total += spec.per_other_piece * others
+    return max(0, total + dex_modifier + shield_value(shield))
+
+
+@dataclass(frozen=True, slots=True)
+class Wound:
+    """One lost HD: its ``type`` (None for a plain wound) and ``source``."""
+
+    type: str | None
+    source: str
+
+
+@dataclass(frozen=True)  # no slots: see evolve
+class Combatant:
+    """A creature's War Game state, or a faction's pool (``faction=True``) at large scale.
+
+    ``hit_dice`` is the current HD (wounds lower it); ``spendable`` the HD left to spend this
+    round. ``exposed``: armor counts 0 until the end of the round (a hazard). ``maneuver_dice``
+    caps ``spendable`` at each round start (headcount factions); None = ``hit_dice``.
+
+    Change one with :meth:`evolve`. Unlike the other records it keeps its fields in a
+    ``__dict__`` (no ``slots``): a changed copy is then one dict copy, four times faster than
+    ``dataclasses.replace`` setting 29 frozen slots one by one, and the battle makes a
+    hundred or more per fight.
+    """
+
+    hit_dice: int
+    spendable: int
+    armor_pool: int = 0
+    armor_max: int = 0
+    armor: tuple[ArmorPiece, ...] = ()
+    shield: int = 0
+    strength: int = 0
+    resolve: int = 0
+    wounds: tuple[Wound, ...] = ()
+    status: Status = Status.ACTIVE
+    subdued: bool = False
+    grappled: bool = False
+    burning: bool = False
+    exposed: bool = False
+    distracted: bool = False
+    distracted_by: tuple[str, ...] = ()
+    mighty_attack_pending: bool = False
+    damaged_while_fleeing: bool = False
+    fleeing_turns: int = 0
+    stuck_in: str | None = None
+    movement_penalty_ft: int = 0
+    inventory_lost: int = 0
+    goes_last: bool = False
+    late_rounds: int = 0
+    falling_kills: bool = True
+    arrow_proof: bool = False
+    maneuver_dice: int | None = None
+    faction: bool = False
+    leader_out: bool = False
+
+    def __post_init__(self) -> None:
+        if self.hit_dice < 0 or not 0 <= self.spendable <= self.hit_dice:
+            raise SimError(f"need 0 <= spendable ({self.spendable}) <= hit_dice ({self.hit_dice})")
+        if not 0 <= self.armor_pool <= self.armor_max:
+            raise SimError(
+                f"need 0 <= armor_pool ({self.armor_pool}) <= armor_max ({self.armor_max})"
+            )
+
+    def evolve(self, **changes: Any) -> Combatant:
+        """The record with ``changes``, as ``dataclasses.replace`` makes it (checks included).
+
+        Returns the record itself when nothing changes.
+        """
+        fields = self.__dict__
+        if not changes.keys() <= fields.keys():
+            raise TypeError(f"Combatant has no field {sorted(changes.keys() - fields.keys())}")
+        if all(fields[name] == value for name, value in changes.items()):
+            return self
+        new = object.__new__(type(self))
+        object.__setattr__(new, "__dict__", {**fields, **changes})
+        new.__post_init__()
+        return new
+
+
+def combatant(
+    hit_dice: int,
+    *,
+    armor: Sequence[str | tuple[str, int] | ArmorPiece] = (),
+    dex_modifier: int = 0,
+    shield: str | int | None = None,
+    strength: int = 0,
+    resolve: int = 0,
+    falling_kills: bool = True,
+) -> Combatant:
+    """A fresh creature: full spendable HD and a full armor pool.
+
+    ``armor`` lists worn armor by name, ``(name, pieces)`` (piecemeal) or :class:`ArmorPiece`.
+    """
+    if isinstance(hit_dice, bool) or not isinstance(hit_dice, int) or hit_dice < 1:
+        raise SimError(f"hit_dice must be a whole number 1 or more, got {hit_dice!r}")
+    worn = tuple(_as_piece(a) for a in armor)
+    top = pool_maximum(worn, dex_modifier, shield)
+    return Combatant(
+        hit_dice=hit_dice,
+        spendable=hit_dice,
+        armor_pool=top,
+        armor_max=top,
+        armor=worn,
+        shield=shield_value(shield),
+        strength=strength,
+        resolve=resolve,
+        falling_kills=falling_kills,
+    )
+
+
+def is_out(c: Combatant) -> bool:
+    """True if the creature is out of the fight (fled, surrendered, incapacitated, dead)."""
+    return c.status in OUT_OF_FIGHT
+
+
+def effective_pool(c: Combatant) -> int:
+    """Armor that counts now: 0 while burning or exposed by a hazard, else the pool."""
+    return 0 if (c.burning or c.exposed) else c.armor_pool
+
+
+def warbow_blocked(c: Combatant) -> bool:
+    """True if a shield or metal armor (chain, scale, lamellar, plate) blocks warbows."""
+    if c.arrow_proof or c.shield > 0:
+        return True
+    return any(armor_spec(p.kind).metal for p in c.armor)
+
+
+def has_broken_bones(c: Combatant) -> bool:
+    """True if the creature carries a broken-bones wound."""
+    return bool(c.wounds) and any(w.type == "broken_bones" for w in c.wounds)

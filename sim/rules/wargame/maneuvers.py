@@ -1,0 +1,139 @@
+"""War Game maneuvers: spending HD, maneuver costs, dodging, acting out of turn.
+
+Follows seed ``002_5306f142c0f73876.txt`` (RULES.md 1.1 HD and maneuvers, 1.3 defence: the
+dodge, 1.4 broken bones, 1.6 spending 1 HD to act at once).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.dice import Dist
+from sim.errors import SimError
+from sim.rules.common import Status
+from sim.rules.wargame.base import (
+    ACT_NOW_COST,
+    BROKEN_BONES_NEEDS,
+    DODGE_COST,
+    HD_SIDES,
+    MANEUVER_COST,
+    MANEUVERS,
+    _check_choice,
+    _d,
+)
+from sim.rules.wargame.combatant import Combatant, has_broken_bones
+from sim.rules.wargame.options import DEFAULT_OPTIONS, Options
+
+
+def can_spend(c: Combatant, n: int = 1, purpose: str = "other") -> bool:
+    """True if ``c`` may spend ``n`` HD now.
+
+    Only active creatures spend; a fleeing one only to run (``purpose="run"``) unless it was
+    damaged while fleeing; a distracted one not at all until the end of the round.
+    """
+    if n < 1 or c.spendable < n or c.distracted:
+        return False
+    if c.status == Status.ACTIVE:
+        return True
+    return c.status == Status.FLEEING and (purpose == "run" or c.damaged_while_fleeing)
+
+
+def spend(c: Combatant, n: int, purpose: str = "other") -> Combatant:
+    """``c`` with ``n`` HD spent; :class:`SimError` if it may not spend them."""
+    if not can_spend(c, n, purpose):
+        raise SimError(
+            f"cannot spend {n} HD for {purpose}: {c.spendable} left, status {c.status}"
+            + (", distracted" if c.distracted else "")
+        )
+    return c.evolve(spendable=c.spendable - n)
+
+
+def maneuver_cost(hd: int) -> int:
+    """HD a maneuver costs with ``hd`` left to spend: 2, or 1 if only 1 is left."""
+    if isinstance(hd, bool) or not isinstance(hd, int) or hd < 1:
+        raise SimError(f"a maneuver needs 1 or more HD left to spend, got {hd!r}")
+    return min(MANEUVER_COST, hd)
+
+
+def can_maneuver(c: Combatant, kind: str = "attack", options: Options = DEFAULT_OPTIONS) -> bool:
+    """True if ``c`` can pay for a maneuver of ``kind`` now (see :data:`MANEUVERS`)."""
+    _check_choice("maneuver", kind, MANEUVERS)
+    if kind in ("attack", "move") and has_broken_bones(c):
+        if options.broken_bones == "forbidden":
+            return False
+    purpose = "run" if kind == "move" else kind
+    return can_spend(c, 1, purpose)
+
+
+def maneuver_price(c: Combatant, kind: str = "attack", options: Options = DEFAULT_OPTIONS) -> int:
+    """HD a maneuver of ``kind`` costs ``c``: all remaining HD with broken bones, else 2 or 1."""
+    if not can_maneuver(c, kind, options):
+        raise SimError(f"cannot perform a {kind} maneuver now")
+    if kind in ("attack", "move") and has_broken_bones(c):
+        return c.spendable
+    return maneuver_cost(c.spendable)
+
+
+@dataclass(frozen=True, slots=True)
+class Maneuver:
+    """A paid maneuver: ``cost`` HD spent, the dice an attack rolls.
+
+    ``needs_eight``: broken bones make it succeed only on a d8 of 8.
+    """
+
+    kind: str
+    cost: int
+    needs_eight: bool
+
+    def describe(self) -> str:
+        """A log line."""
+        extra = " (broken bones: needs a d8 of 8)" if self.needs_eight else ""
+        return f"{self.kind}: {self.cost} HD spent{extra}"
+
+
+def pay_maneuver(
+    c: Combatant, kind: str = "attack", options: Options = DEFAULT_OPTIONS
+) -> tuple[Combatant, Maneuver]:
+    """Spend the HD for a maneuver of ``kind``."""
+    cost = maneuver_price(c, kind, options)
+    purpose = "run" if kind == "move" else kind
+    needs = kind in ("attack", "move") and has_broken_bones(c)
+    return spend(c, cost, purpose), Maneuver(kind, cost, needs)
+
+
+def roll_broken_bones(rng: np.random.Generator) -> bool:
+    """The d8 a broken-bones attack or move needs: True (it succeeds) only on an 8."""
+    return _d(rng, HD_SIDES) >= BROKEN_BONES_NEEDS
+
+
+def broken_bones_dist() -> Dist:
+    """Exact distribution of :func:`roll_broken_bones` (True with probability 1/8)."""
+    return Dist.die(HD_SIDES).map(lambda f: f >= BROKEN_BONES_NEEDS)
+
+
+def declare_mighty(attacker: Combatant) -> Combatant:
+    """The attacker after declaring a mighty attack: no dodging until its next turn."""
+    return attacker.evolve(mighty_attack_pending=True)
+
+
+def can_dodge(c: Combatant) -> bool:
+    """True if ``c`` may spend 1 HD to dodge.
+
+    Not after its own mighty attack (until its next turn), not while distracted, not while
+    fleeing unless damaged while fleeing.
+    """
+    return not c.mighty_attack_pending and can_spend(c, DODGE_COST, "dodge")
+
+
+def can_act_out_of_turn(c: Combatant, options: Options = DEFAULT_OPTIONS) -> bool:
+    """True if the option is on and ``c`` may spend 1 HD to act now (not while going last)."""
+    return options.act_out_of_turn and not c.goes_last and can_spend(c, ACT_NOW_COST, "act")
+
+
+def act_out_of_turn(c: Combatant, options: Options = DEFAULT_OPTIONS) -> Combatant:
+    """``c`` after spending 1 HD to act immediately, out of order."""
+    if not can_act_out_of_turn(c, options):
+        raise SimError("cannot spend 1 HD to act out of turn now")
+    return spend(c, ACT_NOW_COST, "act")

@@ -1,0 +1,135 @@
+"""War Game rounds and turns: refreshing HD, burning, fleeing, armor recovery.
+
+Follows seed ``002_5306f142c0f73876.txt`` (RULES.md 1.5 recovering armor, 1.6 turn order, 1.8
+fleeing, and "Getting Back Into It").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.dice import Dist
+from sim.errors import SimError
+from sim.rules.common import Status
+from sim.rules.wargame.base import (
+    BACK_IN_ROUNDS,
+    BURNING_HD,
+    HD_SIDES,
+    RECOVER_COST,
+    _check_pool,
+    _d,
+)
+from sim.rules.wargame.combatant import Combatant, is_out
+from sim.rules.wargame.maneuvers import can_spend, spend
+from sim.rules.wargame.options import DEFAULT_OPTIONS, Options
+from sim.rules.wargame.wounds import HdLoss, lose_hd
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStart:
+    """What the start of a round did: spendable HD refreshed, burning's lost HD if any."""
+
+    spendable: int
+    burning: HdLoss | None
+    goes_last: bool
+
+    def describe(self) -> str:
+        """A log line."""
+        burn = f"; {self.burning.describe()}" if self.burning else ""
+        late = "; goes last" if self.goes_last else ""
+        return f"{self.spendable} HD to spend{burn}{late}"
+
+
+def start_round(
+    c: Combatant, *, finish: str | None = None, options: Options = DEFAULT_OPTIONS
+) -> tuple[Combatant, RoundStart]:
+    """Start a round: spendable HD refresh, burning bites, late-comers count down.
+
+    Spendable HD refresh to the current HD (a headcount faction's to its maneuver dice);
+    burning removes 1 HD and keeps armor at 0; a creature back in the fight goes last.
+    """
+    burn: HdLoss | None = None
+    if c.burning and not is_out(c):
+        c, burn = lose_hd(c, BURNING_HD, source="burning", finish=finish, options=options)
+    top = c.hit_dice if c.maneuver_dice is None else min(c.hit_dice, c.maneuver_dice)
+    goes_last = c.late_rounds > 0
+    c = c.evolve(
+        spendable=top,
+        goes_last=goes_last,
+        late_rounds=max(0, c.late_rounds - 1),
+        armor_pool=0 if c.burning else c.armor_pool,
+    )
+    return c, RoundStart(c.spendable, burn, goes_last)
+
+
+def start_turn(c: Combatant) -> Combatant:
+    """Start of the creature's own turn: it may dodge again after its mighty attack."""
+    return c.evolve(mighty_attack_pending=False)
+
+
+def end_turn(c: Combatant, options: Options = DEFAULT_OPTIONS) -> Combatant:
+    """End of the creature's own turn: a fleeing one is ``fled`` after ``flee_turns`` [H]."""
+    if c.status != Status.FLEEING:
+        return c
+    turns = c.fleeing_turns + 1
+    status = Status.FLED if turns >= options.flee_turns else Status.FLEEING
+    return c.evolve(fleeing_turns=turns, status=status)
+
+
+def end_round(c: Combatant) -> Combatant:
+    """End of a round: distraction and a hazard's armor 0 wear off."""
+    return c.evolve(distracted=False, exposed=False)
+
+
+def back_into_fight(c: Combatant, hit_dice: int) -> Combatant:
+    """A creature brought back into the fight with ``hit_dice`` HD.
+
+    It goes last for the next 2 rounds and cannot spend HD to act sooner.
+    """
+    if hit_dice < 1:
+        raise SimError(f"a creature comes back with 1 or more HD, got {hit_dice}")
+    return c.evolve(
+        status=Status.ACTIVE,
+        hit_dice=hit_dice,
+        spendable=0,
+        late_rounds=BACK_IN_ROUNDS,
+        goes_last=True,
+        fleeing_turns=0,
+        damaged_while_fleeing=False,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ArmorRecovery:
+    """One HD spent at the start of a turn to recover armor."""
+
+    roll: int
+    before: int
+    after: int
+
+    def describe(self) -> str:
+        """E.g. ``recover armor: d8 = 5, armor 1 -> 6``."""
+        return f"recover armor: d8 = {self.roll}, armor {self.before} -> {self.after}"
+
+
+def can_recover_armor(c: Combatant) -> bool:
+    """True if spending 1 HD on armor could help: below the maximum and not burning."""
+    return not c.burning and c.armor_pool < c.armor_max and can_spend(c, RECOVER_COST, "recover")
+
+
+def recover_armor(c: Combatant, rng: np.random.Generator) -> tuple[Combatant, ArmorRecovery]:
+    """Spend 1 HD at the start of a turn: roll a d8 and add it to the pool, capped at the max."""
+    if not can_recover_armor(c):
+        raise SimError("cannot recover armor now (no HD to spend, burning, or pool full)")
+    roll = _d(rng, HD_SIDES)
+    pool = min(c.armor_max, c.armor_pool + roll)
+    c2 = spend(c, RECOVER_COST, "recover").evolve(armor_pool=pool)
+    return c2, ArmorRecovery(roll, c.armor_pool, pool)
+
+
+def recover_armor_dist(armor_pool: int, armor_max: int) -> Dist:
+    """Exact distribution of the pool after :func:`recover_armor`."""
+    _check_pool(armor_pool)
+    return Dist.die(HD_SIDES).map(lambda r: min(armor_max, armor_pool + r))
