@@ -6,8 +6,6 @@ Bad input never shows a traceback: it prints one line on stderr and exits with c
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import json
 import re
 import sys
@@ -19,6 +17,17 @@ from sim import __version__, odds
 from sim.dice import DiceError, parse_code
 from sim.errors import SimError
 from sim.rules import deathwish, twowp
+from sim.text import (
+    after_json,
+    after_text,
+    analyze_text,
+    emit,
+    outcome_json,
+    pct,
+    render_outcome,
+    render_table,
+    summary_text,
+)
 
 EXIT_USAGE = 2
 
@@ -28,75 +37,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
-
-
-# ---------------------------------------------------------------------------------------
-# rendering
-
-
-def pct(p: float) -> str:
-    """A probability as a percentage that stays readable for tiny values."""
-    if p == 0:
-        return "0%"
-    if p >= 0.0001:
-        return f"{100 * p:.2f}%"
-    return f"{100 * p:.2g}%"
-
-
-_NUMERIC = re.compile(r"^-?[\d.]+(e-?\d+)?%?$")
-
-
-def render_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """Rows as aligned text columns: numbers right-aligned, text left-aligned."""
-    cells = [[str(h) for h in headers]] + [[str(c) for c in r] for r in rows]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
-    numeric = [
-        bool(rows) and all(_NUMERIC.match(row[i]) for row in cells[1:]) for i in range(len(headers))
-    ]
-
-    def line(row: Sequence[str]) -> str:
-        parts = [
-            c.rjust(w) if num else c.ljust(w)
-            for c, w, num in zip(row, widths, numeric, strict=True)
-        ]
-        return "  ".join(parts).rstrip()
-
-    rule = "  ".join("-" * w for w in widths)
-    return "\n".join([line(cells[0]), rule, *(line(r) for r in cells[1:])])
-
-
-def render_markdown(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """Rows as a Markdown table (for docs)."""
-
-    def cell(v: Any) -> str:
-        return str(v).replace("|", "\\|")
-
-    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-    lines += ["| " + " | ".join(cell(c) for c in r) + " |" for r in rows]
-    return "\n".join(lines)
-
-
-def render_csv(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """Rows as CSV text with a header line."""
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(headers)
-    writer.writerows(rows)
-    return buf.getvalue().rstrip("\n")
-
-
-def emit(
-    fmt: str, data: Any, headers: Sequence[str], rows: Sequence[Sequence[Any]], title: str = ""
-) -> str:
-    """Text for ``--format``: JSON of ``data``, or ``rows`` as CSV or an aligned table."""
-    if fmt == "json":
-        return json.dumps(data)
-    if fmt == "csv":
-        return render_csv(headers, rows)
-    if fmt == "markdown":
-        return render_markdown(headers, rows)
-    table = render_table(headers, rows)
-    return f"{title}\n\n{table}" if title else table
 
 
 # ---------------------------------------------------------------------------------------
@@ -234,41 +174,6 @@ def _draw_seed() -> int:
     return int(np.random.SeedSequence().generate_state(1, dtype=np.uint32)[0])
 
 
-def _outcome_json(battle: Any, seed: int) -> dict[str, Any]:
-    return {
-        "scenario": battle.scenario.name,
-        "rules": battle.rules,
-        "seed": seed,
-        **battle.outcome().to_dict(),
-    }
-
-
-def render_outcome(battle: Any, seed: int) -> str:
-    """A readable outcome: who won and why, then one line per side."""
-    out = battle.outcome()
-    won = f"won by {out.winner}" if out.winner else "a draw"
-    rounds = f"{out.rounds} round{'s' if out.rounds != 1 else ''}"
-    switches = f"{out.scale_switches} scale switch{'es' if out.scale_switches != 1 else ''}"
-    head = (
-        f"{battle.scenario.name} ({battle.rules}), seed {seed}: {won} "
-        f"({out.end_reason}) after {rounds}, {switches}"
-    )
-    statuses = ["active", "fleeing", "fled", "surrendered", "incapacitated", "dead"]
-    rows = [
-        [
-            name,
-            c["fighters"],
-            *(c[s] for s in statuses),
-            c["leader_status"] or "-",
-            c["wounds_dealt"],
-            c["hd_lost"],
-        ]
-        for name, c in out.sides.items()
-    ]
-    table = render_table(["side", "fighters", *statuses, "leader", "wounds dealt", "HD lost"], rows)
-    return f"{head}\n\n{table}"
-
-
 def _run(a: argparse.Namespace) -> str:
     from pathlib import Path
 
@@ -289,11 +194,11 @@ def _run(a: argparse.Namespace) -> str:
         _write_run(Path(a.out), a.file, a.set, battle, seed, a.events, fought)
     _pictures(a, fought)
     if a.format == "json":
-        return json.dumps({**_outcome_json(battle, seed), **_after_json(fought)}, sort_keys=True)
+        return json.dumps({**outcome_json(battle, seed), **after_json(fought)}, sort_keys=True)
     text = render_outcome(battle, seed)
     if a.events:
         text += "\n\n" + "\n".join(battle.narrative())
-    return text + _after_text(fought)
+    return text + after_text(fought)
 
 
 # --- pictures of a run on its map (sim.frames): --frames DIR, --gif FILE --------------------
@@ -366,60 +271,6 @@ def _pictures(a: argparse.Namespace, fought: Any) -> None:
         for old in folder.iterdir():
             if _FRAME_FILE.match(old.name) and old not in written:
                 old.unlink()
-
-
-# --- aftermath and campaign summaries of one run (sim.campaign) ------------------------------
-
-
-def _after_json(fought: Any) -> dict[str, Any]:
-    """The ``aftermath`` and ``campaign`` summaries of a run for ``--format json`` (or {})."""
-    from sim.campaign import aftermath_summary, campaign_summary
-
-    out: dict[str, Any] = {}
-    if fought.campaign:
-        out["campaign"] = campaign_summary(fought.campaign)
-    if fought.aftermath:  # per battle and side
-        out["aftermath"] = aftermath_summary(fought.aftermath)
-    return out
-
-
-def _after_text(fought: Any) -> str:
-    """The aftermath or campaign table after a run's outcome ("" for a plain battle)."""
-    from sim.campaign import aftermath_summary, campaign_summary
-
-    if fought.campaign:
-        rows = campaign_summary(fought.campaign)
-        head = (
-            f"Campaign: {len(rows)} battle{'s' if len(rows) != 1 else ''} over "
-            f"{fought.days} days (the outcome above is the last battle's); the company "
-            "after each battle and its aftermath days"
-        )
-        table = render_table(
-            ["battle", "day", "winner", "fought", "killed", "died of wounds", "alive", "fit",
-             "veterans"],
-            [
-                [r["label"], r["day"], r["winner"] or "draw", r["fought"], r["killed"],
-                 r["died_of_wounds"], r["alive"], r["fit"], r["veterans"]]
-                for r in rows
-            ],
-        )  # fmt: skip
-        return f"\n\n{head}\n\n{table}"
-    if fought.aftermath:
-        rows = aftermath_summary(fought.aftermath)
-        days = max(r["days"] for r in rows)
-        head = (
-            f"Aftermath: {days} day{'s' if days != 1 else ''} (day 0 is the battle's); "
-            "fighters alive after the battle and hurt"
-        )
-        table = render_table(
-            ["side", "wounded", "died of wounds", "recovered", "still wounded"],
-            [
-                [r["side"], r["wounded"], r["died_of_wounds"], r["recovered"], r["still_wounded"]]
-                for r in rows
-            ],
-        )
-        return f"\n\n{head}\n\n{table}"
-    return ""
 
 
 def _after_replay_diff(root: Any, run_id: int, fought: Any) -> list[str]:
@@ -545,7 +396,7 @@ def _replay(a: argparse.Namespace) -> str:
             f"run {a.run_id} does not replay: it differs from the stored row\n" + "\n".join(diff)
         )
     _pictures(a, fought)  # only a battle that replays exactly is worth a picture
-    text_out = render_outcome(battle, int(row["seed"])) + _after_text(fought)
+    text_out = render_outcome(battle, int(row["seed"])) + after_text(fought)
     if a.events:
         text_out += "\n\n" + "\n".join(battle.narrative())
     return f"run {a.run_id} replays exactly.\n{text_out}"
@@ -579,56 +430,12 @@ def _sweep(a: argparse.Namespace) -> str:
     return f"{text}\n\n{analyze_text(out)}\n\n(sim analyze {out} prints this again)"
 
 
-def analyze_text(root: Any, by: Sequence[str] | None = None, fmt: str = "table") -> str:
-    """``sim analyze``'s summary of the dataset at ``root`` in ``fmt``."""
-    from sim import analysis
-
-    ds = analysis.load(root)
-    s = analysis.summarize(ds, by)
-    return _summary_text(ds, s, fmt)
-
-
-def _summary_text(ds: Any, s: Any, fmt: str) -> str:
-    from sim import analysis
-
-    if fmt == "json":
-        return json.dumps(analysis.groups_json(ds, s))
-    if fmt == "csv":
-        return render_csv(*analysis.flat_rows(s))
-    name = ds.manifest.get("experiment_name") or ds.root.name
-    runs, failed = int(s.frame["runs"].sum()), int(s.frame["failed"].sum())
-    groups = len(s.frame)
-    head = f"{name}: {runs} runs" + (f" ({failed} failed)" if failed else "")
-    if s.by:
-        head += f" in {groups} group{'s' if groups != 1 else ''} by {', '.join(s.by)}"
-    return "\n\n".join(
-        [
-            head,
-            "Outcomes: win rates with 95% Wilson intervals; rounds: mean with a 95% interval",
-            render_table(*analysis.outcome_rows(s)),
-            "Losses: mean fighters per battle by final status; leader lost: share of battles",
-            render_table(*analysis.loss_rows(s)),
-            *_after_sections(ds, s.by),
-        ]
-    )
-
-
-def _after_sections(ds: Any, by: Sequence[str]) -> list[str]:
-    """The aftermath and campaign tables of ``sim analyze`` (none without those tables)."""
-    from sim import analysis
-
-    out = []
-    for title, caption, headers, rows in analysis.extra_tables(ds, by):
-        out += [f"{title}: {caption}", render_table(headers, rows)]
-    return out
-
-
 def _analyze(a: argparse.Namespace) -> str:
     from sim import analysis
 
     ds = analysis.load(a.dataset)
     s = analysis.summarize(ds, a.by or None)
-    text = _summary_text(ds, s, a.format)
+    text = summary_text(ds, s, a.format)
     notes = []
     if a.plot:
         from sim import plots
