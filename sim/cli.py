@@ -14,6 +14,7 @@ from itertools import accumulate
 from typing import Any, NoReturn
 
 from sim import __version__, odds
+from sim.catalogue import option_rows
 from sim.dice import DiceError, parse_code
 from sim.errors import SimError
 from sim.rules import deathwish, twowp
@@ -459,47 +460,6 @@ class SweepInterrupted(SimError):
 
 class ReplayMismatch(SimError):
     """A replayed run whose outcome differs from the stored row (exit code 1)."""
-
-
-def option_rows(group: str | None = None) -> list[dict[str, Any]]:
-    """Every documented option: each system's, the battle frame's and the tactics' parameters."""
-    from sim.battle import BattleOptions
-    from sim.rules import SYSTEMS
-    from sim.rules.common import describe_options
-    from sim.tactics import describe_tactics
-
-    groups: dict[str, list[dict[str, Any]]] = {
-        name: describe_options(module.Options) for name, module in SYSTEMS.items()
-    }
-    groups["battle"] = describe_options(BattleOptions)
-    groups["tactic"] = describe_tactics()
-    groups.update(_after_option_groups())
-    if group is not None and group not in groups:
-        from sim.errors import unknown
-
-        raise unknown("option group", group, groups)
-    names = [group] if group else list(groups)
-    return [{"system": n, **o} for n in names for o in groups[n]]
-
-
-def _after_option_groups() -> dict[str, list[dict[str, Any]]]:
-    """The aftermath's option groups.
-
-    Each system's (a scenario's ``aftermath.options``), ``camp`` (``aftermath.camp``) and
-    ``campaign`` (``campaign.options``).
-    """
-    from sim.aftermath import CampOptions
-    from sim.campaign import CampaignOptions
-    from sim.rules import d6
-    from sim.rules.common import describe_options
-
-    return {
-        "2w2p-aftermath": describe_options(twowp.AftermathOptions),
-        "deathwish-aftermath": describe_options(deathwish.AftermathOptions),
-        "d6-aftermath": describe_options(d6.AftermathOptions),
-        "camp": describe_options(CampOptions),
-        "campaign": describe_options(CampaignOptions),
-    }
 
 
 def _options(a: argparse.Namespace) -> str:

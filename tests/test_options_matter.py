@@ -37,7 +37,7 @@ import pytest
 import yaml
 
 from sim.campaign import Fought, fight
-from sim.cli import option_rows
+from sim.catalogue import option_rows
 from sim.loader import parse_scenario
 from sim.scenario import Scenario
 
