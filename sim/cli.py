@@ -168,23 +168,16 @@ def _odds_d6(a: argparse.Namespace) -> str:
 # sim run, sim validate, sim replay
 
 
-def _draw_seed() -> int:
-    """A fresh seed from the operating system's entropy, to print and replay."""
-    import numpy as np
-
-    return int(np.random.SeedSequence().generate_state(1, dtype=np.uint32)[0])
-
-
 def _run(a: argparse.Namespace) -> str:
     from pathlib import Path
 
-    from sim.campaign import fight
     from sim.loader import load_scenario
+    from sim.run import draw_seed, fight
 
     scenario = load_scenario(a.file, a.set)
     seed = a.seed if a.seed is not None else scenario.seed
     if seed is None:
-        seed = _draw_seed()
+        seed = draw_seed()
         print(f"seed {seed} (replay with --seed {seed})", file=sys.stderr)
     if seed < 0:
         raise SimError(f"--seed must be 0 or more, got {seed}")
@@ -192,7 +185,7 @@ def _run(a: argparse.Namespace) -> str:
     fought = fight(scenario, seed, events=a.events)
     battle = fought.battle
     if a.out is not None:
-        _write_run(Path(a.out), a.file, a.set, battle, seed, a.events, fought)
+        _write_run(Path(a.out), a.file, a.set, fought, seed, a.events)
     _pictures(a, fought)
     if a.format == "json":
         return json.dumps({**outcome_json(battle, seed), **after_json(fought)}, sort_keys=True)
@@ -294,23 +287,17 @@ def _after_replay_diff(root: Any, run_id: int, fought: Any) -> list[str]:
 
 
 def _write_run(
-    root: Any,
-    file: str,
-    sets: Sequence[str],
-    battle: Any,
-    seed: int,
-    events: bool,
-    fought: Any = None,
+    root: Any, file: str, sets: Sequence[str], fought: Any, seed: int, events: bool
 ) -> None:
     from pathlib import Path
 
     from sim import records
+    from sim.run import run_rows
 
     root = Path(root)
     if (root / "manifest.json").exists():
         raise SimError(f"{root}: already holds a dataset; choose another --out")
-    extra = fought.tables() if fought is not None else None
-    for table, rows in records.run_rows(battle, 0, seed, events=events, extra=extra).items():
+    for table, rows in run_rows(fought, 0, seed, events=events).items():
         records.write_part(root, table, rows, "0")
     records.write_manifest(
         root,
@@ -355,8 +342,8 @@ def _replay(a: argparse.Namespace) -> str:
     import pyarrow.compute as pc
 
     from sim import records
-    from sim.campaign import fight
     from sim.loader import parse_scenario
+    from sim.run import fight, run_rows
 
     root = Path(a.dataset)
     manifest = records.read_manifest(root)
@@ -385,9 +372,7 @@ def _replay(a: argparse.Namespace) -> str:
     _check_pictures(a, scenario, f"run {a.run_id}'s scenario ({scenario.name})")
     fought = fight(scenario, int(row["seed"]), events=True)  # the battle, or a whole campaign
     battle = fought.battle
-    fresh = records.run_rows(battle, a.run_id, int(row["seed"]), {p: row[p] for p in params})[
-        "runs"
-    ][0]
+    fresh = run_rows(fought, a.run_id, int(row["seed"]), {p: row[p] for p in params})["runs"][0]
     diff = [
         f"  {k}: stored {row.get(k)!r}, replayed {v!r}" for k, v in fresh.items() if row.get(k) != v
     ]

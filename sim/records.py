@@ -166,51 +166,6 @@ def schema(table: str, params: Sequence[pa.Field] = ()) -> pa.Schema:
     return pa.schema(fields)
 
 
-def run_rows(
-    battle: Any,
-    run_id: int,
-    seed: int,
-    params: Mapping[str, Any] | None = None,
-    events: bool = False,
-    extra: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
-) -> dict[str, list[dict[str, Any]]]:
-    """The rows one finished battle adds to each table.
-
-    ``extra`` holds the ``aftermath`` and ``campaign`` rows of the run
-    (:meth:`sim.campaign.Fought.tables`); for a campaign ``battle`` is its last battle.
-    """
-    out = battle.outcome()
-    sides = [
-        {"side": name, **{k: v for k, v in counts.items()}} for name, counts in out.sides.items()
-    ]
-    run = {
-        "run_id": run_id,
-        "seed": seed,
-        **(params or {}),
-        "scenario": battle.scenario.name,
-        "rules": battle.rules,
-        "winner": out.winner,
-        "end_reason": out.end_reason,
-        "rounds": out.rounds,
-        "scale_switches": out.scale_switches,
-        "sides": sides,
-        "error": None,
-    }
-    rows: dict[str, list[dict[str, Any]]] = {
-        "runs": [run],
-        "rounds": [{"run_id": run_id, **r} for r in battle.round_rows],
-        "fighters": [{"run_id": run_id, **r} for r in battle.fighter_rows()],
-        "events": [],
-        "aftermath": [],
-        "campaign": [],
-    }
-    for table, got in (extra or {}).items():
-        rows[table] = [{"run_id": run_id, **r} for r in got]
-    if events:
-        rows["events"] = [{"run_id": run_id, "seq": i, **e} for i, e in enumerate(battle.log or [])]
-    return rows
-
-
 def error_row(
     run_id: int,
     seed: int,

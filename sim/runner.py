@@ -62,8 +62,8 @@ class SweepResult:
 
 def run_chunk(exp: Experiment, out: str, chunk: int, start: int, stop: int) -> ChunkResult:
     """Fight runs ``start..stop-1`` and write the chunk's parts; a failing run is a row."""
-    from sim.campaign import fight
     from sim.loader import parse_scenario
+    from sim.run import fight, run_rows
 
     scenarios: dict[int, Any] = {}
     rows: dict[str, list[dict[str, Any]]] = {t: [] for t in records.TABLES}
@@ -87,9 +87,7 @@ def run_chunk(exp: Experiment, out: str, chunk: int, start: int, stop: int) -> C
             if isinstance(sc, Exception):
                 raise sc
             fought = fight(sc, seed=seed, events=events)  # the battle, aftermath, campaign
-            got = records.run_rows(
-                fought.battle, run_id, seed, params, events=events, extra=fought.tables()
-            )
+            got = run_rows(fought, run_id, seed, params, events=events)
             for table in exp.tables:
                 rows[table].extend(got[table])
             winners[got["runs"][0]["winner"] or "(draw)"] += 1

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from sim.battle import Battle
-    from sim.campaign import Fought
+    from sim.run import Fought
 
 # ---------------------------------------------------------------------------------------
 # tables

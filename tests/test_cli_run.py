@@ -213,8 +213,8 @@ def test_a_50_mb_file_is_refused_with_its_limit(capsys, tmp_path):
 def test_replay_of_a_sweep_style_dataset(capsys, tmp_path):
     """A dataset with swept parameters and several runs (the layout sim sweep writes)."""
     from sim import records
-    from sim.battle import Battle
     from sim.loader import parse_scenario
+    from sim.run import fight, run_rows
 
     text = (ROOT / "scenarios/skirmish.yaml").read_text()
     params = ["max_rounds", "sides.guards.tactic"]
@@ -224,11 +224,10 @@ def test_replay_of_a_sweep_style_dataset(capsys, tmp_path):
         [(3, "balanced"), (20, "defensive"), (20, "aggressive")]
     ):
         sets = [f"max_rounds={rounds}", f"sides.guards.tactic={tactic}"]
-        battle = Battle(parse_scenario(text, "skirmish.yaml", sets), seed=100 + run_id)
-        battle.run()
+        fought = fight(parse_scenario(text, "skirmish.yaml", sets), 100 + run_id)
         rows.append(
-            records.run_rows(
-                battle, run_id, 100 + run_id, {"max_rounds": rounds, "sides.guards.tactic": tactic}
+            run_rows(
+                fought, run_id, 100 + run_id, {"max_rounds": rounds, "sides.guards.tactic": tactic}
             )
         )
     records.write_part(tmp_path, "runs", [r["runs"][0] for r in rows], "0", fields)

@@ -36,9 +36,9 @@ import numpy as np
 import pytest
 import yaml
 
-from sim.campaign import Fought, fight
 from sim.catalogue import option_rows
 from sim.loader import parse_scenario
+from sim.run import Fought, fight
 from sim.scenario import Scenario
 
 SEEDS = 40
