@@ -17,6 +17,7 @@ from sim import __version__, odds
 from sim.catalogue import option_rows
 from sim.dice import DiceError, parse_code
 from sim.errors import SimError
+from sim.replay import ReplayMismatch
 from sim.rules import deathwish, twowp
 from sim.text import (
     after_json,
@@ -267,25 +268,6 @@ def _pictures(a: argparse.Namespace, fought: Any) -> None:
                 old.unlink()
 
 
-def _after_replay_diff(root: Any, run_id: int, fought: Any) -> list[str]:
-    """Differences between a replayed run's aftermath/campaign rows and the stored ones."""
-    from pathlib import Path
-
-    import pyarrow.dataset as pads
-
-    out = []
-    for table, fresh in fought.tables().items():
-        folder = Path(root) / table
-        if not folder.is_dir() or not any(folder.glob("part-*.parquet")):
-            continue  # not stored (not asked for): nothing to compare
-        data = pads.dataset(folder, format="parquet")
-        stored = data.to_table(filter=pads.field("run_id") == run_id).to_pylist()
-        stored = [{k: v for k, v in r.items() if k != "run_id"} for r in stored]
-        if stored != [dict(r) for r in fresh]:
-            out.append(f"  {table}: {len(stored)} stored rows differ from {len(fresh)} replayed")
-    return out
-
-
 def _write_run(
     root: Any, file: str, sets: Sequence[str], fought: Any, seed: int, events: bool
 ) -> None:
@@ -337,54 +319,16 @@ def _validate(a: argparse.Namespace) -> str:
 
 
 def _replay(a: argparse.Namespace) -> str:
-    from pathlib import Path
+    from sim import replay
 
-    import pyarrow.compute as pc
-
-    from sim import records
-    from sim.loader import parse_scenario
-    from sim.run import fight, run_rows
-
-    root = Path(a.dataset)
-    manifest = records.read_manifest(root)
-    row = records.read_run(root, a.run_id)
-    if row is None:
-        ids = records.read_table(root, "runs", ["run_id"]).column("run_id")
-        span = f"{pc.min(ids)}..{pc.max(ids)}" if len(ids) else "none"
-        raise SimError(f"{root}: no run {a.run_id} (run ids: {span})")
-    if row.get("error"):
-        raise SimError(
-            f"run {a.run_id} failed in the sweep, so there is no battle to replay: {row['error']}"
-        )
-    params = manifest.get("parameters", [])
-    sets = list(manifest.get("overrides", []))
-    if "points" in manifest:  # a sweep: the design point's values exactly as written
-        point = manifest["points"][a.run_id // int(manifest.get("replicates", 1))]
-        sets += [f"{p}={json.dumps(point[p])}" for p in params]
-    else:
-        sets += [f"{p}={json.dumps(row[p])}" for p in params]
-    text = (
-        manifest["scenario_texts"][row["scenario"]]
-        if "scenario_texts" in manifest
-        else (manifest["scenario_text"])
-    )
-    scenario = parse_scenario(text, manifest.get("scenario_file", "<dataset>"), sets)
+    stored = replay.stored_run(a.dataset, a.run_id)
+    scenario = stored.scenario
     _check_pictures(a, scenario, f"run {a.run_id}'s scenario ({scenario.name})")
-    fought = fight(scenario, int(row["seed"]), events=True)  # the battle, or a whole campaign
-    battle = fought.battle
-    fresh = run_rows(fought, a.run_id, int(row["seed"]), {p: row[p] for p in params})["runs"][0]
-    diff = [
-        f"  {k}: stored {row.get(k)!r}, replayed {v!r}" for k, v in fresh.items() if row.get(k) != v
-    ]
-    diff += _after_replay_diff(root, a.run_id, fought)
-    if diff:
-        raise ReplayMismatch(
-            f"run {a.run_id} does not replay: it differs from the stored row\n" + "\n".join(diff)
-        )
+    fought = replay.replay(stored)
     _pictures(a, fought)  # only a battle that replays exactly is worth a picture
-    text_out = render_outcome(battle, int(row["seed"])) + after_text(fought)
+    text_out = render_outcome(fought.battle, stored.seed) + after_text(fought)
     if a.events:
-        text_out += "\n\n" + "\n".join(battle.narrative())
+        text_out += "\n\n" + "\n".join(fought.battle.narrative())
     return f"run {a.run_id} replays exactly.\n{text_out}"
 
 
@@ -441,10 +385,6 @@ def _analyze(a: argparse.Namespace) -> str:
 
 class SweepInterrupted(SimError):
     """A sweep stopped by Ctrl-C: what is done is kept (exit code 130)."""
-
-
-class ReplayMismatch(SimError):
-    """A replayed run whose outcome differs from the stored row (exit code 1)."""
 
 
 def _options(a: argparse.Namespace) -> str:
