@@ -173,7 +173,7 @@ def _run(a: argparse.Namespace) -> str:
     from pathlib import Path
 
     from sim.loader import load_scenario
-    from sim.run import draw_seed, fight
+    from sim.run import draw_seed, fight, write_dataset
 
     scenario = load_scenario(a.file, a.set)
     seed = a.seed if a.seed is not None else scenario.seed
@@ -186,7 +186,16 @@ def _run(a: argparse.Namespace) -> str:
     fought = fight(scenario, seed, events=a.events)
     battle = fought.battle
     if a.out is not None:
-        _write_run(Path(a.out), a.file, a.set, fought, seed, a.events)
+        text = Path(a.file).read_text(encoding="utf-8")
+        write_dataset(
+            a.out,
+            fought,
+            seed,
+            scenario_file=str(a.file),
+            scenario_text=text,
+            overrides=a.set,
+            events=a.events,
+        )
     _pictures(a, fought)
     if a.format == "json":
         return json.dumps({**outcome_json(battle, seed), **after_json(fought)}, sort_keys=True)
@@ -266,33 +275,6 @@ def _pictures(a: argparse.Namespace, fought: Any) -> None:
         for old in folder.iterdir():
             if _FRAME_FILE.match(old.name) and old not in written:
                 old.unlink()
-
-
-def _write_run(
-    root: Any, file: str, sets: Sequence[str], fought: Any, seed: int, events: bool
-) -> None:
-    from pathlib import Path
-
-    from sim import records
-    from sim.run import run_rows
-
-    root = Path(root)
-    if (root / "manifest.json").exists():
-        raise SimError(f"{root}: already holds a dataset; choose another --out")
-    for table, rows in run_rows(fought, 0, seed, events=events).items():
-        records.write_part(root, table, rows, "0")
-    records.write_manifest(
-        root,
-        {
-            "kind": "run",
-            "scenario_file": str(file),
-            "scenario_text": Path(file).read_text(encoding="utf-8"),
-            "overrides": list(sets),
-            "parameters": [],
-            "master_seed": seed,
-            "planned_runs": 1,
-        },
-    )
 
 
 def _validate(a: argparse.Namespace) -> str:

@@ -7,8 +7,9 @@ parameters' values at each design point) and each ``runs`` row its seed, so
 where the dataset stored them, with the stored ones. A difference raises
 :class:`ReplayMismatch` naming each one.
 
-Both manifest shapes replay: a sweep's (its design ``points``, ``scenario_texts`` by name)
-and that of ``sim run --out`` (a ``scenario_text`` and no ``points``).
+Every dataset's manifest has one shape (:func:`sim.records.manifest`; a single run is a
+one-point sweep). Datasets written by ``sim run --out`` before that (a ``scenario_text`` and
+no ``points``) replay too.
 """
 
 from __future__ import annotations

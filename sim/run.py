@@ -15,13 +15,15 @@ The seed rule (one place): a run's seed is a whole number 0 or more (a scenario'
 one ``numpy.random.Generator``. Every roll of the run, battle and aftermath, comes from it.
 
 :func:`run_rows` gives the rows a finished run adds to each table of a dataset (the schemas
-are :mod:`sim.records`').
+are :mod:`sim.records`'), and :func:`write_dataset` writes one run as a dataset of its own
+(``sim run --out``): a one-point sweep, with the manifest every dataset has.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -140,3 +142,40 @@ def run_rows(
     if events:
         rows["events"] = [{"run_id": run_id, "seq": i, **e} for i, e in enumerate(battle.log or [])]
     return rows
+
+
+def write_dataset(
+    root: str | Path,
+    fought: Fought,
+    seed: int,
+    *,
+    scenario_file: str,
+    scenario_text: str,
+    overrides: Sequence[str] = (),
+    events: bool = False,
+) -> None:
+    """Write the run ``fought`` with ``seed`` as the dataset ``root`` (run id 0).
+
+    Its manifest is a one-point sweep's (:func:`sim.records.manifest`, kind ``run``): no
+    parameters, one replicate, ``master_seed`` the run's seed; its scenario text is stored
+    under the ``scenario`` column's value, so :mod:`sim.replay` rebuilds it. A ``root`` that
+    already holds a dataset is refused.
+    """
+    from sim import records
+
+    root = Path(root)
+    if (root / "manifest.json").exists():
+        raise SimError(f"{root}: already holds a dataset; choose another --out")
+    rows = run_rows(fought, 0, seed, events=events)
+    for table, got in rows.items():
+        records.write_part(root, table, got, "0")
+    made = records.manifest(
+        kind="run",
+        scenario_file=scenario_file,
+        scenario_texts={rows["runs"][0]["scenario"]: scenario_text},
+        overrides=overrides,
+        master_seed=seed,
+        tables=[t for t in records.TABLES if rows[t]],
+        fingerprint=records.fingerprint("run", scenario_text, "\n".join(overrides), str(seed)),
+    )
+    records.write_manifest(root, made)

@@ -141,26 +141,23 @@ def prepare(exp: Experiment, out: Path, resume: bool) -> set[int]:
     if out.exists() and any(out.iterdir()):
         raise SimError(f"{out}: exists and is not a dataset; choose another --out")
     base = parse_scenario(exp.scenario_text, exp.scenario_path, exp.overrides)
-    records.write_manifest(
-        out,
-        {
-            "kind": "sweep",
-            "experiment_name": exp.name,
-            "experiment_file": exp.path,
-            "experiment_text": exp.text,
-            "scenario_file": exp.scenario_path,
-            "scenario_texts": {base.name: exp.scenario_text},
-            "points": [dict(p) for p in exp.points],
-            "overrides": list(exp.overrides),
-            "parameters": list(exp.parameters),
-            "master_seed": exp.seed,
-            "planned_runs": exp.planned_runs,
-            "replicates": exp.replicates,
-            "chunk": exp.chunk,
-            "tables": list(exp.tables),
-            "fingerprint": exp.fingerprint(),
-        },
+    made = records.manifest(
+        kind="sweep",
+        experiment_name=exp.name,
+        experiment_file=exp.path,
+        experiment_text=exp.text,
+        scenario_file=exp.scenario_path,
+        scenario_texts={base.name: exp.scenario_text},
+        points=exp.points,
+        overrides=exp.overrides,
+        parameters=exp.parameters,
+        master_seed=exp.seed,
+        replicates=exp.replicates,
+        chunk=exp.chunk,
+        tables=exp.tables,
+        fingerprint=exp.fingerprint(),
     )
+    records.write_manifest(out, made)
     return set()
 
 
