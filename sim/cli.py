@@ -7,29 +7,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from collections.abc import Sequence
-from itertools import accumulate
 from typing import Any, NoReturn
 
-from sim import __version__, odds
+from sim import __version__, odds, text
 from sim.catalogue import option_rows
 from sim.dice import DiceError, parse_code
 from sim.errors import SimError
 from sim.replay import ReplayMismatch
 from sim.rules import deathwish, twowp
-from sim.text import (
-    after_json,
-    after_text,
-    analyze_text,
-    emit,
-    outcome_json,
-    pct,
-    render_outcome,
-    render_table,
-    summary_text,
-)
 
 EXIT_USAGE = 2
 
@@ -46,84 +33,49 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _odds_deathwish(a: argparse.Namespace) -> str:
+    tt = _target_tt(a)
+    armor = odds.parse_armor(a.armor, a.location)
+    tt_text = text.deathwish_tt(tt)
+    if a.weapon is None and a.penetration is None and a.lethality is None:
+        rows = odds.deathwish_table(tt, a.attacker_strength, a.cover, a.location, a.ammo)
+        title = (
+            f"Deathwish: every weapon against armor 0-3, {tt_text}, cover {a.cover}, "
+            f"{a.location}, {a.ammo} ammunition (exact)"
+        )
+        return text.deathwish_table_text(rows, a.format, title)
+    weapon = _attack(a)
+    name = weapon.name if a.weapon is not None else "custom attack"
+    pen, leth = deathwish.attack_values(
+        weapon, strength=a.attacker_strength, location=a.location, ammo=a.ammo
+    )
+    data = odds.deathwish_odds(pen, leth, armor, a.cover, tt)
+    title = (
+        f"Deathwish: {name} (penetration {pen}, lethality {leth}) against armor {armor},"
+        f" cover {a.cover}, {a.location}, {a.ammo}; {tt_text}"
+    )
+    return text.deathwish_odds_text(data, a.format, title)
+
+
+def _target_tt(a: argparse.Namespace) -> int:
+    """The target's trauma tolerance from ``--tt`` or ``--body`` with ``--strength``."""
     if a.tt is not None and (a.body is not None or a.strength is not None):
         raise SimError("give either --tt or --body with --strength, not both")
     if (a.body is None) != (a.strength is None):
         raise SimError("--body and --strength go together (they give the target's TT)")
     if a.body is not None:
-        tt = deathwish.trauma_tolerance(a.body, a.strength)
-    else:
-        tt = 5 if a.tt is None else a.tt
-    armor = odds.parse_armor(a.armor, a.location)
-    thr = deathwish.thresholds(tt)
-    tt_text = f"TT {tt} (thresholds {thr.slight}/{thr.moderate}/{thr.serious}/{thr.critical})"
-    if a.weapon is None and a.penetration is None and a.lethality is None:
-        rows = odds.deathwish_table(tt, a.attacker_strength, a.cover, a.location, a.ammo)
-        if a.format == "json":
-            return json.dumps(rows)
-        headers = ["weapon", "pen", "leth", "armor", "mean", "P(0)", *odds.WOUND_LEVELS[1:]]
-        body = [
-            [
-                r["weapon"],
-                r["penetration"],
-                r["lethality"],
-                r["armor"],
-                f"{r['mean']:.3f}",
-                pct(r["p_zero"]),
-                *(pct(r["wounds"][w]) for w in odds.WOUND_LEVELS[1:]),
-            ]
-            for r in rows
-        ]
-        if a.format == "csv":
-            body = [
-                [
-                    r["weapon"],
-                    r["penetration"],
-                    r["lethality"],
-                    r["armor"],
-                    r["mean"],
-                    r["p_zero"],
-                    *(r["wounds"][w] for w in odds.WOUND_LEVELS[1:]),
-                ]
-                for r in rows
-            ]
-        title = (
-            f"Deathwish: every weapon against armor 0-3, {tt_text}, cover {a.cover}, "
-            f"{a.location}, {a.ammo} ammunition (exact)"
-        )
-        return emit(a.format, rows, headers, body, title)
+        return deathwish.trauma_tolerance(a.body, a.strength)
+    return 5 if a.tt is None else a.tt
+
+
+def _attack(a: argparse.Namespace) -> deathwish.Weapon:
+    """The attack's weapon: ``--weapon`` from the seed's table or a custom one."""
     if a.weapon is not None:
         if a.penetration is not None or a.lethality is not None:
             raise SimError("give either --weapon or --penetration/--lethality, not both")
-        weapon = deathwish.find_weapon(a.weapon)
-        name = weapon.name
-    else:
-        if a.penetration is None or a.lethality is None:
-            raise SimError("--penetration and --lethality go together")
-        weapon = deathwish.Weapon(name="custom", penetration=a.penetration, lethality=a.lethality)
-        name = "custom attack"
-    pen, leth = deathwish.attack_values(
-        weapon, strength=a.attacker_strength, location=a.location, ammo=a.ammo
-    )
-    data = odds.deathwish_odds(pen, leth, armor, a.cover, tt)
-    headers = ["damage", "P", "P(at least)"]
-    probs = list(data["damage"].values())
-    tails = list(accumulate(reversed(probs)))[::-1]  # P(damage >= d)
-    show = pct if a.format == "table" else float
-    dmg_rows = [
-        [int(d), show(p), show(t)] for d, p, t in zip(data["damage"], probs, tails, strict=True)
-    ]
-    if a.format == "table":
-        wounds = render_table(
-            ["wound", "P"], [[w, pct(data["wounds"][w])] for w in odds.WOUND_LEVELS]
-        )
-        title = (
-            f"Deathwish: {name} (penetration {pen}, lethality {leth}) against armor {armor},"
-            f" cover {a.cover}, {a.location}, {a.ammo}; {tt_text}\n"
-            f"mean damage {data['mean']:.4g}, P(0 damage) {pct(data['p_zero'])} (exact)"
-        )
-        return f"{emit('table', data, headers, dmg_rows, title)}\n\n{wounds}"
-    return emit(a.format, data, headers, dmg_rows)
+        return deathwish.find_weapon(a.weapon)
+    if a.penetration is None or a.lethality is None:
+        raise SimError("--penetration and --lethality go together")
+    return deathwish.Weapon(name="custom", penetration=a.penetration, lethality=a.lethality)
 
 
 def _odds_2w2p(a: argparse.Namespace) -> str:
@@ -133,36 +85,16 @@ def _odds_2w2p(a: argparse.Namespace) -> str:
         attack = twowp.group_dice(odds.parse_attackers(a.attackers))
     else:
         attack = a.attack
-    data = odds.twowp_odds(attack, a.defence)
-    if a.format == "json":
-        return json.dumps({"attack_dice": data["attack_dice"], "outcomes": data["outcomes"]})
-    rows = [
-        [o["felling"], o["wounding"], pct(o["p"]) if a.format == "table" else o["p"]]
-        for o in data["outcomes"]
-    ]
-    title = (
-        f"2W2P melee: {attack} attack dice against {a.defence} defence dice; hits that get "
-        f"through (exact)\nmean felling {data['mean_felling']:.4g}, "
-        f"mean wounding {data['mean_wounding']:.4g}"
-    )
-    return emit(a.format, data, ["felling", "wounding", "P"], rows, title)
+    return text.twowp_odds_text(odds.twowp_odds(attack, a.defence), a.defence, a.format)
 
 
 def _odds_wargame(a: argparse.Namespace) -> str:
     data = odds.wargame_odds(a.dice, a.armor, a.mode)
-    rows = [[int(k), pct(p) if a.format == "table" else p] for k, p in data["damage"].items()]
-    title = (
-        f"War Game: {a.dice} HD spent ({a.mode}) against an armor pool of {a.armor}\n"
-        f"mean damage {data['mean']:.4g}, P(wound) {pct(data['p_wound'])} (exact)"
-    )
-    return emit(a.format, data, ["damage", "P"], rows, title)
+    return text.wargame_odds_text(data, a.dice, a.armor, a.mode, a.format)
 
 
 def _odds_d6(a: argparse.Namespace) -> str:
-    data = odds.d6_odds(parse_code(a.damage), parse_code(a.body))
-    rows = [[t, pct(p) if a.format == "table" else p] for t, p in data["tiers"].items()]
-    title = f"D6 tiers: damage {data['damage']} against body {data['body']} (exact; ties to body)"
-    return emit(a.format, data, ["tier", "P"], rows, title)
+    return text.d6_odds_text(odds.d6_odds(parse_code(a.damage), parse_code(a.body)), a.format)
 
 
 # ---------------------------------------------------------------------------------------
@@ -186,28 +118,27 @@ def _run(a: argparse.Namespace) -> str:
     fought = fight(scenario, seed, events=a.events)
     battle = fought.battle
     if a.out is not None:
-        text = Path(a.file).read_text(encoding="utf-8")
+        source = Path(a.file).read_text(encoding="utf-8")
         write_dataset(
             a.out,
             fought,
             seed,
             scenario_file=str(a.file),
-            scenario_text=text,
+            scenario_text=source,
             overrides=a.set,
             events=a.events,
         )
     _pictures(a, fought)
     if a.format == "json":
-        return json.dumps({**outcome_json(battle, seed), **after_json(fought)}, sort_keys=True)
-    text = render_outcome(battle, seed)
+        data = {**text.outcome_json(battle, seed), **text.after_json(fought)}
+        return json.dumps(data, sort_keys=True)
+    out = text.render_outcome(battle, seed)
     if a.events:
-        text += "\n\n" + "\n".join(battle.narrative())
-    return text + after_text(fought)
+        out += "\n\n" + "\n".join(battle.narrative())
+    return out + text.after_text(fought)
 
 
 # --- pictures of a run on its map (sim.frames): --frames DIR, --gif FILE --------------------
-
-_FRAME_FILE = re.compile(r"^(battle-\d+-)?round-\d{3,}\.png$")
 
 
 def _check_pictures(a: argparse.Namespace, scenario: Any, where: str) -> None:
@@ -227,54 +158,17 @@ def _check_pictures(a: argparse.Namespace, scenario: Any, where: str) -> None:
 
 
 def _pictures(a: argparse.Namespace, fought: Any) -> None:
-    """Draw the run's battles on their maps as ``--frames``/``--gif`` ask; one line each.
+    """Draw the run's battles as ``--frames``/``--gif`` ask (:func:`sim.frames.draw_run`).
 
-    A plain battle: ``DIR/round-NNN.png`` (round 000 is the deployment) and ``FILE``. A
-    campaign: every battle with a map, ``DIR/battle-N-round-NNN.png`` and ``FILE-battle-N.gif``
-    (N from 1), each titled with the battle's name. Frames an earlier run left in ``DIR``
-    under those names are removed, so ``DIR`` holds this run's frames only. The lines go to
-    stderr, so stdout stays the outcome (pure JSON with ``--format json``).
+    One line each on stderr, so stdout stays the outcome (pure JSON with ``--format json``).
     """
     if not (a.frames or a.gif):
         return
-    from pathlib import Path
+    from functools import partial
 
     from sim import frames  # matplotlib: imported only when drawing
 
-    campaign = bool(fought.campaign)
-    labels = {r["battle"]: r["label"] for r in fought.campaign}
-    written: set[Path] = set()
-    folder = Path(a.frames) if a.frames else None
-    for i, battle in enumerate(fought.battles or [fought.battle], start=1):
-        what = f"battle {i} ({labels.get(i, '?')}): " if campaign else ""
-        if battle.field is None:
-            print(f"frames: {what}no map, nothing drawn", file=sys.stderr)
-            continue
-        spec, rounds = battle.field.spec, battle.field.snapshots
-        sides = [s.name for s in battle.scenario.sides]
-        label = labels.get(i, "") if campaign else ""
-        try:
-            if folder is not None:
-                name = f"battle-{i}-round" if campaign else "round"
-                paths = frames.write_frames(spec, rounds, folder, name, sides, label)
-                written.update(paths)
-                print(
-                    f"frames: {what}{len(paths)} PNGs in {a.frames} "
-                    f"({paths[0].name} .. {paths[-1].name})",
-                    file=sys.stderr,
-                )
-            if a.gif:
-                gif = Path(a.gif)
-                if campaign:
-                    gif = gif.with_name(f"{gif.stem}-battle-{i}{gif.suffix or '.gif'}")
-                frames.write_gif(spec, rounds, gif, sides=sides, label=label)
-                print(f"gif: {what}{gif} ({max(rounds)} rounds)", file=sys.stderr)
-        except OSError as err:
-            raise SimError(f"cannot write the pictures: {err}") from err
-    if folder is not None:
-        for old in folder.iterdir():
-            if _FRAME_FILE.match(old.name) and old not in written:
-                old.unlink()
+    frames.draw_run(fought, a.frames or None, a.gif or None, partial(print, file=sys.stderr))
 
 
 def _validate(a: argparse.Namespace) -> str:
@@ -308,7 +202,7 @@ def _replay(a: argparse.Namespace) -> str:
     _check_pictures(a, scenario, f"run {a.run_id}'s scenario ({scenario.name})")
     fought = replay.replay(stored)
     _pictures(a, fought)  # only a battle that replays exactly is worth a picture
-    text_out = render_outcome(fought.battle, stored.seed) + after_text(fought)
+    text_out = text.render_outcome(fought.battle, stored.seed) + text.after_text(fought)
     if a.events:
         text_out += "\n\n" + "\n".join(fought.battle.narrative())
     return f"run {a.run_id} replays exactly.\n{text_out}"
@@ -336,10 +230,10 @@ def _sweep(a: argparse.Namespace) -> str:
         resume=a.resume,
         limit=a.limit,
     )
-    text = summary(exp, result, executor, workers)
+    done = summary(exp, result, executor, workers)
     if result.interrupted:
-        raise SweepInterrupted(text)
-    return f"{text}\n\n{analyze_text(out)}\n\n(sim analyze {out} prints this again)"
+        raise SweepInterrupted(done)
+    return f"{done}\n\n{text.analyze_text(out)}\n\n(sim analyze {out} prints this again)"
 
 
 def _analyze(a: argparse.Namespace) -> str:
@@ -347,7 +241,7 @@ def _analyze(a: argparse.Namespace) -> str:
 
     ds = analysis.load(a.dataset)
     s = analysis.summarize(ds, a.by or None)
-    text = summary_text(ds, s, a.format)
+    out = text.summary_text(ds, s, a.format)
     notes = []
     if a.plot:
         from sim import plots
@@ -359,10 +253,10 @@ def _analyze(a: argparse.Namespace) -> str:
 
         notes.append(f"report: {report.write(ds, s, a.report)}")
     if notes and a.format == "table":
-        text += "\n\n" + "\n".join(notes)
+        out += "\n\n" + "\n".join(notes)
     elif notes:
         print("\n".join(notes), file=sys.stderr)  # keep stdout pure JSON or CSV
-    return text
+    return out
 
 
 class SweepInterrupted(SimError):
@@ -370,21 +264,7 @@ class SweepInterrupted(SimError):
 
 
 def _options(a: argparse.Namespace) -> str:
-    rows = option_rows(a.system)
-    if a.format == "json":
-        return json.dumps(rows, default=str)
-    table = [
-        [
-            r["system"],
-            r["name"],
-            r["default"],
-            r["tag"] or "",
-            ", ".join(map(str, r["choices"])) if r["choices"] else "",
-            r["doc"],
-        ]
-        for r in rows
-    ]
-    return emit(a.format, rows, ["group", "option", "default", "tag", "choices", "meaning"], table)
+    return text.options_text(option_rows(a.system), a.format)
 
 
 def _add_format(p: argparse.ArgumentParser) -> None:
@@ -555,11 +435,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(str(err), file=sys.stderr)
         return 130
     except (SimError, DiceError) as err:
-        text = str(err)
+        message = str(err)
         if getattr(err, "issues", None) or args.command == "validate":
-            print(text, file=sys.stderr)  # already file:line: path: message lines
+            print(message, file=sys.stderr)  # already file:line: path: message lines
         else:
-            print(f"sim {args.command}: error: {text}", file=sys.stderr)
+            print(f"sim {args.command}: error: {message}", file=sys.stderr)
         return EXIT_USAGE
     try:
         print(out)

@@ -2,7 +2,9 @@
 
 Everything ``sim`` prints is made here, as strings; :mod:`sim.cli` only parses arguments and
 prints. Tables come as aligned text (:func:`render_table`), Markdown, CSV or JSON
-(:func:`emit` picks by ``--format``).
+(:func:`emit` picks by ``--format``). Sections: tables; exact odds (``sim odds``); the option
+catalogue (``sim options``); one run (``sim run``, ``sim replay``); a dataset (``sim
+analyze``, ``sim sweep``).
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ import csv
 import io
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -85,6 +88,118 @@ def emit(
         return render_markdown(headers, rows)
     table = render_table(headers, rows)
     return f"{title}\n\n{table}" if title else table
+
+
+# ---------------------------------------------------------------------------------------
+# exact odds (sim odds; the numbers come from sim.odds)
+
+
+def deathwish_tt(tt: int) -> str:
+    """A target's trauma tolerance with its wound thresholds, as the Deathwish titles say it."""
+    from sim.rules import deathwish
+
+    thr = deathwish.thresholds(tt)
+    return f"TT {tt} (thresholds {thr.slight}/{thr.moderate}/{thr.serious}/{thr.critical})"
+
+
+def deathwish_table_text(rows: Sequence[Mapping[str, Any]], fmt: str, title: str) -> str:
+    """Every weapon's odds (:func:`sim.odds.deathwish_table`) in ``fmt``."""
+    from sim.odds import WOUND_LEVELS
+
+    if fmt == "json":
+        return json.dumps(rows)
+    headers = ["weapon", "pen", "leth", "armor", "mean", "P(0)", *WOUND_LEVELS[1:]]
+    show: Any = pct if fmt == "table" else (lambda v: v)  # csv: the numbers as they are
+    mean: Any = (lambda m: f"{m:.3f}") if fmt == "table" else (lambda v: v)
+    body = [
+        [
+            r["weapon"],
+            r["penetration"],
+            r["lethality"],
+            r["armor"],
+            mean(r["mean"]),
+            show(r["p_zero"]),
+            *(show(r["wounds"][w]) for w in WOUND_LEVELS[1:]),
+        ]
+        for r in rows
+    ]
+    return emit(fmt, rows, headers, body, title)
+
+
+def deathwish_odds_text(data: Mapping[str, Any], fmt: str, title: str) -> str:
+    """One attack's damage and wound odds (:func:`sim.odds.deathwish_odds`) in ``fmt``.
+
+    The table format ends its title with the mean damage and P(0) and adds the wound table.
+    """
+    from sim.odds import WOUND_LEVELS
+
+    headers = ["damage", "P", "P(at least)"]
+    probs = list(data["damage"].values())
+    tails = list(accumulate(reversed(probs)))[::-1]  # P(damage >= d)
+    show = pct if fmt == "table" else float
+    dmg_rows = [
+        [int(d), show(p), show(t)] for d, p, t in zip(data["damage"], probs, tails, strict=True)
+    ]
+    if fmt != "table":
+        return emit(fmt, data, headers, dmg_rows)
+    wounds = render_table(["wound", "P"], [[w, pct(data["wounds"][w])] for w in WOUND_LEVELS])
+    title += f"\nmean damage {data['mean']:.4g}, P(0 damage) {pct(data['p_zero'])} (exact)"
+    return f"{emit('table', data, headers, dmg_rows, title)}\n\n{wounds}"
+
+
+def twowp_odds_text(data: Mapping[str, Any], defence: int, fmt: str) -> str:
+    """Felling and wounding hits through defence dice (:func:`sim.odds.twowp_odds`)."""
+    if fmt == "json":
+        return json.dumps({"attack_dice": data["attack_dice"], "outcomes": data["outcomes"]})
+    rows = [
+        [o["felling"], o["wounding"], pct(o["p"]) if fmt == "table" else o["p"]]
+        for o in data["outcomes"]
+    ]
+    title = (
+        f"2W2P melee: {data['attack_dice']} attack dice against {defence} defence dice; hits "
+        f"that get through (exact)\nmean felling {data['mean_felling']:.4g}, "
+        f"mean wounding {data['mean_wounding']:.4g}"
+    )
+    return emit(fmt, data, ["felling", "wounding", "P"], rows, title)
+
+
+def wargame_odds_text(data: Mapping[str, Any], dice: int, armor: int, mode: str, fmt: str) -> str:
+    """Damage of spent HD against an armor pool (:func:`sim.odds.wargame_odds`)."""
+    rows = [[int(k), pct(p) if fmt == "table" else p] for k, p in data["damage"].items()]
+    title = (
+        f"War Game: {dice} HD spent ({mode}) against an armor pool of {armor}\n"
+        f"mean damage {data['mean']:.4g}, P(wound) {pct(data['p_wound'])} (exact)"
+    )
+    return emit(fmt, data, ["damage", "P"], rows, title)
+
+
+def d6_odds_text(data: Mapping[str, Any], fmt: str) -> str:
+    """The chance of each damage-table tier (:func:`sim.odds.d6_odds`)."""
+    rows = [[t, pct(p) if fmt == "table" else p] for t, p in data["tiers"].items()]
+    title = f"D6 tiers: damage {data['damage']} against body {data['body']} (exact; ties to body)"
+    return emit(fmt, data, ["tier", "P"], rows, title)
+
+
+# ---------------------------------------------------------------------------------------
+# the option catalogue (sim options)
+
+
+def options_text(rows: Sequence[Mapping[str, Any]], fmt: str) -> str:
+    """The catalogue's rows (:func:`sim.catalogue.option_rows`) in ``fmt``."""
+    if fmt == "json":
+        return json.dumps(rows, default=str)
+    table = [
+        [
+            r["system"],
+            r["name"],
+            r["default"],
+            r["tag"] or "",
+            ", ".join(map(str, r["choices"])) if r["choices"] else "",
+            r["doc"],
+        ]
+        for r in rows
+    ]
+    return emit(fmt, rows, ["group", "option", "default", "tag", "choices", "meaning"], table)
 
 
 # ---------------------------------------------------------------------------------------
