@@ -1,12 +1,15 @@
-"""The ``sim`` command line.
+"""The ``sim`` command line: argparse and printing only.
 
-Bad input never shows a traceback: it prints one line on stderr and exits with code 2.
+Every command parses its arguments, checks what only the command line can get wrong (flags
+that go together, pictures of a map-less scenario), calls the library (:mod:`sim.run`,
+:mod:`sim.replay`, :mod:`sim.runner`, :mod:`sim.analysis`, :mod:`sim.odds`,
+:mod:`sim.catalogue`) and prints the text :mod:`sim.text` makes of the result. Bad input
+never shows a traceback: it prints one line on stderr and exits with code 2.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -26,6 +29,10 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+class SweepInterrupted(SimError):
+    """A sweep stopped by Ctrl-C: what is done is kept (exit code 130)."""
 
 
 # ---------------------------------------------------------------------------------------
@@ -98,7 +105,7 @@ def _odds_d6(a: argparse.Namespace) -> str:
 
 
 # ---------------------------------------------------------------------------------------
-# sim run, sim validate, sim replay
+# sim run, sim replay, sim validate
 
 
 def _run(a: argparse.Namespace) -> str:
@@ -116,29 +123,30 @@ def _run(a: argparse.Namespace) -> str:
         raise SimError(f"--seed must be 0 or more, got {seed}")
     _check_pictures(a, scenario, a.file)
     fought = fight(scenario, seed, events=a.events)
-    battle = fought.battle
     if a.out is not None:
         source = Path(a.file).read_text(encoding="utf-8")
-        write_dataset(
-            a.out,
-            fought,
-            seed,
-            scenario_file=str(a.file),
-            scenario_text=source,
-            overrides=a.set,
-            events=a.events,
-        )
+        write_dataset(a.out, fought, seed, str(a.file), source, a.set, events=a.events)
     _pictures(a, fought)
     if a.format == "json":
-        data = {**text.outcome_json(battle, seed), **text.after_json(fought)}
-        return json.dumps(data, sort_keys=True)
-    out = text.render_outcome(battle, seed)
+        return text.run_json(fought, seed)
+    out = text.render_outcome(fought.battle, seed)
     if a.events:
-        out += "\n\n" + "\n".join(battle.narrative())
+        out += "\n\n" + "\n".join(fought.battle.narrative())
     return out + text.after_text(fought)
 
 
-# --- pictures of a run on its map (sim.frames): --frames DIR, --gif FILE --------------------
+def _replay(a: argparse.Namespace) -> str:
+    from sim import replay
+
+    stored = replay.stored_run(a.dataset, a.run_id)
+    scenario = stored.scenario
+    _check_pictures(a, scenario, f"run {a.run_id}'s scenario ({scenario.name})")
+    fought = replay.replay(stored)
+    _pictures(a, fought)  # only a battle that replays exactly is worth a picture
+    out = text.render_outcome(fought.battle, stored.seed) + text.after_text(fought)
+    if a.events:
+        out += "\n\n" + "\n".join(fought.battle.narrative())
+    return f"run {a.run_id} replays exactly.\n{out}"
 
 
 def _check_pictures(a: argparse.Namespace, scenario: Any, where: str) -> None:
@@ -178,15 +186,7 @@ def _validate(a: argparse.Namespace) -> str:
     names = []
     for file in a.files:
         try:
-            sc = load_scenario(file)
-            where = ""
-            if sc.map is not None:
-                m = sc.map
-                where = f", map {m.width} x {m.height} cells of {m.cell_size:g} {m.unit}"
-            names.append(
-                f"{file}: ok ({sc.name}, {sc.rules}, "
-                f"{sum(len(s.fighters) for s in sc.sides)} fighters{where})"
-            )
+            names.append(text.scenario_line(file, load_scenario(file)))
         except SimError as err:
             problems.append(str(err))
     if problems:
@@ -194,18 +194,8 @@ def _validate(a: argparse.Namespace) -> str:
     return "\n".join(names)
 
 
-def _replay(a: argparse.Namespace) -> str:
-    from sim import replay
-
-    stored = replay.stored_run(a.dataset, a.run_id)
-    scenario = stored.scenario
-    _check_pictures(a, scenario, f"run {a.run_id}'s scenario ({scenario.name})")
-    fought = replay.replay(stored)
-    _pictures(a, fought)  # only a battle that replays exactly is worth a picture
-    text_out = text.render_outcome(fought.battle, stored.seed) + text.after_text(fought)
-    if a.events:
-        text_out += "\n\n" + "\n".join(fought.battle.narrative())
-    return f"run {a.run_id} replays exactly.\n{text_out}"
+# ---------------------------------------------------------------------------------------
+# sim sweep, sim analyze, sim options
 
 
 def _sweep(a: argparse.Namespace) -> str:
@@ -259,12 +249,12 @@ def _analyze(a: argparse.Namespace) -> str:
     return out
 
 
-class SweepInterrupted(SimError):
-    """A sweep stopped by Ctrl-C: what is done is kept (exit code 130)."""
-
-
 def _options(a: argparse.Namespace) -> str:
     return text.options_text(option_rows(a.system), a.format)
+
+
+# ---------------------------------------------------------------------------------------
+# the parser
 
 
 def _add_format(p: argparse.ArgumentParser) -> None:
@@ -297,34 +287,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="sim", description="Agent-based battle simulator.")
     parser.add_argument("--version", action="version", version=f"sim {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for add in (_add_odds, _add_run, _add_sweep, _add_analyze, _add_validate, _add_replay):
+        add(sub)
+    _add_options(sub)
+    return parser
 
+
+def _add_odds(sub: Any) -> None:
     p_odds = sub.add_parser("odds", help="exact probability tables for each rule system")
     systems = p_odds.add_subparsers(dest="system", required=True, parser_class=_Parser)
-
-    dw = systems.add_parser("deathwish", help="damage and wound odds (whole table if no weapon)")
-    dw.add_argument("--weapon", help="a weapon from the seed's table, e.g. 'Glock 18'")
-    dw.add_argument("--penetration", type=int, help="a custom attack's penetration")
-    dw.add_argument("--lethality", type=int, help="a custom attack's lethality")
-    dw.add_argument(
-        "--armor",
-        default="0",
-        help="armor on the struck location: points, or a name that counts only where it "
-        "covers (a vest: torso and vitals; helmet: head), e.g. 2 or 'light vest'",
-    )
-    dw.add_argument("--cover", type=int, default=0, help="cover points (dice lost)")
-    dw.add_argument("--location", default="torso", help="torso, limb, head or vitals")
-    dw.add_argument("--ammo", default="standard", help="standard, hollow-point or armor-piercing")
-    dw.add_argument("--tt", type=int, help="target's trauma tolerance (default 5)")
-    dw.add_argument("--body", type=int, help="target's Body (with --strength gives TT)")
-    dw.add_argument("--strength", type=int, help="target's Strength (with --body gives TT)")
-    dw.add_argument(
-        "--attacker-strength",
-        type=int,
-        default=5,
-        help="attacker's Strength: the lethality of an unarmed attack (default 5)",
-    )
-    _add_format(dw)
-    dw.set_defaults(run=_odds_deathwish)
+    _add_odds_deathwish(systems)
 
     tw = systems.add_parser("2w2p", help="felling and wounding hits through defence dice")
     tw.add_argument("--attack", type=int, help="number of attack dice")
@@ -351,6 +323,35 @@ def build_parser() -> argparse.ArgumentParser:
     _add_format(d)
     d.set_defaults(run=_odds_d6)
 
+
+def _add_odds_deathwish(systems: Any) -> None:
+    dw = systems.add_parser("deathwish", help="damage and wound odds (whole table if no weapon)")
+    dw.add_argument("--weapon", help="a weapon from the seed's table, e.g. 'Glock 18'")
+    dw.add_argument("--penetration", type=int, help="a custom attack's penetration")
+    dw.add_argument("--lethality", type=int, help="a custom attack's lethality")
+    dw.add_argument(
+        "--armor",
+        default="0",
+        help="armor on the struck location: points, or a name that counts only where it "
+        "covers (a vest: torso and vitals; helmet: head), e.g. 2 or 'light vest'",
+    )
+    dw.add_argument("--cover", type=int, default=0, help="cover points (dice lost)")
+    dw.add_argument("--location", default="torso", help="torso, limb, head or vitals")
+    dw.add_argument("--ammo", default="standard", help="standard, hollow-point or armor-piercing")
+    dw.add_argument("--tt", type=int, help="target's trauma tolerance (default 5)")
+    dw.add_argument("--body", type=int, help="target's Body (with --strength gives TT)")
+    dw.add_argument("--strength", type=int, help="target's Strength (with --body gives TT)")
+    dw.add_argument(
+        "--attacker-strength",
+        type=int,
+        default=5,
+        help="attacker's Strength: the lethality of an unarmed attack (default 5)",
+    )
+    _add_format(dw)
+    dw.set_defaults(run=_odds_deathwish)
+
+
+def _add_run(sub: Any) -> None:
     p_run = sub.add_parser("run", help="fight one scenario file and print its outcome")
     p_run.add_argument("file", help="a scenario YAML file")
     p_run.add_argument("--seed", type=int, help="the battle's seed (default: the file's, or drawn)")
@@ -367,6 +368,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_pictures(p_run)
     p_run.set_defaults(run=_run)
 
+
+def _add_sweep(sub: Any) -> None:
     p_sw = sub.add_parser("sweep", help="run an experiment's battles into a Parquet dataset")
     p_sw.add_argument("experiment", help="an experiment YAML file")
     p_sw.add_argument("--out", help="dataset directory (default: results/<experiment name>/)")
@@ -381,6 +384,8 @@ def build_parser() -> argparse.ArgumentParser:
     p_sw.add_argument("--limit", type=int, help="run only the first N planned runs")
     p_sw.set_defaults(run=_sweep)
 
+
+def _add_analyze(sub: Any) -> None:
     p_an = sub.add_parser("analyze", help="win rates, length and losses per group of a dataset")
     p_an.add_argument("dataset", help="a dataset directory (from sim sweep or sim run --out)")
     p_an.add_argument(
@@ -394,10 +399,14 @@ def build_parser() -> argparse.ArgumentParser:
     p_an.add_argument("--report", metavar="FILE.html", help="also write a self-contained report")
     p_an.set_defaults(run=_analyze)
 
+
+def _add_validate(sub: Any) -> None:
     p_val = sub.add_parser("validate", help="check scenario files without running them")
     p_val.add_argument("files", nargs="+", help="scenario YAML files")
     p_val.set_defaults(run=_validate)
 
+
+def _add_replay(sub: Any) -> None:
     p_rep = sub.add_parser("replay", help="re-run one stored run and check it replays exactly")
     p_rep.add_argument("dataset", help="a dataset directory (from sim run --out or sim sweep)")
     p_rep.add_argument("--run", dest="run_id", type=int, required=True, help="the run id")
@@ -405,6 +414,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_pictures(p_rep)
     p_rep.set_defaults(run=_replay)
 
+
+def _add_options(sub: Any) -> None:
     p_opt = sub.add_parser("options", help="every option: default, tag [I]/[H], meaning")
     p_opt.add_argument(
         "system",
@@ -419,7 +430,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="output format (default: table)",
     )
     p_opt.set_defaults(run=_options)
-    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -148,10 +148,10 @@ def write_dataset(
     root: str | Path,
     fought: Fought,
     seed: int,
-    *,
     scenario_file: str,
     scenario_text: str,
     overrides: Sequence[str] = (),
+    *,
     events: bool = False,
 ) -> None:
     """Write the run ``fought`` with ``seed`` as the dataset ``root`` (run id 0).

@@ -3,8 +3,8 @@
 Everything ``sim`` prints is made here, as strings; :mod:`sim.cli` only parses arguments and
 prints. Tables come as aligned text (:func:`render_table`), Markdown, CSV or JSON
 (:func:`emit` picks by ``--format``). Sections: tables; exact odds (``sim odds``); the option
-catalogue (``sim options``); one run (``sim run``, ``sim replay``); a dataset (``sim
-analyze``, ``sim sweep``).
+catalogue (``sim options``); a scenario (``sim validate``); one run (``sim run``, ``sim
+replay``); a dataset (``sim analyze``, ``sim sweep``).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from sim.battle import Battle
     from sim.run import Fought
+    from sim.scenario import Scenario
 
 # ---------------------------------------------------------------------------------------
 # tables
@@ -203,7 +204,27 @@ def options_text(rows: Sequence[Mapping[str, Any]], fmt: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------
+# a scenario (sim validate)
+
+
+def scenario_line(file: str, sc: Scenario) -> str:
+    """``sim validate``'s line for a good file: its name, rules, fighters and map."""
+    where = ""
+    if sc.map is not None:
+        m = sc.map
+        where = f", map {m.width} x {m.height} cells of {m.cell_size:g} {m.unit}"
+    fighters = sum(len(s.fighters) for s in sc.sides)
+    return f"{file}: ok ({sc.name}, {sc.rules}, {fighters} fighters{where})"
+
+
+# ---------------------------------------------------------------------------------------
 # one run (sim run, sim replay)
+
+
+def run_json(fought: Fought, seed: int) -> str:
+    """``sim run --format json``: the outcome, and the aftermath or campaign summaries."""
+    data = {**outcome_json(fought.battle, seed), **after_json(fought)}
+    return json.dumps(data, sort_keys=True)
 
 
 def outcome_json(battle: Battle, seed: int) -> dict[str, Any]:
