@@ -10,8 +10,8 @@ import sys
 import time
 from pathlib import Path
 
-from sim.loader import load_scenario
 from sim.run import fight
+from sim.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -115,7 +115,7 @@ def _timed_sweep(exp_file: Path, out: Path, runs: int, workers: int) -> float:
 # --------------------------------------------------------------------------- 1
 def battles_per_second(cfg: Config) -> Figure:
     """Figure 1: one core, events off, the full sweep pipeline with Parquet, per scenario."""
-    from sim.loader import load_scenario
+    from sim.scenario import load_scenario
 
     seconds_each = cfg.size(1, 5)  # about this long per timed sweep, at least 500 runs
     rates: dict[str, float] = {}
@@ -267,7 +267,7 @@ def seconds_per_round(per_side: int, mode: str, rounds: int, seed: int = 1) -> t
     import gc
 
     from sim.battle import Battle
-    from sim.loader import parse_scenario
+    from sim.scenario import parse_scenario
 
     battle = Battle(parse_scenario(crowd_text(per_side, mode), f"<crowd {per_side}>"), seed=seed)
     gc.collect()

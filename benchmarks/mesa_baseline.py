@@ -21,8 +21,7 @@ import mesa
 
 from sim.battle import Battle
 from sim.experiment import Experiment, load_experiment
-from sim.loader import parse_scenario
-from sim.scenario import Scenario
+from sim.scenario import Scenario, parse_scenario
 
 
 @cache

@@ -230,7 +230,7 @@ def point_seeds(key: str, stop: int, start: int = 0) -> np.ndarray:
 
 @functools.lru_cache(maxsize=32)
 def _scenario(text: str, source: str, overrides: tuple[str, ...], mirrored: bool) -> Any:
-    from sim.loader import parse_scenario
+    from sim.scenario import parse_scenario
 
     sc = parse_scenario(text, source, overrides)
     names = (sc.sides[0].name, sc.sides[1].name)

@@ -72,8 +72,9 @@ import numpy as np
 
 from sim.dice import parse_code
 from sim.errors import SimError, unknown
+from sim.options import CampOptions
 from sim.rules import d6, deathwish, twowp
-from sim.rules.common import Status, option
+from sim.rules.common import Status
 from sim.rules.twowp import Skill, parse_skill
 
 SYSTEMS = ("2w2p", "deathwish", "d6", "wargame")
@@ -111,52 +112,6 @@ WOUND_KEYS = (
 # --------------------------------------------------------------------------------------------
 # Options, healers, patients
 # --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class CampOptions:
-    """How a side's camp works in the aftermath: healers' hours, triage, supervision."""
-
-    healer_hours: int = option(
-        8,
-        "hours a surgeon or physician works a day (the seed's capacities are per hour)",
-        low=0,
-        high=24,
-    )
-    triage: str = option(
-        "felled_first",
-        "order in which patients get healers: felled, bleeding out or mortally wounded "
-        "first, then known infections, then most open wounds (felled_first), or list order "
-        "(listed)",
-        choices=("felled_first", "listed"),
-    )
-    supervised_unskilled: str = option(
-        "competent",
-        "an unskilled student under a supervisor works at a competent healer's capacity "
-        "(competent; it still counts 0 in the head count) or not at all (none)",
-        choices=("competent", "none"),
-    )
-    first_aid_competent: str = option("3D", "D6 tiers First Aid code of a competent healer")
-    first_aid_experienced: str = option("4D", "D6 tiers First Aid code of an experienced healer")
-    first_aid_specialized: str = option("5D", "D6 tiers First Aid code of a specialized healer")
-    rest_hours_per_day: int = option(
-        8, "War Game: hours of rest each aftermath day gives", low=0, high=24
-    )
-    wake_above_hd: int = option(
-        1,
-        "War Game: an incapacitated creature is up again once its HD exceed this (a wound "
-        "on 1 or fewer HD incapacitates)",
-        tag="I",
-        low=0,
-    )
-
-    def __post_init__(self) -> None:
-        for level in ("competent", "experienced", "specialized"):
-            code = getattr(self, f"first_aid_{level}")
-            try:
-                parse_code(code)
-            except ValueError as err:
-                raise SimError(f"camp.first_aid_{level}: {err}") from None
 
 
 DEFAULT_CAMP = CampOptions()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import weakref
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mesa
 from mesa.discrete_space import CellAgent
@@ -17,6 +17,9 @@ from mesa.discrete_space import CellAgent
 from sim.rules import d6, deathwish, twowp, wargame
 from sim.rules.common import OUT_OF_FIGHT, Status
 from sim.scenario import FighterSpec
+
+if TYPE_CHECKING:
+    from sim.systems import RuleSystem
 
 
 class _WeakIds(weakref.WeakKeyDictionary[Any, Any]):
@@ -88,17 +91,18 @@ class Fighter(CellAgent):
         self.wounds_dealt = 0
         self.wounds_taken = 0
         if spec.wounds or spec.status != "active":
-            self.start_hurt(getattr(model, "rules", ""))
+            self.start_hurt(getattr(model, "system", None))
         self.hd_start = self.wg.hit_dice
 
-    def start_hurt(self, rules: str) -> None:
+    def start_hurt(self, system: RuleSystem | None) -> None:
         """Book what the stat block says happened before the battle: wounds and status.
 
         Each of ``spec.wounds`` is one wound of every system's own kind: 1 HD lost (War Game,
         and the HD every system uses for initiative and morale), one wounding blow (2W2P),
         one Slight wound (Deathwish), one Wounded result on the damage table (D6, stacking).
-        A fighter those wounds put out of the fight under ``rules`` starts incapacitated (or
-        dead, for D6's last tier); ``spec.status`` may start it out of the fight anyway.
+        A fighter those wounds put out of the fight under its battle's ``system`` starts out
+        of it (:meth:`~sim.systems.base.RuleSystem.start_status`); ``spec.status`` may start
+        it out of the fight anyway.
         """
         n = self.spec.wounds
         if n:
@@ -110,13 +114,8 @@ class Fighter(CellAgent):
                 self.dw_wounds.append(deathwish.WoundLevel.SLIGHT)
                 self.d6_condition = d6.stacked(self.d6_condition, d6.DamageTier.WOUNDED)
         status = Status(self.spec.status)
-        if status == Status.ACTIVE:
-            if rules == "wargame" and self.wg.hit_dice == 0:
-                status = Status.INCAPACITATED
-            elif rules == "2w2p" and self.wounds_2w2p.felled:
-                status = Status.INCAPACITATED
-            elif rules == "d6":
-                status = d6.status_for(self.d6_condition)
+        if status == Status.ACTIVE and system is not None:
+            status = system.start_status(self)
         self.status = status
         self.wg = self.wg.evolve(status=status)
 

@@ -2,7 +2,7 @@
 
 The frame gives every system its rounds and turn order (1.6), morale (1.8), goals (1.11)
 and scale switching (1.12); the scenario's rule system resolves the blows
-(:mod:`sim.combat`). One ``numpy.random.Generator`` (Mesa's ``Model.rng``) makes every draw.
+(:mod:`sim.systems`). One ``numpy.random.Generator`` (Mesa's ``Model.rng``) makes every draw.
 
 Python API::
 
@@ -11,7 +11,7 @@ Python API::
     battle.rounds_frame(); battle.fighters_frame(); battle.events_frame()   # pandas
 
 A scenario with a ``map`` gives the battle a :class:`sim.field.Battlefield` (``battle.field``):
-the fighters stand on its Mesa grid and space enters every system's turn (:mod:`sim.combat`).
+the fighters stand on its Mesa grid and space enters every system's turn (:mod:`sim.systems`).
 Without one ``battle.field`` is None and the battle is abstract.
 """
 
@@ -28,14 +28,15 @@ import mesa
 import numpy as np
 import pandas as pd
 
-from sim import combat
+from sim import pools, systems
 from sim.agents import Fighter, is_active, is_in_fight
 from sim.errors import SimError, unknown
 from sim.field import Battlefield
-from sim.rules import get_system, wargame
-from sim.rules.common import OUT_OF_FIGHT, Status, build_options, option
+from sim.options import BattleOptions
+from sim.rules import wargame
+from sim.rules.common import OUT_OF_FIGHT, Status
 from sim.scenario import FactorSpec, FighterSpec, Goal, Scenario
-from sim.tactics import Tactic, harmlessness, make_tactic, readiness, weakness
+from sim.tactics import Tactic, harmlessness, readiness, weakness
 
 END_REASONS = (
     "defeat",
@@ -46,91 +47,6 @@ END_REASONS = (
     "max_rounds",
 )
 STATUSES = tuple(s.value for s in Status)
-
-
-@dataclass(frozen=True, slots=True)
-class BattleOptions:
-    """The battle frame's own house rules [H], for every system (scenario key ``battle``)."""
-
-    morale_hd: str = option(
-        "wounds",
-        "systems without War Game HD: a fighter's HD for morale is its hit_dice less its "
-        "wounds ('full': its hit_dice)",
-        choices=("wounds", "full"),
-    )
-    large_scale: str = option(
-        "turns",
-        "large scale: the factions alternate turns, each sending one member at a time, the "
-        "enemy leader reached only by leader killing ('turns'); or each faction fights as one "
-        "pool of HD and armor, read as rules.options.pool says ('pools', War Game only)",
-        choices=("turns", "pools"),
-    )
-    initiative: str = option(
-        "everyone",
-        "small-scale initiative: everyone rolls 1 HD and the side with the highest die goes "
-        "first [S]; 'sides': one die per side, so head count does not buy the first move",
-        choices=("everyone", "sides"),
-    )
-    morale: str = option(
-        "all",
-        "which morale triggers are checked (War Game 1.8, every system): all, none (morale "
-        "off), or only one of half_out, leader_out, goal_failed, quiet_rounds",
-        choices=("all", "none", *wargame.MORALE_TRIGGERS),
-    )
-    rout: str = option(
-        "draw",
-        "a rout on both sides (no side has anyone in the fight who is not fleeing) ends the "
-        "battle at once as a draw; 'field': a side left with only fleeing fighters loses at "
-        "once, so the side still holding the field wins (a rout of both at once is a draw)",
-        choices=("draw", "field"),
-    )
-    scattered: str = option(
-        "surrendered",
-        "a faction scattered at 0 HD while more than the large-scale threshold still stand: "
-        "its members surrender, flee, or fight on as individuals in a small-scale War Game "
-        "('fight', whatever their number)",
-        choices=("surrendered", "fled", "fight"),
-    )
-    cover_rounds: int = option(
-        2, "rounds a fighter stays in cover after taking it (this one and the next)", low=1
-    )
-    deathwish_location: str = option(
-        "torso",
-        "Deathwish hit location: always torso, or rolled on a d10 (1 head, 2 vitals, "
-        "3-6 limb, 7-10 torso); a hit meets only the armor on its location",
-        choices=("torso", "random"),
-    )
-    deathwish_cover: int = option(1, "Deathwish cover points of a fighter in cover", low=0)
-    d6_difficulty: int = option(10, "D6 difficulty number every attack must meet", low=0)
-    d6_cover_dice: int = option(2, "D6 cover dice of a fighter in cover (+1D..+4D)", low=0)
-    # --- battlefield space, used only by scenarios with a map (sim.field) ----------------
-    move_ft: int = option(
-        30,
-        "with a map: feet covered by a War Game move maneuver, by a Deathwish fighter's move "
-        "before its attack, and by a 2W2P fighter each round (D6 moves one space [S])",
-        low=0,
-    )
-    gun_range_yd: int = option(
-        100,
-        "with a map: range of a War Game gun in yards (the seed gives only the warbow's)",
-        low=1,
-    )
-    firearm_range_yd: int = option(
-        300, "with a map: range of every Deathwish firearm in yards", low=1
-    )
-    ranged_in_melee: str = option(
-        "no",
-        "with a map: whether a bow or gun may shoot an adjacent enemy ('no': its bearer "
-        "disengages first)",
-        choices=("no", "yes"),
-    )
-    range_bands: str = option(
-        "on",
-        "with a map: short / medium / long range (thirds of the range) cost Deathwish 0/1/2 "
-        "skill to hit and add 0/5/10 to the D6 difficulty ('off': no bands); War Game has no "
-        "to-hit roll, so only the range itself limits it",
-        choices=("on", "off"),
-    )
 
 
 class FighterHeap:
@@ -319,20 +235,12 @@ class Battle(mesa.Model):
             rng = np.random.default_rng(seed)
         super().__init__(rng=rng)
         self.scenario = scenario
-        self.system = get_system(scenario.rules)
-        self.rules = self.system.NAME
-        self.options = build_options(
-            self.system.Options, dict(scenario.options), where="rules.options"
-        )
-        if self.rules == "wargame":
-            if scenario.frame:
-                raise SimError("frame: War Game frame options go in rules.options under wargame")
-            self.frame: wargame.Options = self.options
-        else:
-            self.frame = build_options(wargame.Options, dict(scenario.frame), where="frame")
-        self.opts: BattleOptions = build_options(
-            BattleOptions, dict(scenario.battle), where="battle"
-        )
+        self.system = systems.get(scenario.rules)
+        self.rules = self.system.name
+        # built once per scenario, by its system (a replace makes a new scenario: rebuilt)
+        self.options = scenario.rule_options(self.system)
+        self.frame: wargame.Options = scenario.frame_options(self.system)
+        self.opts: BattleOptions = scenario.battle_options
         self.max_rounds = scenario.max_rounds
         self.round = 0
         self.large = False
@@ -356,9 +264,7 @@ class Battle(mesa.Model):
         if scenario.map is not None:
             self.field = Battlefield(self, scenario.map)
         for s in scenario.sides:
-            tactic = make_tactic(
-                s.tactic.name, dict(s.tactic.params), where=f"sides.{s.name}.tactic"
-            )
+            tactic = scenario.side_tactic(s.name)
             state = SideState(s.name, tactic, s.goals, s.leader)
             self.sides[s.name] = state
             names = {f.name for f in s.fighters}
@@ -369,8 +275,7 @@ class Battle(mesa.Model):
                     state.toughness[g_index] = goal.toughness
             for spec in s.fighters:
                 self._add_fighter(spec, state)
-        if self.rules == "2w2p" and len(self.sides) != 2:
-            raise SimError("2w2p battles have exactly two sides (fronts pit one side against one)")
+        self.system.check_sides(len(self.sides))
         self.large = self._should_be_large()
         if self.field is not None:
             self.field.snapshot()
@@ -436,9 +341,7 @@ class Battle(mesa.Model):
 
     def morale_hd(self, f: Fighter) -> int:
         """A fighter's current HD as morale sees it (RULES.md 1.8, BattleOptions.morale_hd)."""
-        if self.rules == "wargame" or self.opts.morale_hd == "full":
-            return f.wg.hit_dice
-        return max(0, f.wg.hit_dice - f.wounds_taken)
+        return self.system.morale_hd(self, f)
 
     @property
     def large_mode(self) -> str:
@@ -495,7 +398,7 @@ class Battle(mesa.Model):
         """A faction whose leader falls at large scale loses all but 1 HD [S].
 
         With turns this is read as its members' HD to spend this round: each keeps at most
-        1 [I]. (With pools it is the pool's HD: :func:`sim.combat.large_round`.)
+        1 [I]. (With pools it is the pool's HD: :mod:`sim.pools`.)
         """
         if self.large_mode != "turns":
             return
@@ -541,12 +444,7 @@ class Battle(mesa.Model):
             s.round_dealt = s.round_taken = 0
         self._start_round()
         if not self.ended:
-            if self.rules == "2w2p":
-                combat.twowp_round(self)
-            elif self.large and self.large_mode == "pools":
-                combat.large_round(self)
-            else:
-                self._turns()
+            self.system.fight_round(self)
         if not self.ended:
             self._end_round()
         self._record_round()
@@ -635,8 +533,22 @@ class Battle(mesa.Model):
         word = "large" if large else "small"
         self.note("battle", "scale", result=f"{word} scale ({self.standing()} standing)")
 
-    def _turns(self) -> None:
-        """Small scale: popcorn initiative. Large scale with ``turns``: sides alternate."""
+    def take_turn(self, f: Fighter) -> None:
+        """``f``'s turn under the battle's rule system, then whether the battle ended."""
+        if not f.in_fight or self.ended:
+            return
+        self.system.take_turn(self, f)
+        self.check_end()
+
+    def take_turns(self) -> None:
+        """A round of turns: popcorn initiative at small scale (RULES.md 1.6).
+
+        At large scale the factions take turns one member at a time
+        (:meth:`_faction_turns`), or fight as the seed's pools (:mod:`sim.pools`).
+        """
+        if self.large and self.large_mode == "pools":
+            pools.pools_round(self)
+            return
         fighters = [f for f in self.all_fighters() if f.in_fight]
         if not fighters:
             return
@@ -656,7 +568,7 @@ class Battle(mesa.Model):
             if self.ended:
                 break
             if actor.in_fight:
-                combat.take_turn(self, actor)
+                self.take_turn(actor)
             self.mark_acted(actor)
             last = actor
             actor = self._name_next(actor)
@@ -693,7 +605,7 @@ class Battle(mesa.Model):
                 idle += 1
                 continue
             idle = 0
-            combat.take_turn(self, f)
+            self.take_turn(f)
             self.mark_acted(f)
             self.next_side, last = at % len(order), f
         if last is not None and not self.ended:
@@ -715,7 +627,7 @@ class Battle(mesa.Model):
         Used only when the frame option ``act_out_of_turn`` is on, by a fighter with at
         least 3 HD to spend (1 to jump in, 2 for a maneuver) [H].
         """
-        if not self.frame.act_out_of_turn or self.rules != "wargame":
+        if not self.frame.act_out_of_turn or not self.system.jumps_in:
             return
         for f in self.all_fighters():
             if (
@@ -727,7 +639,7 @@ class Battle(mesa.Model):
             ):
                 f.wg = wargame.act_out_of_turn(f.wg, self.frame)
                 self.note(f.name, "acts out of turn", result="1 HD spent")
-                combat.take_turn(self, f)
+                self.take_turn(f)
                 self.mark_acted(f)
                 return
 
@@ -801,7 +713,7 @@ class Battle(mesa.Model):
     def _end_round(self) -> None:
         for f in self.all_fighters():
             f.wg = wargame.end_round(f.wg)
-        combat.end_of_round(self)
+        self.system.end_of_round(self)
         if self.harm_this_round:
             self.quiet_rounds = 0
         else:

@@ -52,8 +52,9 @@ import numpy as np
 
 from sim import aftermath as am
 from sim.errors import SimError
+from sim.options import CampaignOptions, build_options
 from sim.rules import d6, deathwish, twowp
-from sim.rules.common import Status, build_options, option
+from sim.rules.common import Status
 from sim.scenario import AftermathSpec, FighterSpec, Scenario, Side
 
 if TYPE_CHECKING:
@@ -85,24 +86,6 @@ CAMPAIGN_KEYS = (
 
 AFTERMATH_EXTRA = ("battle", "battle_status", "wounded", "recovered")
 """Columns the run adds to the aftermath core's rows (``sim.aftermath.ROW_KEYS``)."""
-
-
-@dataclass(frozen=True, slots=True)
-class CampaignOptions:
-    """Who of the company comes back for the next battle (scenario key ``campaign.options``)."""
-
-    fled: str = option(
-        "rejoin",
-        "a company member who fled (or was still fleeing when the battle ended) rejoins the "
-        "company for the next battle (rejoin) or is gone for good (leave)",
-        choices=("rejoin", "leave"),
-    )
-    surrendered: str = option(
-        "rejoin",
-        "a company member who surrendered is back for the next battle (rejoin: ransomed or "
-        "released) or is gone for good (leave)",
-        choices=("rejoin", "leave"),
-    )
 
 
 # --------------------------------------------------------------------------------------------

@@ -14,9 +14,8 @@ from typing import Any
 
 def option_rows(group: str | None = None) -> list[dict[str, Any]]:
     """Every documented option: each system's, the battle frame's and the tactics' parameters."""
-    from sim.battle import BattleOptions
+    from sim.options import BattleOptions, describe_options
     from sim.rules import SYSTEMS
-    from sim.rules.common import describe_options
     from sim.tactics import describe_tactics
 
     groups: dict[str, list[dict[str, Any]]] = {
@@ -39,10 +38,8 @@ def _after_option_groups() -> dict[str, list[dict[str, Any]]]:
     Each system's (a scenario's ``aftermath.options``), ``camp`` (``aftermath.camp``) and
     ``campaign`` (``campaign.options``).
     """
-    from sim.aftermath import CampOptions
-    from sim.campaign import CampaignOptions
+    from sim.options import CampaignOptions, CampOptions, describe_options
     from sim.rules import d6, deathwish, twowp
-    from sim.rules.common import describe_options
 
     return {
         "2w2p-aftermath": describe_options(twowp.AftermathOptions),

@@ -111,8 +111,8 @@ def _odds_d6(a: argparse.Namespace) -> str:
 def _run(a: argparse.Namespace) -> str:
     from pathlib import Path
 
-    from sim.loader import load_scenario
     from sim.run import draw_seed, fight, write_dataset
+    from sim.scenario import load_scenario
 
     scenario = load_scenario(a.file, a.set)
     seed = a.seed if a.seed is not None else scenario.seed
@@ -180,7 +180,7 @@ def _pictures(a: argparse.Namespace, fought: Any) -> None:
 
 
 def _validate(a: argparse.Namespace) -> str:
-    from sim.loader import load_scenario
+    from sim.scenario import load_scenario
 
     problems: list[str] = []
     names = []

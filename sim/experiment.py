@@ -43,8 +43,8 @@ import numpy as np
 import pyarrow as pa
 
 from sim.errors import SimError, did_you_mean
-from sim.loader import Issue, ScenarioError, read_yaml
 from sim.records import TABLES, fingerprint
+from sim.scenario import Issue, ScenarioError, read_yaml
 
 DESIGNS = ("grid", "random", "lhs", "list")
 KEYS = (

@@ -25,7 +25,6 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, NoReturn
 
 from sim import space
-from sim.rules import wargame
 from sim.rules.common import Status
 from sim.space import Cell, MapSpec, Mark, Terrain
 
@@ -154,15 +153,7 @@ class Battlefield:
     # ------------------------------------------------------------------ reach and range
     def range_ft(self, f: Fighter) -> float:
         """How far ``f``'s weapon reaches, in feet (0: melee, the neighbouring cells)."""
-        b = self.b
-        if b.rules == "wargame":
-            w = wargame.weapon(f.spec.weapon)
-            if not w.ranged:
-                return 0.0
-            return (w.range_yards or b.opts.gun_range_yd) * YARD
-        if b.rules == "deathwish" and f.dw_weapon.lethality is not None:
-            return b.opts.firearm_range_yd * YARD
-        return 0.0
+        return self.b.system.range_ft(self.b, f)
 
     def in_reach(self, f: Fighter, e: Fighter) -> bool:
         """Whether ``f`` can attack ``e`` from where both stand now."""

@@ -51,7 +51,7 @@ def stored_run(root: str | Path, run_id: int) -> StoredRun:
     import pyarrow.compute as pc
 
     from sim import records
-    from sim.loader import parse_scenario
+    from sim.scenario import parse_scenario
 
     root = Path(root)
     manifest = records.read_manifest(root)

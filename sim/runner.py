@@ -62,8 +62,8 @@ class SweepResult:
 
 def run_chunk(exp: Experiment, out: str, chunk: int, start: int, stop: int) -> ChunkResult:
     """Fight runs ``start..stop-1`` and write the chunk's parts; a failing run is a row."""
-    from sim.loader import parse_scenario
     from sim.run import fight, run_rows
+    from sim.scenario import parse_scenario
 
     scenarios: dict[int, Any] = {}
     rows: dict[str, list[dict[str, Any]]] = {t: [] for t in records.TABLES}
@@ -119,7 +119,7 @@ def done_run_ids(out: Path) -> set[int]:
 
 def prepare(exp: Experiment, out: Path, resume: bool) -> set[int]:
     """Check or write the manifest; return the run ids already done (resume)."""
-    from sim.loader import parse_scenario
+    from sim.scenario import parse_scenario
 
     manifest = out / "manifest.json"
     if manifest.exists():

@@ -253,7 +253,7 @@ def test_rows_fit_the_aftermath_schema(rng):
 
 def test_patients_from_a_real_battle():
     from sim.battle import run_battle
-    from sim.loader import load_scenario
+    from sim.scenario import load_scenario
 
     battle = run_battle(load_scenario(ROOT / "scenarios" / "shieldwall.yaml"), seed=3)
     fighters = list(battle.all_fighters())

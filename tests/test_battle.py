@@ -4,7 +4,6 @@ from dataclasses import replace
 
 import pytest
 
-from sim import combat
 from sim.battle import END_REASONS, Battle, run_battle
 from sim.errors import SimError
 from sim.rules.common import Status
@@ -17,6 +16,9 @@ from sim.scenario import (
     Side,
     TacticSpec,
 )
+from sim.systems import common
+from sim.systems import twowp as twowp_sys
+from sim.systems import wargame as wgsys
 from tests.conftest import ScriptedRng
 
 
@@ -49,7 +51,7 @@ def test_mighty_attack_takes_one_hd_through_full_armor():
     a, t = by_name(b, "A"), by_name(b, "B")
     assert t.wg.armor_pool == 8
     b.rng = ScriptedRng([1, 1])  # 2d8 = 2 damage
-    combat._wargame_attack(b, a, t)
+    wgsys.attack(b, a, t)
     assert t.wg.armor_pool == 6  # the pool absorbed the 2
     assert t.wg.hit_dice == 3  # and the mighty attack took 1 HD anyway
     assert a.wg.mighty_attack_pending  # no dodging until its next turn
@@ -67,12 +69,12 @@ def test_cover_stops_standard_ranged_damage():
     a, t = by_name(b, "A"), by_name(b, "B")
     b.cover_until[t.unique_id] = b.round + 1
     b.rng = ScriptedRng([8, 8])
-    combat._wargame_attack(b, a, t)
+    wgsys.attack(b, a, t)
     assert t.wg.hit_dice == 4 and t.wounds_taken == 0
     # without cover the same warbow wounds directly
     b.cover_until.clear()
     b.rng = ScriptedRng([8, 8])
-    combat._wargame_attack(b, a, t)
+    wgsys.attack(b, a, t)
     assert t.wg.hit_dice == 3
 
 
@@ -87,7 +89,7 @@ def test_fog_gives_no_real_protection():
     b = Battle(sc, seed=1)
     a, t = by_name(b, "A"), by_name(b, "B")
     b.cover_until[t.unique_id] = b.round + 1
-    combat._wargame_attack(b, a, t)
+    wgsys.attack(b, a, t)
     assert t.wg.hit_dice == 3
 
 
@@ -103,7 +105,7 @@ def test_weak_cover_protects_makes_fog_stop_arrows():
     b = Battle(sc, seed=1, events=True)
     a, t = by_name(b, "A"), by_name(b, "B")
     b.cover_until[t.unique_id] = b.round + 1
-    combat._wargame_attack(b, a, t)
+    wgsys.attack(b, a, t)
     assert t.wg.hit_dice == 4 and t.wounds_taken == 0
     assert b.log[-1]["result"].endswith("cover: no damage")
 
@@ -117,7 +119,7 @@ def test_fighters_take_cover_in_fog_only_where_it_protects(weak_cover, taken):
         options={"weak_cover": weak_cover},
     )
     b = Battle(sc, seed=1)
-    cover = combat._take_cover(b, by_name(b, "B"))
+    cover = common.take_cover(b, by_name(b, "B"))
     assert (cover.name if cover else None) == taken
 
 
@@ -126,7 +128,7 @@ def test_dodge_avoids_the_attack_for_one_hd():
     b = Battle(sc, seed=1)
     a, t = by_name(b, "A"), by_name(b, "B")
     b.rng = ScriptedRng([8, 8])
-    combat._wargame_attack(b, a, t)
+    wgsys.attack(b, a, t)
     assert t.wg.hit_dice == 4 and t.wg.spendable == 3  # dodged, 1 HD spent
 
 
@@ -140,7 +142,7 @@ def test_wound_on_one_hd_takes_the_target_out():
     b = Battle(sc, seed=1)
     a, t = by_name(b, "A"), by_name(b, "B")
     b.rng = ScriptedRng([3, 4])
-    combat._wargame_attack(b, a, t)
+    wgsys.attack(b, a, t)
     assert t.status == Status.INCAPACITATED and t.wg.hit_dice == 0
     b.check_end()
     assert b.ended and b.winner == "red" and b.end_reason == "defeat"
@@ -211,7 +213,7 @@ def test_fleeing_fighter_leaves_the_field_after_its_turn():
 
     f.wg = wargame.start_fleeing(f.wg)
     b.set_status(f, Status.FLEEING)
-    combat.take_turn(b, f)
+    b.take_turn(f)
     assert f.status == Status.FLED
 
 
@@ -471,7 +473,7 @@ def test_deathwish_attack_uses_to_hit_then_damage_then_wound_level():
     a, t = by_name(b, "A"), by_name(b, "B")
     # to-hit d10 = 3 (<= skill 5); damage 2d10 = 6 and 4 (both <= lethality 6): 10 = critical
     b.rng = ScriptedRng([3, 6, 4])
-    combat.take_turn(b, a)
+    b.take_turn(a)
     assert t.dw_wounds == ["critical"]
     assert t.status in (Status.INCAPACITATED, Status.DEAD)
 
@@ -488,7 +490,7 @@ def test_deathwish_miss_does_nothing():
     b = Battle(sc, seed=1)
     a, t = by_name(b, "A"), by_name(b, "B")
     b.rng = ScriptedRng([6])  # 6 > skill 5: a miss
-    combat.take_turn(b, a)
+    b.take_turn(a)
     assert t.dw_wounds == [] and t.status == Status.ACTIVE
 
 
@@ -504,7 +506,7 @@ def _shot_at_random_location(target_armor, script):
     )
     b = Battle(sc, seed=1, events=True)
     b.rng = ScriptedRng(script)
-    combat.take_turn(b, by_name(b, "A"))
+    b.take_turn(by_name(b, "A"))
     (shot,) = [e for e in b.log if e["action"] == "shoots"]
     return shot
 
@@ -544,9 +546,9 @@ def test_deathwish_untreated_critical_kills_after_five_rounds():
     t.dw_bleeding_out = 5
     t.status = Status.INCAPACITATED
     for _ in range(4):
-        combat.end_of_round(b)
+        b.system.end_of_round(b)
     assert t.status == Status.INCAPACITATED
-    combat.end_of_round(b)
+    b.system.end_of_round(b)
     assert t.status == Status.DEAD
 
 
@@ -563,7 +565,7 @@ def test_d6_tie_goes_to_the_defender():
     b = Battle(sc, seed=1)
     a, t = by_name(b, "A"), by_name(b, "B")
     b.rng = ScriptedRng([4, 4])  # B's dodge 4, A's attack 4: a tie misses
-    combat.take_turn(b, a)
+    b.take_turn(a)
     assert t.d6_condition.tier.value == "none" and t.wounds_taken == 0
 
 
@@ -581,7 +583,7 @@ def test_d6_hit_rolls_damage_against_body():
     a, t = by_name(b, "A"), by_name(b, "B")
     # dodge 1, attack 6 (hit); damage 6+6 = 12 against body 1D = 1: difference 11, incapacitated
     b.rng = ScriptedRng([1, 6, 6, 6, 1])
-    combat.take_turn(b, a)
+    b.take_turn(a)
     assert t.d6_condition.tier.value == "incapacitated"
     assert t.status == Status.INCAPACITATED
 
@@ -683,12 +685,12 @@ def test_distraction_stops_the_target_spending_hd_this_round():
     )
     b = Battle(sc, seed=1, events=True)
     a, t = by_name(b, "A"), by_name(b, "B")
-    assert combat._wargame_factor(b, a, t)
+    assert wgsys.invoke_factor(b, a, t)
     assert t.wg.distracted and a.wg.spendable == 4  # a maneuver: 2 HD
     b.rng = ScriptedRng([8, 8])
-    combat._wargame_attack(b, a, t)  # B would dodge 16 damage, but cannot spend HD
+    wgsys.attack(b, a, t)  # B would dodge 16 damage, but cannot spend HD
     assert t.wg.hit_dice == 3
-    assert not combat._wargame_factor(b, a, t)  # once per target
+    assert not wgsys.invoke_factor(b, a, t)  # once per target
     b._end_round()
     assert not t.wg.distracted
 
@@ -702,12 +704,12 @@ def test_hazard_push_is_a_contest_and_costs_one_hd_and_the_armor():
     b = Battle(sc, seed=1, events=True)
     a, t = by_name(b, "A"), by_name(b, "B")
     b.rng = ScriptedRng([8, 1])  # attacker d8 8 + 5 against defender d8 1 + 5
-    assert combat._wargame_factor(b, a, t)
+    assert wgsys.invoke_factor(b, a, t)
     assert t.wg.hit_dice == 3 and t.wg.spendable == 3  # 1 HD resisting, 1 HD lost
     assert t.wg.exposed and t.wg.subdued  # armor 0 this round; tangle subdues
     b.rng = ScriptedRng([1, 8])  # a tie or loss goes to the defender: no effect
     t.wg = replace(t.wg, stuck_in=None)
-    combat._wargame_factor(b, a, t)
+    wgsys.invoke_factor(b, a, t)
     assert t.wg.hit_dice == 3
 
 
@@ -779,7 +781,7 @@ def test_morale_is_rolled_the_moment_the_trigger_is_met():
     b = Battle(sc, seed=1, events=True)
     a = by_name(b, "A")
     b.rng = ScriptedRng([3, 3, 1, 2, 2])  # attack B0 (out), morale d8 = 1 (B1 holds), attack B1
-    combat.take_turn(b, a)
+    b.take_turn(a)
     kinds = [(e["action"], e["target"] or e["actor"]) for e in b.log]
     out = kinds.index(("status", "B0"))
     morale = kinds.index(("morale", "blue"))
@@ -902,7 +904,7 @@ def test_a_2w2p_side_keeps_hits_off_its_leader():
         )
         b = Battle(sc, seed=1)
         b.rng = ScriptedRng([1] * 5 + [6] + [1] * 5)  # red rolls nothing; blue one felling hit
-        combat.twowp_round(b)
+        twowp_sys.fight_round(b)
         assert by_name(b, "r0").wounds_2w2p.felled is leader_felled, protect
         assert sum(f.wounds_2w2p.felled for f in b.sides["red"].fighters) == 1
 

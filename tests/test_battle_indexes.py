@@ -3,9 +3,10 @@ what a scan of every fighter picks (the performance issue: no per-turn scans).""
 
 import pytest
 
-from sim import combat
 from sim.battle import Battle, FighterHeap
-from sim.loader import load_scenario, parse_scenario
+from sim.scenario import load_scenario, parse_scenario
+from sim.systems import common
+from sim.systems import wargame as wgsys
 
 
 def crowd(per_side: int, target: str, large_above: int, ties: str = "first_listed") -> str:
@@ -34,7 +35,7 @@ sides:
 
 
 def _scan_target(b, f):
-    return b.tactic_of(f).choose_target(combat._rank_and_file(b, combat._targets(b, f)), b.rng)
+    return b.tactic_of(f).choose_target(common.rank_and_file(b, common.targets(b, f)), b.rng)
 
 
 def _fight(sc, seed):
@@ -54,7 +55,8 @@ def _fight(sc, seed):
 def test_indexes_pick_what_a_scan_picks(monkeypatch, text):
     sc = parse_scenario(text, "<crowd>")
     fast = [_fight(sc, seed) for seed in range(15)]
-    monkeypatch.setattr(combat, "_choose_target", _scan_target)
+    monkeypatch.setattr(common, "choose_target", _scan_target)
+    monkeypatch.setattr(wgsys, "choose_target", _scan_target)
     monkeypatch.setattr(Battle, "_waiting", lambda self, fighters: None)
     assert [_fight(sc, seed) for seed in range(15)] == fast
 
@@ -65,7 +67,8 @@ def test_indexes_match_scans_on_the_examples(monkeypatch):
     paths = sorted((Path(__file__).resolve().parents[1] / "scenarios").glob("*.yaml"))
     scenarios = [load_scenario(p) for p in paths]
     fast = [_fight(sc, seed) for sc in scenarios for seed in range(5)]
-    monkeypatch.setattr(combat, "_choose_target", _scan_target)
+    monkeypatch.setattr(common, "choose_target", _scan_target)
+    monkeypatch.setattr(wgsys, "choose_target", _scan_target)
     monkeypatch.setattr(Battle, "_waiting", lambda self, fighters: None)
     assert [_fight(sc, seed) for sc in scenarios for seed in range(5)] == fast
 

@@ -13,10 +13,10 @@ from sim.battle import Battle
 from sim.campaign import CAMPAIGN_KEYS
 from sim.cli import main
 from sim.experiment import load_experiment
-from sim.loader import load_scenario, parse_scenario
 from sim.rules import d6, deathwish, twowp
 from sim.run import Fought, fight, run_rows
 from sim.runner import sweep
+from sim.scenario import load_scenario, parse_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))

@@ -263,8 +263,8 @@ def test_a_50_mb_file_is_refused_with_its_limit(capsys, tmp_path):
 def test_replay_of_a_sweep_style_dataset(capsys, tmp_path):
     """A dataset with swept parameters and several runs (the layout sim sweep writes)."""
     from sim import records
-    from sim.loader import parse_scenario
     from sim.run import fight, run_rows
+    from sim.scenario import parse_scenario
 
     text = (ROOT / "scenarios/skirmish.yaml").read_text()
     params = ["max_rounds", "sides.guards.tactic"]

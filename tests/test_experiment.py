@@ -13,7 +13,7 @@ import pytest
 
 from sim.errors import SimError
 from sim.experiment import load_experiment
-from sim.loader import ScenarioError, parse_scenario
+from sim.scenario import ScenarioError, parse_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 SKIRMISH = ROOT / "scenarios" / "skirmish.yaml"

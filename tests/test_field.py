@@ -13,11 +13,15 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from sim import combat, space
+from sim import space
 from sim.battle import Battle
 from sim.field import band, line_of_sight
-from sim.loader import parse_scenario
+from sim.rules import d6 as d6_rules
+from sim.rules import deathwish as deathwish_rules
 from sim.rules.common import Status
+from sim.scenario import parse_scenario
+from sim.systems import common
+from sim.systems import wargame as wgsys
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -37,7 +41,7 @@ def turn(b: Battle, name: str) -> list[dict]:
         b.harm_this_round = False
         b._start_round()
     start = len(b.log)
-    combat.take_turn(b, who(b, name))
+    b.take_turn(who(b, name))
     return b.log[start:]
 
 
@@ -261,7 +265,7 @@ def test_range_bands_cost_deathwish_skill(monkeypatch, x, band_, lost):
         seen.append(skill)
         return False
 
-    monkeypatch.setattr(combat.deathwish, "roll_to_hit", roll_to_hit)
+    monkeypatch.setattr(deathwish_rules, "roll_to_hit", roll_to_hit)
     b = make(doc, ["." * 301], {"A": (0, 0), "B": (x, 0)}, cell=1, unit="yd")  # 300 yd range
     assert b.field.band_of(who(b, "A"), who(b, "B")) == band_
     turn(b, "A")
@@ -278,7 +282,7 @@ def test_d6_long_range_raises_the_difficulty(monkeypatch):
         seen.append(difficulty)
         return difficulty
 
-    monkeypatch.setattr(combat.d6, "roll_difficulty", roll_difficulty)
+    monkeypatch.setattr(d6_rules, "roll_difficulty", roll_difficulty)
     doc = "rules: d6\nsides:\n  north: {fighters: [{name: A}]}\n  south: {fighters: [{name: B}]}\n"
     b = make(doc, ["..."], {"A": (0, 0), "B": (1, 0)})
     turn(b, "A")
@@ -317,9 +321,9 @@ def test_cover_cells_stop_standard_ranged_attacks(cover, stops):
     b = Battle(replace(sc, map=m), seed=3, events=True)
     shots = [e for e in turn(b, "A") if e["action"] == "attack"]
     assert bool(shots) is not stops  # a bow holds its fire at a man behind trees
-    assert combat._covered(b, who(b, "A"), who(b, "B")) is stops
+    assert b.system.covered(b, who(b, "A"), who(b, "B")) is stops
     start = len(b.log)
-    combat._wargame_attack(b, who(b, "A"), who(b, "B"))  # shot anyway: the rule applies
+    wgsys.attack(b, who(b, "A"), who(b, "B"))  # shot anyway: the rule applies
     assert ("cover: no damage" in b.log[start]["result"]) is stops
 
 
@@ -333,10 +337,10 @@ def test_cover_does_not_help_against_a_neighbour():
 def test_map_cover_value_feeds_deathwish_points_and_d6_dice():
     b = duel(["......T"], {"A": (0, 0), "B": (6, 0)})
     a, t = who(b, "A"), who(b, "B")
-    assert combat._map_cover(b, a, t, default=1) == 1
+    assert common.map_cover(b, a, t, default=1) == 1
     m = space.from_picture(["......C"], ["north", "south"], legend={"C": ("cover", "trees", 3)})
     b.field.spec = m
-    assert combat._map_cover(b, a, t, default=1) == 3
+    assert common.map_cover(b, a, t, default=1) == 3
 
 
 # --------------------------------------------------------------------------- 2W2P fronts

@@ -37,9 +37,8 @@ import pytest
 import yaml
 
 from sim.catalogue import option_rows
-from sim.loader import parse_scenario
 from sim.run import Fought, fight
-from sim.scenario import Scenario
+from sim.scenario import Scenario, parse_scenario
 
 SEEDS = 40
 """Seeds 0..SEEDS-1 for each arm, unless a probe asks for more."""

@@ -8,8 +8,8 @@ import pytest
 from sim import records
 from sim.battle import Battle
 from sim.errors import SimError
-from sim.loader import load_scenario
 from sim.run import Fought, draw_seed, fight, generator, run_rows
+from sim.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 SKIRMISH = ROOT / "scenarios" / "skirmish.yaml"

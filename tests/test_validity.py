@@ -30,7 +30,7 @@ import pytest
 
 from benchmarks import validity as v
 from sim.battle import Battle
-from sim.loader import parse_scenario
+from sim.scenario import parse_scenario
 
 SYSTEMS = v.SYSTEMS
 

@@ -50,8 +50,8 @@ def cli_text(*argv: str) -> str:
 
 def table_digest(path: Path, overrides: tuple[str, ...] = ()) -> str:
     """sha256 of every table row (events included) of the scenario's runs over TABLE_SEEDS."""
-    from sim.loader import load_scenario
     from sim.run import fight, run_rows
+    from sim.scenario import load_scenario
 
     sc = load_scenario(path, overrides)
     rows = []
@@ -72,8 +72,8 @@ def scenario_digests(path: Path) -> dict[str, str]:
 def experiment_digest(path: Path) -> str:
     """sha256 of the rows of the first REPLICATES runs of every design point of ``path``."""
     from sim.experiment import load_experiment
-    from sim.loader import parse_scenario
     from sim.run import fight, run_rows
+    from sim.scenario import parse_scenario
 
     exp = load_experiment(path)
     fields = exp.param_fields()

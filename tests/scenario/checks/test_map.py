@@ -1,15 +1,14 @@
 """The scenario file's ``map`` key: a battlefield drawn as text, loaded into ``Scenario.map``."""
 
 import pickle
-from pathlib import Path
 
 import pytest
 
-from sim.loader import load_scenario
+from sim.scenario import load_scenario
 from sim.space import MapSpec
-from tests.test_loader import errors, load
+from tests.scenario.helpers import ROOT, errors, load
 
-SCENARIOS = sorted((Path(__file__).resolve().parents[1] / "scenarios").glob("*.yaml"))
+SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))
 
 SIDES = """\
 sides:

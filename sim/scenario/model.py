@@ -5,20 +5,30 @@ from it. Everything a battle needs is here, so the same scenario and seed give t
 battle. Fighters carry stats for every system, so one scenario can be fought under any of
 the four: War Game fields at the top level, 2W2P's fight count and skills, and the
 ``deathwish`` and ``d6`` blocks (defaults give an average fighter).
+
+A scenario's option groups and its sides' tactics are built (and checked) once, the first
+time a battle asks for them (:meth:`Scenario.rule_options`, :meth:`~Scenario.frame_options`,
+:attr:`~Scenario.battle_options`, :meth:`~Scenario.side_tactic`), and kept with it; the rule
+system (:mod:`sim.systems`) that builds the first two is passed in, so this module imports
+no Mesa.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from sim.errors import SimError, unknown
+from sim.options import BattleOptions, build_options
+from sim.rules import wargame
 from sim.rules.deathwish import DEFAULT_SKILL, WornArmor, worn_armor
 from sim.space import MapSpec
+from sim.tactics import Tactic, make_tactic
 
 if TYPE_CHECKING:
     from sim.aftermath import Healer
+    from sim.systems.base import RuleSystem
 
 GOAL_KINDS = ("protect", "destroy", "hold", "take_and_hold")
 EVENT_KINDS = ("reinforce", "add_factor", "remove_factor")
@@ -236,7 +246,11 @@ class Scenario:
 
     ``options`` are the rule system's own (see ``sim options``); ``frame`` holds War Game
     frame options (morale, scale, initiative) when the system is not ``wargame``;
-    ``battle`` holds the battle's own house rules (:class:`sim.battle.BattleOptions`).
+    ``battle`` holds the battle's own house rules (:class:`sim.options.BattleOptions`).
+    These plain mappings are what the scenario says; the option groups built from them (and
+    each side's :class:`~sim.tactics.Tactic`) are built the first time they are asked for
+    and kept, so the battles of one scenario share them. A bad value raises
+    :class:`~sim.errors.SimError` then, naming its path (``rules.options.pool: ...``).
     """
 
     sides: tuple[Side, ...]
@@ -253,6 +267,7 @@ class Scenario:
     aftermath: AftermathSpec | None = None
     campaign: CampaignSpec | None = None
     map: MapSpec | None = None  # battlefield space (sim.space); None: the abstract battle
+    _built: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for name in ("options", "frame", "battle"):
@@ -272,6 +287,48 @@ class Scenario:
         """The same battle with the order of the sides reversed (for bias checks)."""
         return replace(self, sides=tuple(reversed(self.sides)))
 
+    def rule_options(self, system: RuleSystem) -> Any:
+        """The rules system's ``Options`` (``sim.rules.X.Options``) built from ``options``.
+
+        ``system`` is the scenario's rule system (``sim.systems.get(self.rules)``), which
+        builds them the first time; later calls give the same object.
+        """
+        return self._once("options", lambda: system.build_options(self.options, "rules.options"))
+
+    def frame_options(self, system: RuleSystem) -> wargame.Options:
+        """The War Game frame's options, built by the scenario's rule system from ``frame``.
+
+        Under War Game they are its own options (and a ``frame`` is an error).
+        """
+        frame: wargame.Options = self._once(
+            "frame", lambda: system.frame(self.rule_options(system), self.frame)
+        )
+        return frame
+
+    @property
+    def battle_options(self) -> BattleOptions:
+        """The battle's house rules built from ``battle``."""
+        built: BattleOptions = self._once(
+            "battle", lambda: build_options(BattleOptions, dict(self.battle), where="battle")
+        )
+        return built
+
+    def side_tactic(self, name: str) -> Tactic:
+        """The tactic of the side called ``name``, built from its :class:`TacticSpec`."""
+        tactic: Tactic = self._once(f"tactic {name}", lambda: self._build_tactic(name))
+        return tactic
+
+    def _build_tactic(self, name: str) -> Tactic:
+        (side,) = (s for s in self.sides if s.name == name)
+        spec = side.tactic
+        return make_tactic(spec.name, dict(spec.params), where=f"sides.{name}.tactic")
+
+    def _once(self, key: str, build: Callable[[], Any]) -> Any:
+        """``build()`` the first time ``key`` is asked for; the same object after that."""
+        if key not in self._built:
+            self._built[key] = build()
+        return self._built[key]
+
 
 # --------------------------------------------------------------------------------------------
 # After the battle: the aftermath and campaigns (sim.aftermath, sim.campaign)
@@ -283,7 +340,7 @@ class AftermathSpec:
 
     ``healers`` are camp healers who do not fight (:class:`sim.aftermath.Healer`, each with
     its ``side``); fighters whose ``skills`` name nurse, surgeon or physician heal their own
-    side too. ``camp`` holds :class:`sim.aftermath.CampOptions` values, ``options`` the rule
+    side too. ``camp`` holds :class:`sim.options.CampOptions` values, ``options`` the rule
     system's ``AftermathOptions`` values.
     """
 
@@ -307,7 +364,7 @@ class CampaignSpec:
     ``battles`` are whole scenarios (the file's own, each patched by its ``battles`` entry);
     the ``side`` named carries on from one to the next: its roster is the scenario's, its
     survivors keep their wounds and fight counts. ``names`` labels each battle; ``options``
-    holds :class:`sim.campaign.CampaignOptions` values.
+    holds :class:`sim.options.CampaignOptions` values.
     """
 
     side: str

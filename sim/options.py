@@ -1,0 +1,186 @@
+"""Option groups of the frame and the machinery every option group is made with.
+
+An option is a dataclass field whose metadata says what it means (:func:`option`): its doc,
+its tag (``I`` our interpretation, ``H`` a house rule, as in RULES.md), its allowed values or
+bounds. :func:`build_options` builds a group from a plain mapping, checking every name and
+value; :func:`describe_options` lists a group for ``sim options``.
+
+The rule systems' own groups live with their rules (``sim.rules.wargame.Options`` ...); the
+groups here belong to the frame around them, one per scenario key:
+
+- :class:`BattleOptions`: the battle's own house rules (``battle``), for every system.
+- :class:`CampOptions`: how a side's camp works in the aftermath (``aftermath.camp``).
+- :class:`CampaignOptions`: who of a campaign's company comes back (``campaign.options``).
+
+The machinery is defined in :mod:`sim.rules.common`, so the pure rules reach it without
+importing anything outside ``sim.rules``; this module is its home for the rest of the
+package. It imports no Mesa, pandas, pyarrow or matplotlib: the scenario loader builds these
+groups without loading a battle.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sim.dice import parse_code
+from sim.errors import SimError
+from sim.rules import wargame
+from sim.rules.common import build_options, describe_options, option
+
+__all__ = [
+    "BattleOptions",
+    "CampOptions",
+    "CampaignOptions",
+    "build_options",
+    "describe_options",
+    "option",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class BattleOptions:
+    """The battle frame's own house rules [H], for every system (scenario key ``battle``)."""
+
+    morale_hd: str = option(
+        "wounds",
+        "systems without War Game HD: a fighter's HD for morale is its hit_dice less its "
+        "wounds ('full': its hit_dice)",
+        choices=("wounds", "full"),
+    )
+    large_scale: str = option(
+        "turns",
+        "large scale: the factions alternate turns, each sending one member at a time, the "
+        "enemy leader reached only by leader killing ('turns'); or each faction fights as one "
+        "pool of HD and armor, read as rules.options.pool says ('pools', War Game only)",
+        choices=("turns", "pools"),
+    )
+    initiative: str = option(
+        "everyone",
+        "small-scale initiative: everyone rolls 1 HD and the side with the highest die goes "
+        "first [S]; 'sides': one die per side, so head count does not buy the first move",
+        choices=("everyone", "sides"),
+    )
+    morale: str = option(
+        "all",
+        "which morale triggers are checked (War Game 1.8, every system): all, none (morale "
+        "off), or only one of half_out, leader_out, goal_failed, quiet_rounds",
+        choices=("all", "none", *wargame.MORALE_TRIGGERS),
+    )
+    rout: str = option(
+        "draw",
+        "a rout on both sides (no side has anyone in the fight who is not fleeing) ends the "
+        "battle at once as a draw; 'field': a side left with only fleeing fighters loses at "
+        "once, so the side still holding the field wins (a rout of both at once is a draw)",
+        choices=("draw", "field"),
+    )
+    scattered: str = option(
+        "surrendered",
+        "a faction scattered at 0 HD while more than the large-scale threshold still stand: "
+        "its members surrender, flee, or fight on as individuals in a small-scale War Game "
+        "('fight', whatever their number)",
+        choices=("surrendered", "fled", "fight"),
+    )
+    cover_rounds: int = option(
+        2, "rounds a fighter stays in cover after taking it (this one and the next)", low=1
+    )
+    deathwish_location: str = option(
+        "torso",
+        "Deathwish hit location: always torso, or rolled on a d10 (1 head, 2 vitals, "
+        "3-6 limb, 7-10 torso); a hit meets only the armor on its location",
+        choices=("torso", "random"),
+    )
+    deathwish_cover: int = option(1, "Deathwish cover points of a fighter in cover", low=0)
+    d6_difficulty: int = option(10, "D6 difficulty number every attack must meet", low=0)
+    d6_cover_dice: int = option(2, "D6 cover dice of a fighter in cover (+1D..+4D)", low=0)
+    # --- battlefield space, used only by scenarios with a map (sim.field) ----------------
+    move_ft: int = option(
+        30,
+        "with a map: feet covered by a War Game move maneuver, by a Deathwish fighter's move "
+        "before its attack, and by a 2W2P fighter each round (D6 moves one space [S])",
+        low=0,
+    )
+    gun_range_yd: int = option(
+        100,
+        "with a map: range of a War Game gun in yards (the seed gives only the warbow's)",
+        low=1,
+    )
+    firearm_range_yd: int = option(
+        300, "with a map: range of every Deathwish firearm in yards", low=1
+    )
+    ranged_in_melee: str = option(
+        "no",
+        "with a map: whether a bow or gun may shoot an adjacent enemy ('no': its bearer "
+        "disengages first)",
+        choices=("no", "yes"),
+    )
+    range_bands: str = option(
+        "on",
+        "with a map: short / medium / long range (thirds of the range) cost Deathwish 0/1/2 "
+        "skill to hit and add 0/5/10 to the D6 difficulty ('off': no bands); War Game has no "
+        "to-hit roll, so only the range itself limits it",
+        choices=("on", "off"),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class CampOptions:
+    """How a side's camp works in the aftermath: healers' hours, triage, supervision."""
+
+    healer_hours: int = option(
+        8,
+        "hours a surgeon or physician works a day (the seed's capacities are per hour)",
+        low=0,
+        high=24,
+    )
+    triage: str = option(
+        "felled_first",
+        "order in which patients get healers: felled, bleeding out or mortally wounded "
+        "first, then known infections, then most open wounds (felled_first), or list order "
+        "(listed)",
+        choices=("felled_first", "listed"),
+    )
+    supervised_unskilled: str = option(
+        "competent",
+        "an unskilled student under a supervisor works at a competent healer's capacity "
+        "(competent; it still counts 0 in the head count) or not at all (none)",
+        choices=("competent", "none"),
+    )
+    first_aid_competent: str = option("3D", "D6 tiers First Aid code of a competent healer")
+    first_aid_experienced: str = option("4D", "D6 tiers First Aid code of an experienced healer")
+    first_aid_specialized: str = option("5D", "D6 tiers First Aid code of a specialized healer")
+    rest_hours_per_day: int = option(
+        8, "War Game: hours of rest each aftermath day gives", low=0, high=24
+    )
+    wake_above_hd: int = option(
+        1,
+        "War Game: an incapacitated creature is up again once its HD exceed this (a wound "
+        "on 1 or fewer HD incapacitates)",
+        tag="I",
+        low=0,
+    )
+
+    def __post_init__(self) -> None:
+        for level in ("competent", "experienced", "specialized"):
+            code = getattr(self, f"first_aid_{level}")
+            try:
+                parse_code(code)
+            except ValueError as err:
+                raise SimError(f"camp.first_aid_{level}: {err}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignOptions:
+    """Who of the company comes back for the next battle (scenario key ``campaign.options``)."""
+
+    fled: str = option(
+        "rejoin",
+        "a company member who fled (or was still fleeing when the battle ended) rejoins the "
+        "company for the next battle (rejoin) or is gone for good (leave)",
+        choices=("rejoin", "leave"),
+    )
+    surrendered: str = option(
+        "rejoin",
+        "a company member who surrendered is back for the next battle (rejoin: ransomed or "
+        "released) or is gone for good (leave)",
+        choices=("rejoin", "leave"),
+    )

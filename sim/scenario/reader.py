@@ -1,0 +1,320 @@
+"""Reading scenario YAML safely, with the line of every value, and the issues it reports.
+
+PyYAML composes nodes with ``SafeLoader`` and :func:`read_yaml` builds plain values from them
+itself (mappings, lists, strings, numbers, booleans, null; no tags that make objects, no
+code). Mapping keys are text as written (``yes:`` is the key ``"yes"``); anchors, aliases and
+``<<`` merge keys work; a key given twice is an error. Limits: a file of at most 5 MB, at
+most 200,000 values once aliases are expanded (an alias bomb is refused before anything is
+built), at most 64 levels of nesting.
+
+A problem is an :class:`Issue` (``file:line: field.path: message``); a
+:class:`ScenarioError` carries every issue found. The small helpers here name paths and
+values the way every message shows them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from sim.errors import SimError
+
+__all__ = [
+    "MAX_BYTES",
+    "MAX_DEPTH",
+    "MAX_NODES",
+    "Issue",
+    "Locate",
+    "ScenarioError",
+    "fail",
+    "join_path",
+    "parent_path",
+    "quote_name",
+    "read_yaml",
+    "show",
+    "size_message",
+]
+
+MB = 1024 * 1024
+MAX_BYTES = 5 * MB
+"""Largest file read (5 MB)."""
+MAX_NODES = 200_000
+"""Most values a document may hold once aliases are expanded."""
+MAX_DEPTH = 64
+"""Deepest nesting of mappings and lists."""
+
+Locate = Callable[[str], "int | None"]
+"""Gives the 1-based line of a dotted path, or None."""
+
+
+# --------------------------------------------------------------------------- issues
+@dataclass(frozen=True, slots=True)
+class Issue:
+    """One problem in a file: where it is (source, 1-based line, field path) and what."""
+
+    source: str
+    line: int | None
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        where = self.source if self.line is None else f"{self.source}:{self.line}"
+        return f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
+
+
+class ScenarioError(SimError):
+    """Every problem found in a scenario file; ``str()`` gives one line per issue."""
+
+    def __init__(self, issues: Iterable[Issue]) -> None:
+        self.issues: tuple[Issue, ...] = tuple(issues)
+        super().__init__("\n".join(str(i) for i in self.issues))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ScenarioError, (self.issues,))
+
+
+def fail(source: str, message: str, line: int | None = None, path: str = "") -> ScenarioError:
+    """A :class:`ScenarioError` of one issue."""
+    return ScenarioError([Issue(source, line, path, message)])
+
+
+def show(value: Any) -> str:
+    """A value as an error message quotes it: ``'three'``, ``2.5``, ``true``, ``a list``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str) and len(value) > 40:
+        return repr(value[:37] + "...")
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def quote_name(text: str) -> str:
+    """A name as paths and messages show it: as is, or quoted if it has odd characters."""
+    return text if text.isprintable() else repr(text)
+
+
+def join_path(path: str, key: str) -> str:
+    """The path of ``key`` inside ``path`` (``sides.red`` + ``fighters``)."""
+    key = quote_name(key)
+    return f"{path}.{key}" if path else key
+
+
+def parent_path(path: str) -> str:
+    """The path one step up: ``a.b[2]`` -> ``a.b``, ``a.b`` -> ``a``."""
+    if path.endswith("]"):
+        return path[: path.rindex("[")]
+    return path.rpartition(".")[0]
+
+
+# --------------------------------------------------------------------------- reading YAML
+_TAG = "tag:yaml.org,2002:"
+_SCALAR_TAGS = {_TAG + t for t in ("null", "bool", "int", "float", "str", "timestamp", "binary")}
+_AS_TEXT = {_TAG + "merge", _TAG + "value"}  # plain ``<<`` and ``=`` as values: just text
+_MERGE = _TAG + "merge"
+
+
+class _TooBig(Exception):
+    pass
+
+
+class _Reader:
+    """Builds plain Python values from a composed node graph, noting each path's line."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.issues: list[Issue] = []
+        self.lines: dict[str, int] = {}
+        self.sizes: dict[int, tuple[int, int]] = {}
+        self.constructor = yaml.constructor.SafeConstructor()
+
+    def issue(self, node: Node, path: str, message: str) -> None:
+        self.issues.append(Issue(self.source, node.start_mark.line + 1, path, message))
+
+    # Sizing first: the expanded size and height of every node (a shared node counts once per
+    # use), so an alias bomb or an alias chain too deep is found from its few distinct nodes,
+    # before anything is built.
+    def size(self, node: Node, depth: int, active: set[int], used: Node) -> tuple[int, int]:
+        """Expanded (size, height) of ``node``, used inside ``used`` at ``depth``."""
+        known = self.sizes.get(id(node))
+        if known is None:
+            if depth > MAX_DEPTH:
+                raise _TooBig(f"nesting deeper than {MAX_DEPTH} levels", node)
+            if id(node) in active:
+                raise _TooBig("an alias refers to a node that contains it", node)
+            total, height = 1, 1
+            if isinstance(node, (MappingNode, SequenceNode)):
+                active.add(id(node))
+                children: list[Node] = []
+                if isinstance(node, MappingNode):
+                    for key, value in node.value:
+                        children += [key, value]
+                else:
+                    children = list(node.value)
+                for child in children:
+                    child_size, child_height = self.size(child, depth + 1, active, node)
+                    total += child_size
+                    height = max(height, child_height + 1)
+                    if total > MAX_NODES:
+                        break
+                active.discard(id(node))
+            known = self.sizes[id(node)] = (total, height)
+        total, height = known
+        if depth + height > MAX_DEPTH + 1:
+            raise _TooBig(f"nesting deeper than {MAX_DEPTH} levels once aliases are expanded", used)
+        if total > MAX_NODES:
+            raise _TooBig(
+                f"the document holds more than {MAX_NODES} values once aliases are expanded "
+                "(an alias bomb?)",
+                node,
+            )
+        return known
+
+    def build(self, node: Node, path: str) -> Any:
+        if isinstance(node, ScalarNode):
+            return self.scalar(node, path)
+        if isinstance(node, SequenceNode):
+            if node.tag != _TAG + "seq":
+                self.issue(node, path, f"unsupported tag {_tag(node.tag)}")
+                return None
+            out = []
+            for i, item in enumerate(node.value):
+                item_path = f"{path}[{i}]"
+                self.lines.setdefault(item_path, item.start_mark.line + 1)
+                out.append(self.build(item, item_path))
+            return out
+        if isinstance(node, MappingNode):
+            if node.tag != _TAG + "map":
+                self.issue(node, path, f"unsupported tag {_tag(node.tag)}")
+                return None
+            result: dict[str, Any] = {}
+            for key, (key_node, value_node) in self.pairs(node, path).items():
+                key_path = join_path(path, key)
+                self.lines.setdefault(key_path, key_node.start_mark.line + 1)
+                result[key] = self.build(value_node, key_path)
+            return result
+        self.issue(node, path, "unsupported node")  # pragma: no cover - PyYAML has no other
+        return None
+
+    def pairs(self, node: MappingNode, path: str) -> dict[str, tuple[Node, Node]]:
+        """A mapping's entries by key text; ``<<`` merges resolved, duplicates reported."""
+        own: dict[str, tuple[Node, Node]] = {}
+        merged: dict[str, tuple[Node, Node]] = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == _MERGE:
+                sources = value_node.value if isinstance(value_node, SequenceNode) else [value_node]
+                for source in sources:
+                    if not isinstance(source, MappingNode):
+                        self.issue(value_node, path, "'<<' merges a mapping or a list of mappings")
+                        continue
+                    for key, pair in self.pairs(source, path).items():
+                        merged.setdefault(key, pair)  # earlier sources win
+                continue
+            if not isinstance(key_node, ScalarNode):
+                self.issue(key_node, path, "a key must be plain text, not a list or mapping")
+                continue
+            key = str(key_node.value)
+            if key in own:
+                first = own[key][0].start_mark.line + 1
+                self.issue(key_node, join_path(path, key), f"duplicate key (first on line {first})")
+                continue
+            own[key] = (key_node, value_node)
+        return {**merged, **own}
+
+    def scalar(self, node: ScalarNode, path: str) -> Any:
+        if node.tag in _AS_TEXT:
+            return str(node.value)
+        if node.tag not in _SCALAR_TAGS:
+            self.issue(node, path, f"unsupported tag {_tag(node.tag)}")
+            return None
+        try:
+            return self.constructor.construct_object(node, deep=True)
+        except (yaml.YAMLError, ValueError, OverflowError) as err:
+            detail = getattr(err, "problem", None) or str(err).partition(":")[0]
+            self.issue(node, path, f"bad value {node.value[:40]!r}: {_one_line(detail)}")
+            return None
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _tag(tag: str) -> str:
+    return "!!" + tag[len(_TAG) :] if tag.startswith(_TAG) else tag
+
+
+def _yaml_issue(err: yaml.YAMLError, text: str, source: str) -> Issue:
+    if isinstance(err, yaml.reader.ReaderError):
+        line = text[: err.position].count("\n") + 1
+        char = err.character if isinstance(err.character, int) else ord(err.character)
+        return Issue(source, line, "", f"unacceptable character #x{char:04x} ({err.reason})")
+    if isinstance(err, yaml.MarkedYAMLError):
+        mark = err.problem_mark or err.context_mark
+        parts = [p for p in (err.context, err.problem) if p]
+        message = _one_line(": ".join(parts)) or "malformed YAML"
+        return Issue(source, mark.line + 1 if mark else None, "", f"malformed YAML: {message}")
+    return Issue(source, None, "", f"malformed YAML: {_one_line(str(err))}")
+
+
+def size_message(size: int) -> str:
+    """The message for a file of ``size`` bytes, over the limit."""
+    return f"file is {size / MB:.1f} MB; the limit is {MAX_BYTES // MB} MB"
+
+
+def read_yaml(text: str, source: str = "<string>") -> tuple[Any, Locate]:
+    """Parse one YAML document safely; return its plain value and a line finder.
+
+    The value is built from PyYAML's composed nodes (``SafeLoader``): mappings become dicts
+    with text keys (a key is taken as written: ``1`` and ``yes`` stay the text ``"1"`` and
+    ``"yes"``), lists become lists, scalars the usual YAML 1.1 values. ``<<`` merge keys
+    work. ``locate(path)`` gives the 1-based line of a dotted path such as
+    ``sides.red.fighters[2].weapon`` (the line of its key, or of a list item), falling back
+    to its nearest parent that the document has (but not to the document itself, which
+    ``locate("")`` gives); ``None`` if none has a line.
+
+    Raises:
+        ScenarioError: malformed YAML (one issue at the line PyYAML reports), a document over
+            the limits (size, expanded values, nesting), unsupported tags, duplicate keys,
+            keys that are not plain text.
+    """
+    if len(text) > MAX_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+        raise fail(source, size_message(len(text.encode("utf-8", "surrogatepass"))))
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as err:
+        raise ScenarioError([_yaml_issue(err, text, source)]) from None
+    except RecursionError:
+        raise fail(source, "nesting is too deep") from None
+    reader = _Reader(source)
+
+    def locate(path: str) -> int | None:
+        if not path:
+            return reader.lines.get("")
+        while path:
+            line = reader.lines.get(path)
+            if line is not None:
+                return line
+            path = parent_path(path)
+        return None
+
+    if root is None:
+        return None, locate
+    try:
+        reader.size(root, 0, set(), root)
+    except _TooBig as err:
+        message, node = err.args
+        raise fail(source, message, node.start_mark.line + 1) from None
+    reader.lines[""] = root.start_mark.line + 1
+    value = reader.build(root, "")
+    if reader.issues:
+        raise ScenarioError(reader.issues)
+    return value, locate

@@ -1,0 +1,173 @@
+"""D6 tiers (seed 003, RULES.md 4): opposed rolls, the body roll and the damage table.
+
+The hit rating against the reaction rolled once per round and the difficulty, then damage
+against the body roll and the damage table's stacking. On a map a move of one space [S],
+and a sprint instead of the attack [S]. Mortal wounds kill with time
+(:meth:`D6.end_of_round`).
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import TYPE_CHECKING, ClassVar
+
+from sim.dice import D6Code, parse_code
+from sim.rules import d6
+from sim.rules.common import Status
+from sim.systems.base import System
+from sim.systems.common import (
+    BAND_DIFFICULTY,
+    flee,
+    map_cover,
+    map_move_then_target,
+    one_attack_target,
+    plan_move,
+)
+
+if TYPE_CHECKING:
+    from sim.agents import Fighter
+    from sim.battle import Battle
+
+
+class D6(System):
+    """D6 tiers: one attack a turn against a reaction that stands for the round."""
+
+    name: ClassVar[str] = d6.NAME
+    rules: ClassVar[ModuleType] = d6
+
+    def start_status(self, f: Fighter) -> Status:
+        """What the damage table makes of its condition."""
+        return d6.status_for(f.d6_condition)
+
+    def take_turn(self, b: Battle, f: Fighter) -> None:
+        """``f``'s attack (:func:`turn`)."""
+        turn(b, f)
+
+    def end_of_round(self, b: Battle) -> None:
+        """A mortally wounded fighter rolls 2D; below the rounds so far, it dies [S]."""
+        for f in b.all_fighters():
+            if f.status == Status.DEAD or f.d6_condition.tier is not d6.DamageTier.MORTALLY_WOUNDED:
+                continue
+            f.d6_mortal_rounds += 1
+            if d6.roll_mortal_check(f.d6_mortal_rounds, b.rng):
+                b.note(f.name, "dies of a mortal wound", result=f"round {f.d6_mortal_rounds}")
+                f.d6_condition = d6.Condition(d6.DamageTier.DEAD)
+                b.set_status(f, Status.DEAD)
+
+
+def map_move(b: Battle, f: Fighter) -> Fighter | None:
+    """A D6 turn on a map: a move of one space [S], then the attack.
+
+    If that brings no enemy in reach and the tactic sprints, a second space instead of the
+    attack (half dodge this round) [S].
+    """
+    target = map_move_then_target(b, f, 0, cells=1)
+    if target is None and b.tactic_of(f).sprint:
+        plan = plan_move(b, f, 0, cells=1)
+        if plan is not None:
+            plan()
+            f.d6_sprinted = b.round
+            b.note(f.name, "sprints", result="half dodge this round")
+    return target
+
+
+def dice_code(text: str, fallback: D6Code) -> D6Code:
+    """The dice code ``text``, or ``fallback`` when it is empty."""
+    return parse_code(text) if text else fallback
+
+
+def penalty(b: Battle, f: Fighter) -> int:
+    """The dice ``f`` loses on its rolls now: its wounds and the stuns in effect."""
+    return d6.penalty_dice(
+        f.d6_condition, stuns=d6.stuns_in_effect(f.d6_stuns, b.round), options=b.options
+    )
+
+
+def reaction_of(b: Battle, f: Fighter) -> tuple[str, int]:
+    """The reaction ``f`` rolled this round (rolled on the first attack it faces)."""
+    if f.d6_reaction is None:
+        dodge = parse_code(f.spec.d6.dodge)
+        parry = dice_code(f.spec.d6.parry, D6Code(0))
+        use_parry = b.tactic_of(f).parry and parry.total_pips > dodge.total_pips
+        kind, skill = ("parry", parry) if use_parry else ("dodge", dodge)
+        if not f.active or not d6.can_act(f.d6_condition):
+            total = 0
+        else:
+            code = d6.reaction_code(
+                skill,
+                kind,
+                sprinting=f.d6_sprinted == b.round,
+                penalty=penalty(b, f),
+                options=b.options,
+            )
+            total = code.roll(b.rng)
+        f.d6_reaction = total
+        f.d6_reaction_kind = kind
+    return f.d6_reaction_kind, f.d6_reaction
+
+
+def turn(b: Battle, f: Fighter) -> None:
+    """``f``'s D6 turn: its one attack (after a move on a map) against one target."""
+    if f.status == Status.FLEEING:
+        flee(b, f)
+        return
+    if not d6.can_act(f.d6_condition):
+        return
+    if b.field is None:
+        target = one_attack_target(b, f)
+        cover = b.opts.d6_cover_dice if target is not None and b.in_cover(target) else 0
+        base = b.opts.d6_difficulty
+    else:
+        target = map_move(b, f)
+        if target is not None:
+            cover = map_cover(b, f, target, b.opts.d6_cover_dice)
+            base = b.opts.d6_difficulty + BAND_DIFFICULTY[b.field.band_of(f, target)]
+    if target is None:
+        return
+    hit_code = d6.apply_penalty(parse_code(f.spec.d6.attack), penalty(b, f))
+    kind, reaction = reaction_of(b, f=target)
+    use = d6.reaction_against(reaction, kind, options=b.options)
+    mods = d6.attack_modifiers(
+        cover=cover,
+        target_size=target.spec.d6.size,
+        attacker_size=f.spec.d6.size,
+        options=b.options,
+    )
+    difficulty = d6.roll_difficulty(base, mods, b.rng)
+    hit = d6.roll_hit(hit_code, use.total, difficulty, b.rng)
+    if not hit.hit:
+        b.note(
+            f.name,
+            "attacks",
+            target.name,
+            dice=f"{hit_code}={hit.total}",
+            result=f"misses ({kind} {use.total}, difficulty {difficulty})",
+        )
+        return
+    strength = parse_code(target.spec.d6.strength)
+    damage = dice_code(f.spec.d6.damage, d6.unarmed_damage(parse_code(f.spec.d6.strength)))
+    damage = damage.plus_dice(mods.damage_dice.dice)
+    body = d6.body_code(
+        strength, parse_code(target.spec.d6.dexterity), parse_code(target.spec.d6.armor), b.options
+    ).plus_dice(mods.body_dice.dice)
+    res = d6.roll_damage_vs_body(damage, body, b.rng)
+    before = target.d6_condition
+    target.d6_condition = d6.stacked(before, res.tier)
+    if b.log is not None:
+        b.note(
+            f.name,
+            "attacks",
+            target.name,
+            dice=f"{damage}={res.damage} vs body {body}={res.body}",
+            result=f"{res.tier.value}; now {target.d6_condition.label}",
+        )
+    if res.tier is d6.DamageTier.NONE:
+        return
+    b.damaged()
+    if res.tier is d6.DamageTier.STUNNED:
+        target.d6_stuns.append(b.round)
+    else:
+        b.harmed(f, target, 1, 1)
+    status = d6.status_for(target.d6_condition)
+    if status != Status.ACTIVE and target.status != status:
+        b.set_status(target, status)

@@ -1,0 +1,124 @@
+"""Deathwish (seed 001, RULES.md 3): to-hit, the damage roll, the wound level and its effects.
+
+Taking cover is free for a Deathwish fighter (a move action, not the attack) [H]; on a map a
+fighter with no enemy in reach moves first. Untreated Serious and Critical wounds kill with
+time (:meth:`Deathwish.end_of_round`).
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import TYPE_CHECKING, ClassVar
+
+from sim.rules import deathwish
+from sim.rules.common import Status
+from sim.systems.base import System
+from sim.systems.common import BAND_SKILL, flee, map_cover, map_move_then_target, one_attack_target
+
+if TYPE_CHECKING:
+    from sim.agents import Fighter
+    from sim.battle import Battle
+
+YARD = 3.0  # feet
+
+# Deathwish hit location by d10 when BattleOptions.deathwish_location == "random" [H].
+_LOCATION_D10 = (
+    "head",
+    "vitals",
+    "limb",
+    "limb",
+    "limb",
+    "limb",
+    "torso",
+    "torso",
+    "torso",
+    "torso",
+)
+
+
+class Deathwish(System):
+    """Deathwish: one shot a turn."""
+
+    name: ClassVar[str] = deathwish.NAME
+    rules: ClassVar[ModuleType] = deathwish
+
+    def take_turn(self, b: Battle, f: Fighter) -> None:
+        """``f``'s shot (:func:`turn`)."""
+        turn(b, f)
+
+    def end_of_round(self, b: Battle) -> None:
+        """An untreated wound that kills with time counts down, and kills at 0."""
+        for f in b.all_fighters():
+            if f.status == Status.DEAD or f.dw_bleeding_out is None:
+                continue
+            f.dw_bleeding_out -= 1
+            if f.dw_bleeding_out <= 0:
+                b.note(f.name, "dies of untreated wounds")
+                b.set_status(f, Status.DEAD)
+
+    def is_ranged(self, f: Fighter) -> bool:
+        """Every firearm; not Unarmed."""
+        return f.dw_weapon.lethality is not None
+
+    def range_ft(self, b: Battle, f: Fighter) -> float:
+        """Every firearm reaches ``firearm_range_yd`` [H]; unarmed, the neighbouring cells."""
+        return b.opts.firearm_range_yd * YARD if self.is_ranged(f) else 0.0
+
+
+def turn(b: Battle, f: Fighter) -> None:
+    """``f``'s Deathwish turn: one shot (after a move on a map) at one target."""
+    if f.status == Status.FLEEING:
+        flee(b, f)
+        return
+    if b.field is None:
+        target = one_attack_target(b, f)
+        cover_pts = b.opts.deathwish_cover if target is not None and b.in_cover(target) else 0
+        skill = f.spec.deathwish.skill
+    else:
+        target = map_move_then_target(b, f, b.opts.move_ft)
+        if target is not None:
+            cover_pts = map_cover(b, f, target, b.opts.deathwish_cover)
+            skill = f.spec.deathwish.skill - BAND_SKILL[b.field.band_of(f, target)]
+    if target is None:
+        return
+    hit = deathwish.roll_to_hit(
+        b.rng,
+        skill,
+        deathwish.wound_difficulty(f.dw_wounds),
+        deathwish.cover_difficulty(cover_pts, b.options),
+    )
+    if not hit:
+        b.note(f.name, "shoots", target.name, result="misses")
+        return
+    location = "torso"
+    if b.opts.deathwish_location == "random":
+        location = _LOCATION_D10[int(b.rng.integers(10))]
+    pen, leth = deathwish.attack_values(
+        f.dw_weapon,
+        strength=f.spec.strength,
+        location=location,
+        ammo=f.spec.deathwish.ammo,
+        options=b.options,
+    )
+    armor = deathwish.armor_on(target.spec.deathwish.armor, location)
+    damage = deathwish.roll_damage(pen, leth, armor, cover_pts, b.rng)
+    effect = deathwish.roll_effect(damage, target.dw_thresholds, b.rng, b.options)
+    if b.log is not None:
+        result = f"{location}, damage {damage}: " + (
+            "no wound" if effect.level is None else f"{effect.level.value} wound, {effect.effect}"
+        )
+        b.note(f.name, "shoots", target.name, dice=f"{pen}d10 <= {leth}", result=result)
+    if damage > 0:
+        b.damaged()
+    if effect.level is None:
+        return
+    target.dw_wounds.append(effect.level)
+    b.harmed(f, target, 1, 1)
+    death_in = deathwish.rounds_to_death(effect.level, b.options)
+    if death_in is not None:
+        ticking = target.dw_bleeding_out
+        target.dw_bleeding_out = death_in if ticking is None else min(ticking, death_in)
+    if effect.dead:
+        b.set_status(target, Status.DEAD)
+    elif effect.incapacitated and target.status != Status.DEAD:
+        b.set_status(target, Status.INCAPACITATED)

@@ -1,0 +1,363 @@
+"""War Game (seed 002, RULES.md 1): a creature's turn of maneuvers paid in HD.
+
+Attack, cover, hazards, distractions, breaking free, armor recovery, putting out a fire;
+on a map moves and pushes into hazard cells; at large scale leader killing. The defender's
+dodge-or-armor choice is made after seeing the damage [H]. The frame's own War Game rules
+(morale, turn order, scale) live in :mod:`sim.battle`; the seed's literal faction pools in
+:mod:`sim.pools`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from sim.errors import SimError
+from sim.rules import wargame
+from sim.rules.common import Status
+from sim.systems.base import System
+from sim.systems.common import (
+    choose_target,
+    enter_cover,
+    flee,
+    hit_object,
+    map_target,
+    objective,
+    plan_move,
+    rank_and_file,
+    take_cover,
+)
+
+if TYPE_CHECKING:
+    from sim.agents import Fighter
+    from sim.battle import Battle
+
+YARD = 3.0  # feet
+
+
+class WarGame(System):
+    """The War Game: every fighter's turn is a string of maneuvers paid in HD."""
+
+    name: ClassVar[str] = wargame.NAME
+    rules: ClassVar[ModuleType] = wargame
+    jumps_in: ClassVar[bool] = True
+
+    def frame(self, options: Any, values: Mapping[str, Any]) -> wargame.Options:
+        """The War Game's own options are the frame's."""
+        if values:
+            raise SimError("frame: War Game frame options go in rules.options under wargame")
+        result: wargame.Options = options
+        return result
+
+    def start_status(self, f: Fighter) -> Status:
+        """Out of the fight at 0 HD."""
+        return Status.INCAPACITATED if f.wg.hit_dice == 0 else Status.ACTIVE
+
+    def morale_hd(self, b: Battle, f: Fighter) -> int:
+        """The creature's current HD."""
+        return f.wg.hit_dice
+
+    def take_turn(self, b: Battle, f: Fighter) -> None:
+        """``f``'s maneuvers (:func:`turn`)."""
+        turn(b, f)
+
+    def is_ranged(self, f: Fighter) -> bool:
+        """A bow or a gun."""
+        return wargame.weapon(f.spec.weapon).ranged
+
+    def range_ft(self, b: Battle, f: Fighter) -> float:
+        """The warbow's 400 yards [S]; a gun's ``gun_range_yd`` [H]; melee 0."""
+        w = wargame.weapon(f.spec.weapon)
+        if not w.ranged:
+            return 0.0
+        return (w.range_yards or b.opts.gun_range_yd) * YARD
+
+    def shoots_past_cover(self, b: Battle, f: Fighter) -> bool:
+        """War Game bows and guns do not waste shots on enemies behind protecting cover [H]."""
+        return b.field is not None and b.field.range_ft(f) > 0
+
+    def covered(self, b: Battle, f: Fighter, e: Fighter) -> bool:
+        """Whether ``e``'s cell gives cover that stops ``f``'s standard ranged attack."""
+        assert b.field is not None
+        terrain = b.field.cover(e, f)
+        if terrain is None:
+            return False
+        return wargame.cover_protects(wargame.factor("cover", terrain.name), b.frame)
+
+
+def turn(b: Battle, f: Fighter) -> None:
+    """``f``'s War Game turn: its maneuvers, paid in HD, until it keeps its reserve.
+
+    A fleeing creature only runs (it may strike back if damaged while fleeing). Otherwise:
+    put out a fire, try to break free, recover armor, then maneuver: on a map
+    (:func:`map_maneuver`), or take cover, work on a ``destroy`` goal, try leader killing
+    (large scale), invoke a factor, attack.
+    """
+    t = b.tactic_of(f)
+    f.wg = wargame.start_turn(f.wg)
+    if f.status == Status.FLEEING:
+        if f.wg.damaged_while_fleeing and wargame.can_maneuver(f.wg, "attack", b.frame):
+            target = choose_target(b, f)
+            if target is not None:
+                attack(b, f, target)
+        flee(b, f)
+        return
+    f.fought = True
+    if f.wg.burning and wargame.can_maneuver(f.wg, "extinguish", b.frame):
+        f.wg, paid = wargame.put_out_fire(f.wg, b.frame)
+        b.note(f.name, "puts out the fire", result=paid.describe())
+    if wargame.is_held(f.wg) and t.break_free and wargame.can_maneuver(f.wg, "contest", b.frame):
+        f.wg, paid = wargame.pay_maneuver(f.wg, "contest", b.frame)
+        f.wg, contest = wargame.try_break_free(f.wg, b.rng, b.frame)
+        free = not wargame.is_held(f.wg)
+        b.note(f.name, "breaks free" if free else "fails to break free", result=contest.describe())
+    if (
+        t.wants_recover(f.wg.armor_pool, f.wg.armor_max)
+        and wargame.can_recover_armor(f.wg)
+        and f.wg.spendable > 1
+    ):
+        f.wg, rec = wargame.recover_armor(f.wg, b.rng)
+        b.note(f.name, "recovers armor", result=rec.describe())
+    acted = False
+    used_factor = False
+    while f.active and not b.ended and wargame.can_maneuver(f.wg, "attack", b.frame):
+        cost = wargame.maneuver_price(f.wg, "attack", b.frame)
+        if acted and f.wg.spendable - cost < reserve(b, f):
+            break
+        if not b.has_enemies(f):
+            break
+        if b.field is not None:
+            done = map_maneuver(b, f, used_factor)
+            if done is None:
+                break
+            acted = True
+            used_factor = used_factor or done == "factor"
+            continue
+        acted = True
+        cover = take_cover(b, f)
+        if cover is not None and wargame.can_maneuver(f.wg, "factor", b.frame):
+            f.wg, _ = wargame.pay_maneuver(f.wg, "factor", b.frame)
+            enter_cover(b, f, cover)
+            continue
+        goal = objective(b, f)
+        if goal is not None:
+            f.wg, paid = wargame.pay_maneuver(f.wg, "attack", b.frame)
+            roll = wargame.roll_damage(
+                paid.cost, b.rng, b.frame.damage, max_damage=b.frame.max_damage
+            )
+            hit_object(b, f, goal, roll.total, roll.describe())
+            continue
+        lead = enemy_leader(b, f) if b.large and t.leader_killing == "always" else None
+        if lead is not None and wargame.can_maneuver(f.wg, "leader_killing", b.frame):
+            leader_killing(b, f, lead)
+            continue
+        target = choose_target(b, f)
+        assert target is not None
+        if not used_factor and invoke_factor(b, f, target):
+            used_factor = True
+            continue
+        attack(b, f, target)
+
+
+def reserve(b: Battle, f: Fighter) -> int:
+    """HD ``f`` keeps unspent for dodging on its turn.
+
+    Its tactic's reserve while an enemy may still attack it this round; with ``all_in_last``
+    none once every enemy has acted (spent HD come back when the next round starts).
+    """
+    t = b.tactic_of(f)
+    if t.all_in_last and not b.enemy_waiting(f):
+        return 0
+    return t.reserve
+
+
+def enemy_leader(b: Battle, f: Fighter) -> Fighter | None:
+    """The first enemy leader still in the fight (leader killing's target)."""
+    return next(
+        (x for s in b.sides.values() if s.name != f.side for x in s.leaders if x.in_fight),
+        None,
+    )
+
+
+def leader_killing(b: Battle, f: Fighter, lead: Fighter) -> None:
+    """A large-scale leader-killing maneuver by ``f`` (RULES.md 1.12 [S]).
+
+    1 HD rolled: 7 or more, the enemy leader is incapacitated (or killed, as ``finish``
+    says); less, ``f``'s faction loses 1 HD for every point short: as many wounds on its
+    members, the enemy choosing which (its weakest first, the leader last) [I].
+    """
+    f.wg, _ = wargame.pay_maneuver(f.wg, "leader_killing", b.frame)
+    lk = wargame.roll_leader_killing(b.rng)
+    b.note(f.name, "leader killing", lead.name, dice=f"d8={lk.roll}", result=lk.describe())
+    if lk.success:
+        out = Status.DEAD if b.frame.finish == "kill" else Status.INCAPACITATED
+        lead.wg = lead.wg.evolve(status=out)
+        b.harmed(f, lead, 1, 0)
+        b.set_status(lead, out)
+        return
+    own = b.sides[f.side]
+    enemy = b.sides[lead.side]
+    with b.together():
+        for _ in range(lk.attacker_hd_lost):
+            members = [m for m in own.fighters if m.in_fight]
+            victim = enemy.tactic.choose_target(rank_and_file(b, members), b.rng)
+            if victim is None:
+                break
+            before = victim.wg.hit_dice
+            victim.wg, _ = wargame.lose_hd(victim.wg, 1, source="leader_killing", options=b.frame)
+            after_harm(b, None, victim, 1, before - victim.wg.hit_dice)
+
+
+def invoke_factor(b: Battle, f: Fighter, target: Fighter, *, hazards: bool = True) -> bool:
+    """Invoke a hazard or distraction on ``target`` if the tactic wants to; True if done.
+
+    On a map hazards are cells (:func:`_wargame_map_maneuver`), so ``hazards`` is False.
+    """
+    t = b.tactic_of(f)
+    hazard = next(iter(b.factors_of("hazard")), None)
+    if hazards and t.hazard and hazard is not None and target.active and target.wg.stuck_in is None:
+        f.wg, paid = wargame.pay_maneuver(f.wg, "contest", b.frame)
+        before = target.wg.hit_dice
+        target.wg, use = wargame.push_into_hazard(
+            f.wg, target.wg, hazard, b.rng, attacker_dice=paid.cost, options=b.frame
+        )
+        lost = before - target.wg.hit_dice
+        b.note(f.name, "hazard", target.name, result=use.describe())
+        after_harm(b, f, target, lost, lost)
+        return True
+    distraction = next(
+        (d for d in b.factors_of("distraction") if wargame.can_distract(target.wg, d, b.frame)),
+        None,
+    )
+    if t.distract and distraction is not None and target.active:
+        f.wg, _ = wargame.pay_maneuver(f.wg, "factor", b.frame)
+        target.wg, use = wargame.distract(target.wg, distraction, b.frame)
+        b.note(f.name, "distraction", target.name, result=use.describe())
+        return True
+    return False
+
+
+def attack(b: Battle, f: Fighter, target: Fighter) -> None:
+    """``f`` attacks ``target``.
+
+    Mighty if its tactic says so; the damage rolled; the defender dodging or letting its
+    armor absorb; on a map a spear's hit shoves.
+    """
+    t = b.tactic_of(f)
+    weapon = wargame.weapon(f.spec.weapon)
+    mighty = t.wants_mighty(wargame.effective_pool(target.wg), wargame.can_dodge(target.wg))
+    if mighty:
+        f.wg = wargame.declare_mighty(f.wg)
+    f.wg, paid = wargame.pay_maneuver(f.wg, "attack", b.frame)
+    if paid.needs_eight and not wargame.roll_broken_bones(b.rng):
+        b.note(f.name, "attack", target.name, result="broken bones: the attack fails")
+        return
+    roll = wargame.roll_damage(paid.cost, b.rng, b.frame.damage, max_damage=b.frame.max_damage)
+    if b.field is None:
+        cover = next((c for c in b.factors_of("cover") if wargame.cover_protects(c, b.frame)), None)
+        in_cover = cover if b.in_cover(target) else None
+    else:
+        terrain = b.field.cover(target, f)
+        in_cover = None if terrain is None else wargame.factor("cover", terrain.name)
+    pool = wargame.effective_pool(target.wg)
+    would_wound = mighty or weapon.ignores_armor or roll.total > pool
+    would_out = would_wound and target.wg.hit_dice <= (2 if mighty else 1)
+    defence = "armor"
+    if wargame.can_dodge(target.wg) and b.tactic_of(target).wants_dodge(would_wound, would_out):
+        defence = "dodge"
+    before = target.wg.hit_dice
+    target.wg, hit = wargame.resolve_attack(
+        target.wg,
+        roll,
+        weapon,
+        defence=defence,
+        mighty=mighty,
+        two_handed=f.spec.two_handed,
+        mounted=f.spec.mounted,
+        cover=in_cover,
+        rng=b.rng,
+        options=b.frame,
+    )
+    word = "mighty attack" if mighty else "attack"
+    if b.log is not None:  # describing the blow costs more than the blow; only when logged
+        b.note(f.name, word, target.name, dice=roll.describe(), result=hit.describe())
+    if hit.damage > 0 and not hit.dodged:
+        b.damaged()
+    after_harm(b, f, target, len(hit.wounds), before - target.wg.hit_dice)
+    if b.field is not None and hit.shoved_ft and target.in_fight:
+        hazard = b.field.shove(f, target, hit.shoved_ft)
+        if hazard:
+            into_hazard(b, f, target, hazard)
+
+
+def map_maneuver(b: Battle, f: Fighter, used_factor: bool) -> str | None:
+    """One maneuver of ``f``'s turn on a map; what it did, or None if it does nothing.
+
+    A ``destroy`` goal stays abstract. With an enemy in reach: push it into a hazard beside
+    it (a contested maneuver, once a turn, if the tactic wants), a distraction in play, or an
+    attack. With none: a move maneuver (close in or disengage), unless the formation holds.
+    """
+    assert b.field is not None
+    goal = objective(b, f)
+    if goal is not None:
+        f.wg, paid = wargame.pay_maneuver(f.wg, "attack", b.frame)
+        roll = wargame.roll_damage(paid.cost, b.rng, b.frame.damage, max_damage=b.frame.max_damage)
+        hit_object(b, f, goal, roll.total, roll.describe())
+        return "attack"
+    target = map_target(b, f)
+    if target is None:
+        if not wargame.can_maneuver(f.wg, "move", b.frame):
+            return None
+        plan = plan_move(b, f, b.opts.move_ft)
+        if plan is None:
+            return None
+        f.wg, paid = wargame.pay_maneuver(f.wg, "move", b.frame)
+        if paid.needs_eight and not wargame.roll_broken_bones(b.rng):
+            b.note(f.name, "move", result="broken bones: the move fails")
+            return "move"
+        plan()
+        return "move"
+    t = b.tactic_of(f)
+    beside = b.field.hazard_beside(target)
+    if (
+        t.hazard
+        and not used_factor
+        and beside is not None
+        and target.active
+        and target.wg.stuck_in is None
+        and b.field.engaged_with(f, target)
+        and wargame.can_maneuver(f.wg, "contest", b.frame)
+    ):
+        name = b.field.spec.hazard(beside)
+        f.wg, paid = wargame.pay_maneuver(f.wg, "contest", b.frame)
+        before = target.wg.hit_dice
+        target.wg, use = wargame.push_into_hazard(
+            f.wg, target.wg, name, b.rng, attacker_dice=paid.cost, options=b.frame
+        )
+        if use.applied:
+            b.field.put(target, beside)
+        lost = before - target.wg.hit_dice
+        b.note(f.name, "hazard", target.name, result=use.describe())
+        after_harm(b, f, target, lost, lost)
+        return "factor"
+    if invoke_factor(b, f, target, hazards=False):
+        return "factor"
+    attack(b, f, target)
+    return "attack"
+
+
+def into_hazard(b: Battle, f: Fighter, target: Fighter, hazard: str) -> None:
+    """``target`` lands in a hazard on the map: its effects apply (RULES.md 1.10)."""
+    before = target.wg.hit_dice
+    target.wg, use = wargame.apply_hazard(target.wg, hazard, options=b.frame)
+    lost = before - target.wg.hit_dice
+    b.note(f.name, "hazard", target.name, result=use.describe())
+    after_harm(b, f, target, lost, lost)
+
+
+def after_harm(b: Battle, f: Fighter | None, target: Fighter, wounds: int, lost: int) -> None:
+    """Book the wounds and lost HD ``f`` did to ``target``, and its new status."""
+    b.harmed(f, target, wounds, lost)
+    if target.wg.status != target.status:
+        b.set_status(target, target.wg.status)

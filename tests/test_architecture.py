@@ -1,0 +1,96 @@
+"""The architecture is checked, not hoped for (issue 17): the import rules of the package.
+
+Module-level imports only (those inside ``if TYPE_CHECKING:`` and inside functions are how a
+module asks for a type or defers a heavy import; they make no circle at import time).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SIM = Path(__file__).resolve().parents[1] / "sim"
+
+
+def _module(path: Path) -> str:
+    parts = path.relative_to(SIM.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _top_level_imports(tree: ast.Module) -> set[str]:
+    out: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            continue
+        for sub in ast.walk(node) if isinstance(node, ast.If | ast.Try) else [node]:
+            if isinstance(sub, ast.Import):
+                out |= {a.name for a in sub.names}
+            elif isinstance(sub, ast.ImportFrom) and sub.module and not sub.level:
+                out.add(sub.module)
+                out |= {f"{sub.module}.{a.name}" for a in sub.names}
+    return out
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Each sim module and the sim modules it imports at module level."""
+    modules = {_module(p): p for p in SIM.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        wanted = _top_level_imports(ast.parse(path.read_text()))
+        graph[name] = {m for m in wanted if m in modules and m != name}
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    found, state, stack = [], {}, []
+
+    def visit(n: str) -> None:
+        state[n] = 1
+        stack.append(n)
+        for m in sorted(graph[n]):
+            if state.get(m) == 1:
+                found.append(stack[stack.index(m) :] + [m])
+            elif m not in state:
+                visit(m)
+        stack.pop()
+        state[n] = 2
+
+    for n in sorted(graph):
+        if n not in state:
+            visit(n)
+    return found
+
+
+def test_no_import_circle():
+    assert _cycles(import_graph()) == []
+
+
+def test_nothing_imports_the_cli():
+    users = [m for m, deps in import_graph().items() if "sim.cli" in deps and m != "sim.__main__"]
+    assert users == []
+
+
+def test_the_pure_rules_import_nothing_of_the_battle():
+    graph = import_graph()
+    allowed = ("sim.rules", "sim.dice", "sim.errors", "sim.options")
+    bad = {
+        m: sorted(d for d in deps if not d.startswith(allowed))
+        for m, deps in graph.items()
+        if m.startswith("sim.rules")
+    }
+    assert {m: d for m, d in bad.items() if d} == {}
+
+
+def test_the_rule_systems_do_not_import_the_battle_frame():
+    graph = import_graph()
+    bad = {
+        m: deps & {"sim.battle", "sim.cli", "sim.runner"}
+        for m, deps in graph.items()
+        if m.startswith("sim.systems")
+    }
+    assert {m: d for m, d in bad.items() if d} == {}
+
+
+def test_the_circle_finder_finds_circles():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == [["a", "b", "c", "a"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []

@@ -1,0 +1,34 @@
+"""sim.options: the frame's option groups and the option machinery, one import away."""
+
+import pytest
+
+import sim.aftermath
+import sim.battle
+import sim.campaign
+import sim.options
+import sim.rules.common
+from sim.errors import SimError
+
+
+def test_the_frame_groups_live_in_sim_options_and_keep_their_old_names():
+    assert sim.battle.BattleOptions is sim.options.BattleOptions
+    assert sim.aftermath.CampOptions is sim.options.CampOptions
+    assert sim.campaign.CampaignOptions is sim.options.CampaignOptions
+    for name in ("option", "build_options", "describe_options"):
+        assert getattr(sim.options, name) is getattr(sim.rules.common, name)
+
+
+@pytest.mark.parametrize(
+    ("group", "values", "message"),
+    [
+        (sim.options.BattleOptions, {"rout": "run"}, "battle.rout: 'run' is not one of"),
+        (sim.options.CampOptions, {"healer_hours": 25}, "camp.healer_hours: 25 is out of range"),
+        (sim.options.CampaignOptions, {"fled": "stay"}, "campaign.fled: 'stay' is not one of"),
+    ],
+)
+def test_every_frame_group_is_built_and_checked_by_build_options(group, values, message):
+    where = message.partition(".")[0]
+    with pytest.raises(SimError, match=message):
+        sim.options.build_options(group, values, where=where)
+    described = sim.options.describe_options(group)
+    assert described and all(o["doc"] and o["tag"] in ("I", "H") for o in described)
