@@ -1,13 +1,16 @@
-"""Time battles of each example scenario; prints measured figures (not a test).
+"""Time runs of each example scenario; prints measured figures (not a test).
 
-Run: python benchmarks/battles.py [N]   (N battles per scenario, default 300)
+Each run goes through ``sim.run.fight``, as in a sweep: a battle, or a campaign of battles
+with its aftermath (counted as one, like figure 1 of ``python -m benchmarks``).
+
+Run: python benchmarks/battles.py [N]   (N runs per scenario, default 300)
 """
 
 import sys
 import time
 from pathlib import Path
 
-from sim.battle import Battle
+from sim.run import fight
 from sim.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -19,7 +22,7 @@ def main(n: int) -> None:
         sc = load_scenario(path)
         start = time.perf_counter()
         for seed in range(n):
-            Battle(sc, seed=seed).run()
+            fight(sc, seed)
         per = (time.perf_counter() - start) / n
         fighters = sum(len(s.fighters) for s in sc.sides)
         print(f"{sc.name:<12} {sc.rules:<10} {fighters:>8} {per * 1000:>10.2f} {1 / per:>10.0f}")

@@ -1,9 +1,10 @@
-"""Fighting a scenario to the end: its battle, the aftermath days, and whole campaigns.
+"""After a battle: its aftermath days, and whole campaigns of battles.
 
-:func:`fight` is the one way a run is fought (``sim run``, ``sim sweep``, ``sim replay``):
+:func:`sim.run.fight` fights every run; for a scenario with ``aftermath`` or ``campaign`` it
+comes here (:func:`aftermath_rows`, :func:`fight_campaign`):
 
-- a scenario without ``aftermath`` or ``campaign``: exactly ``Battle(scenario, seed=seed)``
-  run to its end, nothing more (so its rows are the same as ever);
+- a scenario without ``aftermath`` or ``campaign``: exactly its battle run to its end,
+  nothing more (so its rows are the same as ever);
 - with ``aftermath`` (RULES.md 2.5, :mod:`sim.aftermath`): after the battle every side's
   camp runs ``aftermath.days`` days, its patients the side's fighters (the dead stay dead),
   its healers the camp healers of that side and the side's fighters whose ``skills`` name
@@ -45,7 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -55,6 +56,9 @@ from sim.options import CampaignOptions, build_options
 from sim.rules import d6, deathwish, twowp
 from sim.rules.common import Status
 from sim.scenario import AftermathSpec, FighterSpec, Scenario, Side
+
+if TYPE_CHECKING:
+    from sim.battle import Battle
 
 CAMPAIGN_KEYS = (
     "battle",
@@ -85,49 +89,18 @@ AFTERMATH_EXTRA = ("battle", "battle_status", "wounded", "recovered")
 
 
 # --------------------------------------------------------------------------------------------
-# The result of a run
-
-
-@dataclass
-class Fought:
-    """A run fought to its end: its last battle and the rows of the aftermath tables."""
-
-    battle: Any
-    aftermath: list[dict[str, Any]] = field(default_factory=list)
-    campaign: list[dict[str, Any]] = field(default_factory=list)
-    battles: list[Any] = field(default_factory=list)
-    days: int = 0
-
-    def tables(self) -> dict[str, list[dict[str, Any]]]:
-        """The extra tables' rows (without run_id), for :func:`sim.records.run_rows`."""
-        return {"aftermath": self.aftermath, "campaign": self.campaign}
-
-
-def fight(
-    scenario: Scenario,
-    seed: int | None = None,
-    *,
-    events: bool = False,
-    rng: np.random.Generator | None = None,
-) -> Fought:
-    """Fight ``scenario`` with ``seed`` (or ``rng``): its battle, aftermath or campaign."""
-    from sim.battle import Battle
-
-    if scenario.campaign is not None:
-        return _campaign(scenario, seed, events, rng)
-    battle = Battle(scenario, seed=seed, rng=rng, events=events)
-    battle.run()
-    out = Fought(battle, battles=[battle])
-    if scenario.aftermath is not None:
-        spec = scenario.aftermath
-        for camp in _camps(battle, spec, spec.days, {}, 0):
-            out.aftermath += _rows(camp, 1)
-        out.days = spec.days
-    return out
-
-
-# --------------------------------------------------------------------------------------------
 # The aftermath of one battle
+
+
+def aftermath_rows(battle: Battle, spec: AftermathSpec) -> list[dict[str, Any]]:
+    """The ``aftermath`` rows of ``spec.days`` days after ``battle`` (battle 1), every side's.
+
+    Every draw comes from the battle's Generator, after the battle's own.
+    """
+    rows: list[dict[str, Any]] = []
+    for camp in _camps(battle, spec, spec.days, {}, 0):
+        rows += _rows(camp, 1)
+    return rows
 
 
 @dataclass
@@ -297,23 +270,26 @@ class _Member:
         return max(0, self.spec.hit_dice - self.hd) if self.hd is not None else 0
 
 
-def _campaign(
-    scenario: Scenario, seed: int | None, events: bool, rng: np.random.Generator | None
-) -> Fought:
+@dataclass
+class CampaignRun:
+    """A campaign fought: its battles in order and its ``aftermath`` and ``campaign`` rows."""
+
+    battles: list[Battle] = field(default_factory=list)
+    aftermath: list[dict[str, Any]] = field(default_factory=list)
+    campaign: list[dict[str, Any]] = field(default_factory=list)
+    days: int = 0
+
+
+def fight_campaign(scenario: Scenario, rng: np.random.Generator, events: bool) -> CampaignRun:
+    """Fight ``scenario``'s campaign with the run's one Generator (see the module docstring)."""
     from sim.battle import Battle
 
     spec = scenario.campaign
     assert spec is not None
     options = build_options(CampaignOptions, dict(spec.options), "campaign.options")
-    if rng is None:
-        if seed is None:
-            seed = scenario.seed
-        if seed is None:
-            raise SimError("a campaign needs a seed (or an rng)")
-        rng = np.random.default_rng(seed)
     roster = next(s for s in scenario.sides if s.name == spec.side).fighters
     members = [_Member(f, f.fights) for f in roster]
-    out = Fought(None)
+    out = CampaignRun()
     day = 0
     last = len(spec.battles) - 1
     for index, battle_sc in enumerate(spec.battles):
@@ -352,9 +328,8 @@ def _campaign(
             for m in members
         ]
         out.battles.append(battle)
-        out.battle = battle
         day += days
-    if out.battle is None:  # pragma: no cover - the loader requires a fighter in the company
+    if not out.battles:  # pragma: no cover - the loader requires a fighter in the company
         raise SimError(f"campaign: side {spec.side!r} has nobody to fight the first battle")
     out.days = day
     return out
@@ -551,8 +526,9 @@ __all__ = [
     "AFTERMATH_EXTRA",
     "CAMPAIGN_KEYS",
     "CampaignOptions",
-    "Fought",
+    "CampaignRun",
+    "aftermath_rows",
     "aftermath_summary",
     "campaign_summary",
-    "fight",
+    "fight_campaign",
 ]

@@ -1,23 +1,24 @@
-"""The ``sim`` command line.
+"""The ``sim`` command line: argparse and printing only.
 
-Bad input never shows a traceback: it prints one line on stderr and exits with code 2.
+Every command parses its arguments, checks what only the command line can get wrong (flags
+that go together, pictures of a map-less scenario), calls the library (:mod:`sim.run`,
+:mod:`sim.replay`, :mod:`sim.runner`, :mod:`sim.analysis`, :mod:`sim.odds`,
+:mod:`sim.catalogue`) and prints the text :mod:`sim.text` makes of the result. Bad input
+never shows a traceback: it prints one line on stderr and exits with code 2.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
-import io
-import json
-import re
 import sys
 from collections.abc import Sequence
-from itertools import accumulate
 from typing import Any, NoReturn
 
-from sim import __version__, odds
+from sim import __version__, odds, text
+from sim.catalogue import option_rows
 from sim.dice import DiceError, parse_code
 from sim.errors import SimError
+from sim.replay import ReplayMismatch
 from sim.rules import deathwish, twowp
 
 EXIT_USAGE = 2
@@ -30,73 +31,8 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
-# ---------------------------------------------------------------------------------------
-# rendering
-
-
-def pct(p: float) -> str:
-    """A probability as a percentage that stays readable for tiny values."""
-    if p == 0:
-        return "0%"
-    if p >= 0.0001:
-        return f"{100 * p:.2f}%"
-    return f"{100 * p:.2g}%"
-
-
-_NUMERIC = re.compile(r"^-?[\d.]+(e-?\d+)?%?$")
-
-
-def render_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """Rows as aligned text columns: numbers right-aligned, text left-aligned."""
-    cells = [[str(h) for h in headers]] + [[str(c) for c in r] for r in rows]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
-    numeric = [
-        bool(rows) and all(_NUMERIC.match(row[i]) for row in cells[1:]) for i in range(len(headers))
-    ]
-
-    def line(row: Sequence[str]) -> str:
-        parts = [
-            c.rjust(w) if num else c.ljust(w)
-            for c, w, num in zip(row, widths, numeric, strict=True)
-        ]
-        return "  ".join(parts).rstrip()
-
-    rule = "  ".join("-" * w for w in widths)
-    return "\n".join([line(cells[0]), rule, *(line(r) for r in cells[1:])])
-
-
-def render_markdown(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """Rows as a Markdown table (for docs)."""
-
-    def cell(v: Any) -> str:
-        return str(v).replace("|", "\\|")
-
-    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-    lines += ["| " + " | ".join(cell(c) for c in r) + " |" for r in rows]
-    return "\n".join(lines)
-
-
-def render_csv(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """Rows as CSV text with a header line."""
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(headers)
-    writer.writerows(rows)
-    return buf.getvalue().rstrip("\n")
-
-
-def emit(
-    fmt: str, data: Any, headers: Sequence[str], rows: Sequence[Sequence[Any]], title: str = ""
-) -> str:
-    """Text for ``--format``: JSON of ``data``, or ``rows`` as CSV or an aligned table."""
-    if fmt == "json":
-        return json.dumps(data)
-    if fmt == "csv":
-        return render_csv(headers, rows)
-    if fmt == "markdown":
-        return render_markdown(headers, rows)
-    table = render_table(headers, rows)
-    return f"{title}\n\n{table}" if title else table
+class SweepInterrupted(SimError):
+    """A sweep stopped by Ctrl-C: what is done is kept (exit code 130)."""
 
 
 # ---------------------------------------------------------------------------------------
@@ -104,84 +40,49 @@ def emit(
 
 
 def _odds_deathwish(a: argparse.Namespace) -> str:
+    tt = _target_tt(a)
+    armor = odds.parse_armor(a.armor, a.location)
+    tt_text = text.deathwish_tt(tt)
+    if a.weapon is None and a.penetration is None and a.lethality is None:
+        rows = odds.deathwish_table(tt, a.attacker_strength, a.cover, a.location, a.ammo)
+        title = (
+            f"Deathwish: every weapon against armor 0-3, {tt_text}, cover {a.cover}, "
+            f"{a.location}, {a.ammo} ammunition (exact)"
+        )
+        return text.deathwish_table_text(rows, a.format, title)
+    weapon = _attack(a)
+    name = weapon.name if a.weapon is not None else "custom attack"
+    pen, leth = deathwish.attack_values(
+        weapon, strength=a.attacker_strength, location=a.location, ammo=a.ammo
+    )
+    data = odds.deathwish_odds(pen, leth, armor, a.cover, tt)
+    title = (
+        f"Deathwish: {name} (penetration {pen}, lethality {leth}) against armor {armor},"
+        f" cover {a.cover}, {a.location}, {a.ammo}; {tt_text}"
+    )
+    return text.deathwish_odds_text(data, a.format, title)
+
+
+def _target_tt(a: argparse.Namespace) -> int:
+    """The target's trauma tolerance from ``--tt`` or ``--body`` with ``--strength``."""
     if a.tt is not None and (a.body is not None or a.strength is not None):
         raise SimError("give either --tt or --body with --strength, not both")
     if (a.body is None) != (a.strength is None):
         raise SimError("--body and --strength go together (they give the target's TT)")
     if a.body is not None:
-        tt = deathwish.trauma_tolerance(a.body, a.strength)
-    else:
-        tt = 5 if a.tt is None else a.tt
-    armor = odds.parse_armor(a.armor, a.location)
-    thr = deathwish.thresholds(tt)
-    tt_text = f"TT {tt} (thresholds {thr.slight}/{thr.moderate}/{thr.serious}/{thr.critical})"
-    if a.weapon is None and a.penetration is None and a.lethality is None:
-        rows = odds.deathwish_table(tt, a.attacker_strength, a.cover, a.location, a.ammo)
-        if a.format == "json":
-            return json.dumps(rows)
-        headers = ["weapon", "pen", "leth", "armor", "mean", "P(0)", *odds.WOUND_LEVELS[1:]]
-        body = [
-            [
-                r["weapon"],
-                r["penetration"],
-                r["lethality"],
-                r["armor"],
-                f"{r['mean']:.3f}",
-                pct(r["p_zero"]),
-                *(pct(r["wounds"][w]) for w in odds.WOUND_LEVELS[1:]),
-            ]
-            for r in rows
-        ]
-        if a.format == "csv":
-            body = [
-                [
-                    r["weapon"],
-                    r["penetration"],
-                    r["lethality"],
-                    r["armor"],
-                    r["mean"],
-                    r["p_zero"],
-                    *(r["wounds"][w] for w in odds.WOUND_LEVELS[1:]),
-                ]
-                for r in rows
-            ]
-        title = (
-            f"Deathwish: every weapon against armor 0-3, {tt_text}, cover {a.cover}, "
-            f"{a.location}, {a.ammo} ammunition (exact)"
-        )
-        return emit(a.format, rows, headers, body, title)
+        return deathwish.trauma_tolerance(a.body, a.strength)
+    return 5 if a.tt is None else a.tt
+
+
+def _attack(a: argparse.Namespace) -> deathwish.Weapon:
+    """The attack's weapon: ``--weapon`` from the seed's table or a custom one."""
     if a.weapon is not None:
         if a.penetration is not None or a.lethality is not None:
             raise SimError("give either --weapon or --penetration/--lethality, not both")
-        weapon = deathwish.find_weapon(a.weapon)
-        name = weapon.name
-    else:
-        if a.penetration is None or a.lethality is None:
-            raise SimError("--penetration and --lethality go together")
-        weapon = deathwish.Weapon(name="custom", penetration=a.penetration, lethality=a.lethality)
-        name = "custom attack"
-    pen, leth = deathwish.attack_values(
-        weapon, strength=a.attacker_strength, location=a.location, ammo=a.ammo
-    )
-    data = odds.deathwish_odds(pen, leth, armor, a.cover, tt)
-    headers = ["damage", "P", "P(at least)"]
-    probs = list(data["damage"].values())
-    tails = list(accumulate(reversed(probs)))[::-1]  # P(damage >= d)
-    show = pct if a.format == "table" else float
-    dmg_rows = [
-        [int(d), show(p), show(t)] for d, p, t in zip(data["damage"], probs, tails, strict=True)
-    ]
-    if a.format == "table":
-        wounds = render_table(
-            ["wound", "P"], [[w, pct(data["wounds"][w])] for w in odds.WOUND_LEVELS]
-        )
-        title = (
-            f"Deathwish: {name} (penetration {pen}, lethality {leth}) against armor {armor},"
-            f" cover {a.cover}, {a.location}, {a.ammo}; {tt_text}\n"
-            f"mean damage {data['mean']:.4g}, P(0 damage) {pct(data['p_zero'])} (exact)"
-        )
-        return f"{emit('table', data, headers, dmg_rows, title)}\n\n{wounds}"
-    return emit(a.format, data, headers, dmg_rows)
+        return deathwish.find_weapon(a.weapon)
+    if a.penetration is None or a.lethality is None:
+        raise SimError("--penetration and --lethality go together")
+    return deathwish.Weapon(name="custom", penetration=a.penetration, lethality=a.lethality)
 
 
 def _odds_2w2p(a: argparse.Namespace) -> str:
@@ -191,114 +92,61 @@ def _odds_2w2p(a: argparse.Namespace) -> str:
         attack = twowp.group_dice(odds.parse_attackers(a.attackers))
     else:
         attack = a.attack
-    data = odds.twowp_odds(attack, a.defence)
-    if a.format == "json":
-        return json.dumps({"attack_dice": data["attack_dice"], "outcomes": data["outcomes"]})
-    rows = [
-        [o["felling"], o["wounding"], pct(o["p"]) if a.format == "table" else o["p"]]
-        for o in data["outcomes"]
-    ]
-    title = (
-        f"2W2P melee: {attack} attack dice against {a.defence} defence dice; hits that get "
-        f"through (exact)\nmean felling {data['mean_felling']:.4g}, "
-        f"mean wounding {data['mean_wounding']:.4g}"
-    )
-    return emit(a.format, data, ["felling", "wounding", "P"], rows, title)
+    return text.twowp_odds_text(odds.twowp_odds(attack, a.defence), a.defence, a.format)
 
 
 def _odds_wargame(a: argparse.Namespace) -> str:
     data = odds.wargame_odds(a.dice, a.armor, a.mode)
-    rows = [[int(k), pct(p) if a.format == "table" else p] for k, p in data["damage"].items()]
-    title = (
-        f"War Game: {a.dice} HD spent ({a.mode}) against an armor pool of {a.armor}\n"
-        f"mean damage {data['mean']:.4g}, P(wound) {pct(data['p_wound'])} (exact)"
-    )
-    return emit(a.format, data, ["damage", "P"], rows, title)
+    return text.wargame_odds_text(data, a.dice, a.armor, a.mode, a.format)
 
 
 def _odds_d6(a: argparse.Namespace) -> str:
-    data = odds.d6_odds(parse_code(a.damage), parse_code(a.body))
-    rows = [[t, pct(p) if a.format == "table" else p] for t, p in data["tiers"].items()]
-    title = f"D6 tiers: damage {data['damage']} against body {data['body']} (exact; ties to body)"
-    return emit(a.format, data, ["tier", "P"], rows, title)
+    return text.d6_odds_text(odds.d6_odds(parse_code(a.damage), parse_code(a.body)), a.format)
 
 
 # ---------------------------------------------------------------------------------------
-# sim run, sim validate, sim replay
-
-
-def _draw_seed() -> int:
-    """A fresh seed from the operating system's entropy, to print and replay."""
-    import numpy as np
-
-    return int(np.random.SeedSequence().generate_state(1, dtype=np.uint32)[0])
-
-
-def _outcome_json(battle: Any, seed: int) -> dict[str, Any]:
-    return {
-        "scenario": battle.scenario.name,
-        "rules": battle.rules,
-        "seed": seed,
-        **battle.outcome().to_dict(),
-    }
-
-
-def render_outcome(battle: Any, seed: int) -> str:
-    """A readable outcome: who won and why, then one line per side."""
-    out = battle.outcome()
-    won = f"won by {out.winner}" if out.winner else "a draw"
-    rounds = f"{out.rounds} round{'s' if out.rounds != 1 else ''}"
-    switches = f"{out.scale_switches} scale switch{'es' if out.scale_switches != 1 else ''}"
-    head = (
-        f"{battle.scenario.name} ({battle.rules}), seed {seed}: {won} "
-        f"({out.end_reason}) after {rounds}, {switches}"
-    )
-    statuses = ["active", "fleeing", "fled", "surrendered", "incapacitated", "dead"]
-    rows = [
-        [
-            name,
-            c["fighters"],
-            *(c[s] for s in statuses),
-            c["leader_status"] or "-",
-            c["wounds_dealt"],
-            c["hd_lost"],
-        ]
-        for name, c in out.sides.items()
-    ]
-    table = render_table(["side", "fighters", *statuses, "leader", "wounds dealt", "HD lost"], rows)
-    return f"{head}\n\n{table}"
+# sim run, sim replay, sim validate
 
 
 def _run(a: argparse.Namespace) -> str:
     from pathlib import Path
 
-    from sim.campaign import fight
+    from sim.run import draw_seed, fight, write_dataset
     from sim.scenario import load_scenario
 
     scenario = load_scenario(a.file, a.set)
     seed = a.seed if a.seed is not None else scenario.seed
     if seed is None:
-        seed = _draw_seed()
+        seed = draw_seed()
         print(f"seed {seed} (replay with --seed {seed})", file=sys.stderr)
     if seed < 0:
         raise SimError(f"--seed must be 0 or more, got {seed}")
     _check_pictures(a, scenario, a.file)
     fought = fight(scenario, seed, events=a.events)
-    battle = fought.battle
     if a.out is not None:
-        _write_run(Path(a.out), a.file, a.set, battle, seed, a.events, fought)
+        source = Path(a.file).read_text(encoding="utf-8")
+        write_dataset(a.out, fought, seed, str(a.file), source, a.set, events=a.events)
     _pictures(a, fought)
     if a.format == "json":
-        return json.dumps({**_outcome_json(battle, seed), **_after_json(fought)}, sort_keys=True)
-    text = render_outcome(battle, seed)
+        return text.run_json(fought, seed)
+    out = text.render_outcome(fought.battle, seed)
     if a.events:
-        text += "\n\n" + "\n".join(battle.narrative())
-    return text + _after_text(fought)
+        out += "\n\n" + "\n".join(fought.battle.narrative())
+    return out + text.after_text(fought)
 
 
-# --- pictures of a run on its map (sim.frames): --frames DIR, --gif FILE --------------------
+def _replay(a: argparse.Namespace) -> str:
+    from sim import replay
 
-_FRAME_FILE = re.compile(r"^(battle-\d+-)?round-\d{3,}\.png$")
+    stored = replay.stored_run(a.dataset, a.run_id)
+    scenario = stored.scenario
+    _check_pictures(a, scenario, f"run {a.run_id}'s scenario ({scenario.name})")
+    fought = replay.replay(stored)
+    _pictures(a, fought)  # only a battle that replays exactly is worth a picture
+    out = text.render_outcome(fought.battle, stored.seed) + text.after_text(fought)
+    if a.events:
+        out += "\n\n" + "\n".join(fought.battle.narrative())
+    return f"run {a.run_id} replays exactly.\n{out}"
 
 
 def _check_pictures(a: argparse.Namespace, scenario: Any, where: str) -> None:
@@ -318,160 +166,17 @@ def _check_pictures(a: argparse.Namespace, scenario: Any, where: str) -> None:
 
 
 def _pictures(a: argparse.Namespace, fought: Any) -> None:
-    """Draw the run's battles on their maps as ``--frames``/``--gif`` ask; one line each.
+    """Draw the run's battles as ``--frames``/``--gif`` ask (:func:`sim.frames.draw_run`).
 
-    A plain battle: ``DIR/round-NNN.png`` (round 000 is the deployment) and ``FILE``. A
-    campaign: every battle with a map, ``DIR/battle-N-round-NNN.png`` and ``FILE-battle-N.gif``
-    (N from 1), each titled with the battle's name. Frames an earlier run left in ``DIR``
-    under those names are removed, so ``DIR`` holds this run's frames only. The lines go to
-    stderr, so stdout stays the outcome (pure JSON with ``--format json``).
+    One line each on stderr, so stdout stays the outcome (pure JSON with ``--format json``).
     """
     if not (a.frames or a.gif):
         return
-    from pathlib import Path
+    from functools import partial
 
     from sim import frames  # matplotlib: imported only when drawing
 
-    campaign = bool(fought.campaign)
-    labels = {r["battle"]: r["label"] for r in fought.campaign}
-    written: set[Path] = set()
-    folder = Path(a.frames) if a.frames else None
-    for i, battle in enumerate(fought.battles or [fought.battle], start=1):
-        what = f"battle {i} ({labels.get(i, '?')}): " if campaign else ""
-        if battle.field is None:
-            print(f"frames: {what}no map, nothing drawn", file=sys.stderr)
-            continue
-        spec, rounds = battle.field.spec, battle.field.snapshots
-        sides = [s.name for s in battle.scenario.sides]
-        label = labels.get(i, "") if campaign else ""
-        try:
-            if folder is not None:
-                name = f"battle-{i}-round" if campaign else "round"
-                paths = frames.write_frames(spec, rounds, folder, name, sides, label)
-                written.update(paths)
-                print(
-                    f"frames: {what}{len(paths)} PNGs in {a.frames} "
-                    f"({paths[0].name} .. {paths[-1].name})",
-                    file=sys.stderr,
-                )
-            if a.gif:
-                gif = Path(a.gif)
-                if campaign:
-                    gif = gif.with_name(f"{gif.stem}-battle-{i}{gif.suffix or '.gif'}")
-                frames.write_gif(spec, rounds, gif, sides=sides, label=label)
-                print(f"gif: {what}{gif} ({max(rounds)} rounds)", file=sys.stderr)
-        except OSError as err:
-            raise SimError(f"cannot write the pictures: {err}") from err
-    if folder is not None:
-        for old in folder.iterdir():
-            if _FRAME_FILE.match(old.name) and old not in written:
-                old.unlink()
-
-
-# --- aftermath and campaign summaries of one run (sim.campaign) ------------------------------
-
-
-def _after_json(fought: Any) -> dict[str, Any]:
-    """The ``aftermath`` and ``campaign`` summaries of a run for ``--format json`` (or {})."""
-    from sim.campaign import aftermath_summary, campaign_summary
-
-    out: dict[str, Any] = {}
-    if fought.campaign:
-        out["campaign"] = campaign_summary(fought.campaign)
-    if fought.aftermath:  # per battle and side
-        out["aftermath"] = aftermath_summary(fought.aftermath)
-    return out
-
-
-def _after_text(fought: Any) -> str:
-    """The aftermath or campaign table after a run's outcome ("" for a plain battle)."""
-    from sim.campaign import aftermath_summary, campaign_summary
-
-    if fought.campaign:
-        rows = campaign_summary(fought.campaign)
-        head = (
-            f"Campaign: {len(rows)} battle{'s' if len(rows) != 1 else ''} over "
-            f"{fought.days} days (the outcome above is the last battle's); the company "
-            "after each battle and its aftermath days"
-        )
-        table = render_table(
-            ["battle", "day", "winner", "fought", "killed", "died of wounds", "alive", "fit",
-             "veterans"],
-            [
-                [r["label"], r["day"], r["winner"] or "draw", r["fought"], r["killed"],
-                 r["died_of_wounds"], r["alive"], r["fit"], r["veterans"]]
-                for r in rows
-            ],
-        )  # fmt: skip
-        return f"\n\n{head}\n\n{table}"
-    if fought.aftermath:
-        rows = aftermath_summary(fought.aftermath)
-        days = max(r["days"] for r in rows)
-        head = (
-            f"Aftermath: {days} day{'s' if days != 1 else ''} (day 0 is the battle's); "
-            "fighters alive after the battle and hurt"
-        )
-        table = render_table(
-            ["side", "wounded", "died of wounds", "recovered", "still wounded"],
-            [
-                [r["side"], r["wounded"], r["died_of_wounds"], r["recovered"], r["still_wounded"]]
-                for r in rows
-            ],
-        )
-        return f"\n\n{head}\n\n{table}"
-    return ""
-
-
-def _after_replay_diff(root: Any, run_id: int, fought: Any) -> list[str]:
-    """Differences between a replayed run's aftermath/campaign rows and the stored ones."""
-    from pathlib import Path
-
-    import pyarrow.dataset as pads
-
-    out = []
-    for table, fresh in fought.tables().items():
-        folder = Path(root) / table
-        if not folder.is_dir() or not any(folder.glob("part-*.parquet")):
-            continue  # not stored (not asked for): nothing to compare
-        data = pads.dataset(folder, format="parquet")
-        stored = data.to_table(filter=pads.field("run_id") == run_id).to_pylist()
-        stored = [{k: v for k, v in r.items() if k != "run_id"} for r in stored]
-        if stored != [dict(r) for r in fresh]:
-            out.append(f"  {table}: {len(stored)} stored rows differ from {len(fresh)} replayed")
-    return out
-
-
-def _write_run(
-    root: Any,
-    file: str,
-    sets: Sequence[str],
-    battle: Any,
-    seed: int,
-    events: bool,
-    fought: Any = None,
-) -> None:
-    from pathlib import Path
-
-    from sim import records
-
-    root = Path(root)
-    if (root / "manifest.json").exists():
-        raise SimError(f"{root}: already holds a dataset; choose another --out")
-    extra = fought.tables() if fought is not None else None
-    for table, rows in records.run_rows(battle, 0, seed, events=events, extra=extra).items():
-        records.write_part(root, table, rows, "0")
-    records.write_manifest(
-        root,
-        {
-            "kind": "run",
-            "scenario_file": str(file),
-            "scenario_text": Path(file).read_text(encoding="utf-8"),
-            "overrides": list(sets),
-            "parameters": [],
-            "master_seed": seed,
-            "planned_runs": 1,
-        },
-    )
+    frames.draw_run(fought, a.frames or None, a.gif or None, partial(print, file=sys.stderr))
 
 
 def _validate(a: argparse.Namespace) -> str:
@@ -481,15 +186,7 @@ def _validate(a: argparse.Namespace) -> str:
     names = []
     for file in a.files:
         try:
-            sc = load_scenario(file)
-            where = ""
-            if sc.map is not None:
-                m = sc.map
-                where = f", map {m.width} x {m.height} cells of {m.cell_size:g} {m.unit}"
-            names.append(
-                f"{file}: ok ({sc.name}, {sc.rules}, "
-                f"{sum(len(s.fighters) for s in sc.sides)} fighters{where})"
-            )
+            names.append(text.scenario_line(file, load_scenario(file)))
         except SimError as err:
             problems.append(str(err))
     if problems:
@@ -497,58 +194,8 @@ def _validate(a: argparse.Namespace) -> str:
     return "\n".join(names)
 
 
-def _replay(a: argparse.Namespace) -> str:
-    from pathlib import Path
-
-    import pyarrow.compute as pc
-
-    from sim import records
-    from sim.campaign import fight
-    from sim.scenario import parse_scenario
-
-    root = Path(a.dataset)
-    manifest = records.read_manifest(root)
-    row = records.read_run(root, a.run_id)
-    if row is None:
-        ids = records.read_table(root, "runs", ["run_id"]).column("run_id")
-        span = f"{pc.min(ids)}..{pc.max(ids)}" if len(ids) else "none"
-        raise SimError(f"{root}: no run {a.run_id} (run ids: {span})")
-    if row.get("error"):
-        raise SimError(
-            f"run {a.run_id} failed in the sweep, so there is no battle to replay: {row['error']}"
-        )
-    params = manifest.get("parameters", [])
-    sets = list(manifest.get("overrides", []))
-    if "points" in manifest:  # a sweep: the design point's values exactly as written
-        point = manifest["points"][a.run_id // int(manifest.get("replicates", 1))]
-        sets += [f"{p}={json.dumps(point[p])}" for p in params]
-    else:
-        sets += [f"{p}={json.dumps(row[p])}" for p in params]
-    text = (
-        manifest["scenario_texts"][row["scenario"]]
-        if "scenario_texts" in manifest
-        else (manifest["scenario_text"])
-    )
-    scenario = parse_scenario(text, manifest.get("scenario_file", "<dataset>"), sets)
-    _check_pictures(a, scenario, f"run {a.run_id}'s scenario ({scenario.name})")
-    fought = fight(scenario, int(row["seed"]), events=True)  # the battle, or a whole campaign
-    battle = fought.battle
-    fresh = records.run_rows(battle, a.run_id, int(row["seed"]), {p: row[p] for p in params})[
-        "runs"
-    ][0]
-    diff = [
-        f"  {k}: stored {row.get(k)!r}, replayed {v!r}" for k, v in fresh.items() if row.get(k) != v
-    ]
-    diff += _after_replay_diff(root, a.run_id, fought)
-    if diff:
-        raise ReplayMismatch(
-            f"run {a.run_id} does not replay: it differs from the stored row\n" + "\n".join(diff)
-        )
-    _pictures(a, fought)  # only a battle that replays exactly is worth a picture
-    text_out = render_outcome(battle, int(row["seed"])) + _after_text(fought)
-    if a.events:
-        text_out += "\n\n" + "\n".join(battle.narrative())
-    return f"run {a.run_id} replays exactly.\n{text_out}"
+# ---------------------------------------------------------------------------------------
+# sim sweep, sim analyze, sim options
 
 
 def _sweep(a: argparse.Namespace) -> str:
@@ -573,54 +220,10 @@ def _sweep(a: argparse.Namespace) -> str:
         resume=a.resume,
         limit=a.limit,
     )
-    text = summary(exp, result, executor, workers)
+    done = summary(exp, result, executor, workers)
     if result.interrupted:
-        raise SweepInterrupted(text)
-    return f"{text}\n\n{analyze_text(out)}\n\n(sim analyze {out} prints this again)"
-
-
-def analyze_text(root: Any, by: Sequence[str] | None = None, fmt: str = "table") -> str:
-    """``sim analyze``'s summary of the dataset at ``root`` in ``fmt``."""
-    from sim import analysis
-
-    ds = analysis.load(root)
-    s = analysis.summarize(ds, by)
-    return _summary_text(ds, s, fmt)
-
-
-def _summary_text(ds: Any, s: Any, fmt: str) -> str:
-    from sim import analysis
-
-    if fmt == "json":
-        return json.dumps(analysis.groups_json(ds, s))
-    if fmt == "csv":
-        return render_csv(*analysis.flat_rows(s))
-    name = ds.manifest.get("experiment_name") or ds.root.name
-    runs, failed = int(s.frame["runs"].sum()), int(s.frame["failed"].sum())
-    groups = len(s.frame)
-    head = f"{name}: {runs} runs" + (f" ({failed} failed)" if failed else "")
-    if s.by:
-        head += f" in {groups} group{'s' if groups != 1 else ''} by {', '.join(s.by)}"
-    return "\n\n".join(
-        [
-            head,
-            "Outcomes: win rates with 95% Wilson intervals; rounds: mean with a 95% interval",
-            render_table(*analysis.outcome_rows(s)),
-            "Losses: mean fighters per battle by final status; leader lost: share of battles",
-            render_table(*analysis.loss_rows(s)),
-            *_after_sections(ds, s.by),
-        ]
-    )
-
-
-def _after_sections(ds: Any, by: Sequence[str]) -> list[str]:
-    """The aftermath and campaign tables of ``sim analyze`` (none without those tables)."""
-    from sim import analysis
-
-    out = []
-    for title, caption, headers, rows in analysis.extra_tables(ds, by):
-        out += [f"{title}: {caption}", render_table(headers, rows)]
-    return out
+        raise SweepInterrupted(done)
+    return f"{done}\n\n{text.analyze_text(out)}\n\n(sim analyze {out} prints this again)"
 
 
 def _analyze(a: argparse.Namespace) -> str:
@@ -628,7 +231,7 @@ def _analyze(a: argparse.Namespace) -> str:
 
     ds = analysis.load(a.dataset)
     s = analysis.summarize(ds, a.by or None)
-    text = _summary_text(ds, s, a.format)
+    out = text.summary_text(ds, s, a.format)
     notes = []
     if a.plot:
         from sim import plots
@@ -640,77 +243,18 @@ def _analyze(a: argparse.Namespace) -> str:
 
         notes.append(f"report: {report.write(ds, s, a.report)}")
     if notes and a.format == "table":
-        text += "\n\n" + "\n".join(notes)
+        out += "\n\n" + "\n".join(notes)
     elif notes:
         print("\n".join(notes), file=sys.stderr)  # keep stdout pure JSON or CSV
-    return text
-
-
-class SweepInterrupted(SimError):
-    """A sweep stopped by Ctrl-C: what is done is kept (exit code 130)."""
-
-
-class ReplayMismatch(SimError):
-    """A replayed run whose outcome differs from the stored row (exit code 1)."""
-
-
-def option_rows(group: str | None = None) -> list[dict[str, Any]]:
-    """Every documented option: each system's, the battle frame's and the tactics' parameters."""
-    from sim.battle import BattleOptions
-    from sim.rules import SYSTEMS
-    from sim.rules.common import describe_options
-    from sim.tactics import describe_tactics
-
-    groups: dict[str, list[dict[str, Any]]] = {
-        name: describe_options(module.Options) for name, module in SYSTEMS.items()
-    }
-    groups["battle"] = describe_options(BattleOptions)
-    groups["tactic"] = describe_tactics()
-    groups.update(_after_option_groups())
-    if group is not None and group not in groups:
-        from sim.errors import unknown
-
-        raise unknown("option group", group, groups)
-    names = [group] if group else list(groups)
-    return [{"system": n, **o} for n in names for o in groups[n]]
-
-
-def _after_option_groups() -> dict[str, list[dict[str, Any]]]:
-    """The aftermath's option groups.
-
-    Each system's (a scenario's ``aftermath.options``), ``camp`` (``aftermath.camp``) and
-    ``campaign`` (``campaign.options``).
-    """
-    from sim.aftermath import CampOptions
-    from sim.campaign import CampaignOptions
-    from sim.rules import d6
-    from sim.rules.common import describe_options
-
-    return {
-        "2w2p-aftermath": describe_options(twowp.AftermathOptions),
-        "deathwish-aftermath": describe_options(deathwish.AftermathOptions),
-        "d6-aftermath": describe_options(d6.AftermathOptions),
-        "camp": describe_options(CampOptions),
-        "campaign": describe_options(CampaignOptions),
-    }
+    return out
 
 
 def _options(a: argparse.Namespace) -> str:
-    rows = option_rows(a.system)
-    if a.format == "json":
-        return json.dumps(rows, default=str)
-    table = [
-        [
-            r["system"],
-            r["name"],
-            r["default"],
-            r["tag"] or "",
-            ", ".join(map(str, r["choices"])) if r["choices"] else "",
-            r["doc"],
-        ]
-        for r in rows
-    ]
-    return emit(a.format, rows, ["group", "option", "default", "tag", "choices", "meaning"], table)
+    return text.options_text(option_rows(a.system), a.format)
+
+
+# ---------------------------------------------------------------------------------------
+# the parser
 
 
 def _add_format(p: argparse.ArgumentParser) -> None:
@@ -743,34 +287,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="sim", description="Agent-based battle simulator.")
     parser.add_argument("--version", action="version", version=f"sim {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for add in (_add_odds, _add_run, _add_sweep, _add_analyze, _add_validate, _add_replay):
+        add(sub)
+    _add_options(sub)
+    return parser
 
+
+def _add_odds(sub: Any) -> None:
     p_odds = sub.add_parser("odds", help="exact probability tables for each rule system")
     systems = p_odds.add_subparsers(dest="system", required=True, parser_class=_Parser)
-
-    dw = systems.add_parser("deathwish", help="damage and wound odds (whole table if no weapon)")
-    dw.add_argument("--weapon", help="a weapon from the seed's table, e.g. 'Glock 18'")
-    dw.add_argument("--penetration", type=int, help="a custom attack's penetration")
-    dw.add_argument("--lethality", type=int, help="a custom attack's lethality")
-    dw.add_argument(
-        "--armor",
-        default="0",
-        help="armor on the struck location: points, or a name that counts only where it "
-        "covers (a vest: torso and vitals; helmet: head), e.g. 2 or 'light vest'",
-    )
-    dw.add_argument("--cover", type=int, default=0, help="cover points (dice lost)")
-    dw.add_argument("--location", default="torso", help="torso, limb, head or vitals")
-    dw.add_argument("--ammo", default="standard", help="standard, hollow-point or armor-piercing")
-    dw.add_argument("--tt", type=int, help="target's trauma tolerance (default 5)")
-    dw.add_argument("--body", type=int, help="target's Body (with --strength gives TT)")
-    dw.add_argument("--strength", type=int, help="target's Strength (with --body gives TT)")
-    dw.add_argument(
-        "--attacker-strength",
-        type=int,
-        default=5,
-        help="attacker's Strength: the lethality of an unarmed attack (default 5)",
-    )
-    _add_format(dw)
-    dw.set_defaults(run=_odds_deathwish)
+    _add_odds_deathwish(systems)
 
     tw = systems.add_parser("2w2p", help="felling and wounding hits through defence dice")
     tw.add_argument("--attack", type=int, help="number of attack dice")
@@ -797,6 +323,35 @@ def build_parser() -> argparse.ArgumentParser:
     _add_format(d)
     d.set_defaults(run=_odds_d6)
 
+
+def _add_odds_deathwish(systems: Any) -> None:
+    dw = systems.add_parser("deathwish", help="damage and wound odds (whole table if no weapon)")
+    dw.add_argument("--weapon", help="a weapon from the seed's table, e.g. 'Glock 18'")
+    dw.add_argument("--penetration", type=int, help="a custom attack's penetration")
+    dw.add_argument("--lethality", type=int, help="a custom attack's lethality")
+    dw.add_argument(
+        "--armor",
+        default="0",
+        help="armor on the struck location: points, or a name that counts only where it "
+        "covers (a vest: torso and vitals; helmet: head), e.g. 2 or 'light vest'",
+    )
+    dw.add_argument("--cover", type=int, default=0, help="cover points (dice lost)")
+    dw.add_argument("--location", default="torso", help="torso, limb, head or vitals")
+    dw.add_argument("--ammo", default="standard", help="standard, hollow-point or armor-piercing")
+    dw.add_argument("--tt", type=int, help="target's trauma tolerance (default 5)")
+    dw.add_argument("--body", type=int, help="target's Body (with --strength gives TT)")
+    dw.add_argument("--strength", type=int, help="target's Strength (with --body gives TT)")
+    dw.add_argument(
+        "--attacker-strength",
+        type=int,
+        default=5,
+        help="attacker's Strength: the lethality of an unarmed attack (default 5)",
+    )
+    _add_format(dw)
+    dw.set_defaults(run=_odds_deathwish)
+
+
+def _add_run(sub: Any) -> None:
     p_run = sub.add_parser("run", help="fight one scenario file and print its outcome")
     p_run.add_argument("file", help="a scenario YAML file")
     p_run.add_argument("--seed", type=int, help="the battle's seed (default: the file's, or drawn)")
@@ -813,6 +368,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_pictures(p_run)
     p_run.set_defaults(run=_run)
 
+
+def _add_sweep(sub: Any) -> None:
     p_sw = sub.add_parser("sweep", help="run an experiment's battles into a Parquet dataset")
     p_sw.add_argument("experiment", help="an experiment YAML file")
     p_sw.add_argument("--out", help="dataset directory (default: results/<experiment name>/)")
@@ -827,6 +384,8 @@ def build_parser() -> argparse.ArgumentParser:
     p_sw.add_argument("--limit", type=int, help="run only the first N planned runs")
     p_sw.set_defaults(run=_sweep)
 
+
+def _add_analyze(sub: Any) -> None:
     p_an = sub.add_parser("analyze", help="win rates, length and losses per group of a dataset")
     p_an.add_argument("dataset", help="a dataset directory (from sim sweep or sim run --out)")
     p_an.add_argument(
@@ -840,10 +399,14 @@ def build_parser() -> argparse.ArgumentParser:
     p_an.add_argument("--report", metavar="FILE.html", help="also write a self-contained report")
     p_an.set_defaults(run=_analyze)
 
+
+def _add_validate(sub: Any) -> None:
     p_val = sub.add_parser("validate", help="check scenario files without running them")
     p_val.add_argument("files", nargs="+", help="scenario YAML files")
     p_val.set_defaults(run=_validate)
 
+
+def _add_replay(sub: Any) -> None:
     p_rep = sub.add_parser("replay", help="re-run one stored run and check it replays exactly")
     p_rep.add_argument("dataset", help="a dataset directory (from sim run --out or sim sweep)")
     p_rep.add_argument("--run", dest="run_id", type=int, required=True, help="the run id")
@@ -851,6 +414,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_pictures(p_rep)
     p_rep.set_defaults(run=_replay)
 
+
+def _add_options(sub: Any) -> None:
     p_opt = sub.add_parser("options", help="every option: default, tag [I]/[H], meaning")
     p_opt.add_argument(
         "system",
@@ -865,7 +430,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="output format (default: table)",
     )
     p_opt.set_defaults(run=_options)
-    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -881,11 +445,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(str(err), file=sys.stderr)
         return 130
     except (SimError, DiceError) as err:
-        text = str(err)
+        message = str(err)
         if getattr(err, "issues", None) or args.command == "validate":
-            print(text, file=sys.stderr)  # already file:line: path: message lines
+            print(message, file=sys.stderr)  # already file:line: path: message lines
         else:
-            print(f"sim {args.command}: error: {text}", file=sys.stderr)
+            print(f"sim {args.command}: error: {message}", file=sys.stderr)
         return EXIT_USAGE
     try:
         print(out)

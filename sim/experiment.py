@@ -30,7 +30,6 @@ Format::
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import json
 import math
@@ -44,7 +43,7 @@ import numpy as np
 import pyarrow as pa
 
 from sim.errors import SimError, did_you_mean
-from sim.records import TABLES
+from sim.records import TABLES, fingerprint
 from sim.scenario import Issue, ScenarioError, read_yaml
 
 DESIGNS = ("grid", "random", "lhs", "list")
@@ -116,11 +115,7 @@ class Experiment:
 
     def fingerprint(self) -> str:
         """What identifies the experiment: its text, its scenario's text and overrides."""
-        h = hashlib.sha256()
-        for part in (self.text, self.scenario_text, "\n".join(self.overrides)):
-            h.update(part.encode())
-            h.update(b"\0")
-        return h.hexdigest()[:16]
+        return fingerprint(self.text, self.scenario_text, "\n".join(self.overrides))
 
     def chunks(self, limit: int | None = None) -> Iterator[tuple[int, range]]:
         """(chunk id, run ids) in order; ``limit`` keeps only the first ``limit`` runs."""

@@ -9,16 +9,18 @@ the map on the right, names the sides, the marker shapes and the terrain once.
 
 Every frame of one battle has the same size in pixels (the figure's size depends only on
 the map and the sides), so the frames line up as a flip-book and as a GIF. Drawn headless
-with matplotlib's object API (no pyplot).
+with matplotlib's object API (no pyplot). :func:`draw_run` draws every battle of a run
+(``sim run`` and ``sim replay`` with ``--frames``/``--gif``).
 """
 
 from __future__ import annotations
 
 import io
+import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from matplotlib import patheffects
 from matplotlib.figure import Figure
@@ -26,8 +28,13 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
 from matplotlib.textpath import TextPath
 
+from sim.errors import SimError
 from sim.records import atomic_write_bytes
 from sim.space import MapSpec, Mark
+
+if TYPE_CHECKING:
+    from sim.battle import Battle
+    from sim.run import Fought
 
 SIDE_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 HAZARD_COLORS = {"cliff": "#5b3a1a", "quicksand": "#d8b365", "fire": "#fc4e2a"}
@@ -307,3 +314,71 @@ def same_size(images: Sequence[Any]) -> list[Any]:
             im = canvas
         out.append(im)
     return out
+
+
+# ---------------------------------------------------------------------------------------
+# every battle of a run
+
+
+FRAME_FILE = re.compile(r"^(battle-\d+-)?round-\d{3,}\.png$")
+"""Names of the frames :func:`draw_run` writes (older ones of these names are removed)."""
+
+
+def draw_run(
+    fought: Fought,
+    folder: str | None,
+    gif: str | None,
+    say: Callable[[str], None],
+) -> None:
+    """Draw a run's battles on their maps: PNG frames in ``folder`` and/or an animated ``gif``.
+
+    A plain battle: ``folder/round-NNN.png`` (round 000 is the deployment) and ``gif``. A
+    campaign: every battle with a map, ``folder/battle-N-round-NNN.png`` and
+    ``GIF-battle-N.gif`` (N from 1), each titled with the battle's name. Frames an earlier
+    run left in ``folder`` under those names are removed, so it holds this run's frames
+    only. ``say`` gets one line per battle drawn (or skipped: no map) as soon as it is.
+    """
+    campaign = bool(fought.campaign)
+    labels = {r["battle"]: r["label"] for r in fought.campaign}
+    written: set[Path] = set()
+    for i, battle in enumerate(fought.battles, start=1):
+        what = f"battle {i} ({labels.get(i, '?')}): " if campaign else ""
+        if battle.field is None:
+            say(f"frames: {what}no map, nothing drawn")
+            continue
+        label = labels.get(i, "") if campaign else ""
+        try:
+            written |= _draw_battle(battle, i if campaign else 0, label, folder, gif, what, say)
+        except OSError as err:
+            raise SimError(f"cannot write the pictures: {err}") from err
+    if folder is not None:
+        for old in Path(folder).iterdir():
+            if FRAME_FILE.match(old.name) and old not in written:
+                old.unlink()
+
+
+def _draw_battle(
+    battle: Battle,
+    number: int,
+    label: str,
+    folder: str | None,
+    gif: str | None,
+    what: str,
+    say: Callable[[str], None],
+) -> set[Path]:
+    """Draw one battle of a run (``number`` 0: the run's only battle); the frames written."""
+    assert battle.field is not None
+    spec, rounds = battle.field.spec, battle.field.snapshots
+    sides = [s.name for s in battle.scenario.sides]
+    paths: list[Path] = []
+    if folder is not None:
+        name = f"battle-{number}-round" if number else "round"
+        paths = write_frames(spec, rounds, Path(folder), name, sides, label)
+        say(f"frames: {what}{len(paths)} PNGs in {folder} ({paths[0].name} .. {paths[-1].name})")
+    if gif:
+        path = Path(gif)
+        if number:
+            path = path.with_name(f"{path.stem}-battle-{number}{path.suffix or '.gif'}")
+        write_gif(spec, rounds, path, sides=sides, label=label)
+        say(f"gif: {what}{path} ({max(rounds)} rounds)")
+    return set(paths)

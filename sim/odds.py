@@ -1,7 +1,7 @@
 """Exact odds for each rule system: the numbers behind ``sim odds``.
 
 Each function returns plain data (dicts and lists of floats) computed from the exact
-distributions in :mod:`sim.rules`; :mod:`sim.cli` renders it as a table, JSON or CSV.
+distributions in :mod:`sim.rules`; :mod:`sim.text` renders it as a table, JSON or CSV.
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@
 A dataset is a directory::
 
     manifest.json        what made it: scenario text, overrides, package version, schema
+                         (one shape for every dataset: :func:`manifest`)
     runs/part-*.parquet  one row per battle: seed, parameters, outcome (sides as a list)
     rounds/...           one row per round and side
     fighters/...         one row per fighter: its final state
@@ -17,6 +18,7 @@ a crash leaves only whole files behind. Any tool reads the tables with no glue:
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
@@ -166,51 +168,6 @@ def schema(table: str, params: Sequence[pa.Field] = ()) -> pa.Schema:
     return pa.schema(fields)
 
 
-def run_rows(
-    battle: Any,
-    run_id: int,
-    seed: int,
-    params: Mapping[str, Any] | None = None,
-    events: bool = False,
-    extra: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
-) -> dict[str, list[dict[str, Any]]]:
-    """The rows one finished battle adds to each table.
-
-    ``extra`` holds the ``aftermath`` and ``campaign`` rows of the run
-    (:meth:`sim.campaign.Fought.tables`); for a campaign ``battle`` is its last battle.
-    """
-    out = battle.outcome()
-    sides = [
-        {"side": name, **{k: v for k, v in counts.items()}} for name, counts in out.sides.items()
-    ]
-    run = {
-        "run_id": run_id,
-        "seed": seed,
-        **(params or {}),
-        "scenario": battle.scenario.name,
-        "rules": battle.rules,
-        "winner": out.winner,
-        "end_reason": out.end_reason,
-        "rounds": out.rounds,
-        "scale_switches": out.scale_switches,
-        "sides": sides,
-        "error": None,
-    }
-    rows: dict[str, list[dict[str, Any]]] = {
-        "runs": [run],
-        "rounds": [{"run_id": run_id, **r} for r in battle.round_rows],
-        "fighters": [{"run_id": run_id, **r} for r in battle.fighter_rows()],
-        "events": [],
-        "aftermath": [],
-        "campaign": [],
-    }
-    for table, got in (extra or {}).items():
-        rows[table] = [{"run_id": run_id, **r} for r in got]
-    if events:
-        rows["events"] = [{"run_id": run_id, "seq": i, **e} for i, e in enumerate(battle.log or [])]
-    return rows
-
-
 def error_row(
     run_id: int,
     seed: int,
@@ -274,6 +231,82 @@ def write_part(
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+MANIFEST_KEYS = (
+    "kind",
+    "experiment_name",
+    "experiment_file",
+    "experiment_text",
+    "scenario_file",
+    "scenario_texts",
+    "points",
+    "overrides",
+    "parameters",
+    "master_seed",
+    "planned_runs",
+    "replicates",
+    "chunk",
+    "tables",
+    "fingerprint",
+)
+"""Keys of every manifest (:func:`manifest`); :func:`write_manifest` adds the two versions."""
+
+
+def manifest(
+    *,
+    kind: str,
+    scenario_file: str,
+    scenario_texts: Mapping[str, str],
+    overrides: Sequence[str],
+    master_seed: int,
+    tables: Sequence[str],
+    fingerprint: str,
+    parameters: Sequence[str] = (),
+    points: Sequence[Mapping[str, Any]] = ({},),
+    replicates: int = 1,
+    chunk: int = 1,
+    experiment_name: str | None = None,
+    experiment_file: str | None = None,
+    experiment_text: str | None = None,
+) -> dict[str, Any]:
+    """What made a dataset, in the one shape of every dataset (:data:`MANIFEST_KEYS`).
+
+    ``kind`` says which command wrote it: ``sweep`` (``sim sweep``: an experiment's design
+    ``points`` times ``replicates`` runs, run ``i``'s seed the ``i``-th child of
+    ``master_seed``) or ``run`` (``sim run --out``: a one-point sweep of one run with no
+    parameters and no experiment, whose seed is ``master_seed`` itself). ``scenario_texts``
+    maps the ``scenario`` column's value to the scenario text it was read from; the run of
+    design point ``p`` is that text with ``overrides`` and then the point's ``parameters``
+    values set (``--set`` style). ``fingerprint`` identifies what made it (see
+    :func:`fingerprint`); ``tables`` are the tables recorded.
+    """
+    return {
+        "kind": kind,
+        "experiment_name": experiment_name,
+        "experiment_file": experiment_file,
+        "experiment_text": experiment_text,
+        "scenario_file": scenario_file,
+        "scenario_texts": dict(scenario_texts),
+        "points": [dict(p) for p in points],
+        "overrides": list(overrides),
+        "parameters": list(parameters),
+        "master_seed": master_seed,
+        "planned_runs": len(points) * replicates,
+        "replicates": replicates,
+        "chunk": chunk,
+        "tables": list(tables),
+        "fingerprint": fingerprint,
+    }
+
+
+def fingerprint(*parts: str) -> str:
+    """A short hash of ``parts`` (what made a dataset), each part ended by a NUL byte."""
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(part.encode())
+        h.update(b"\0")
+    return h.hexdigest()[:16]
 
 
 def write_manifest(root: Path, manifest: Mapping[str, Any]) -> None:

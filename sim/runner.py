@@ -62,7 +62,7 @@ class SweepResult:
 
 def run_chunk(exp: Experiment, out: str, chunk: int, start: int, stop: int) -> ChunkResult:
     """Fight runs ``start..stop-1`` and write the chunk's parts; a failing run is a row."""
-    from sim.campaign import fight
+    from sim.run import fight, run_rows
     from sim.scenario import parse_scenario
 
     scenarios: dict[int, Any] = {}
@@ -87,9 +87,7 @@ def run_chunk(exp: Experiment, out: str, chunk: int, start: int, stop: int) -> C
             if isinstance(sc, Exception):
                 raise sc
             fought = fight(sc, seed=seed, events=events)  # the battle, aftermath, campaign
-            got = records.run_rows(
-                fought.battle, run_id, seed, params, events=events, extra=fought.tables()
-            )
+            got = run_rows(fought, run_id, seed, params, events=events)
             for table in exp.tables:
                 rows[table].extend(got[table])
             winners[got["runs"][0]["winner"] or "(draw)"] += 1
@@ -143,26 +141,23 @@ def prepare(exp: Experiment, out: Path, resume: bool) -> set[int]:
     if out.exists() and any(out.iterdir()):
         raise SimError(f"{out}: exists and is not a dataset; choose another --out")
     base = parse_scenario(exp.scenario_text, exp.scenario_path, exp.overrides)
-    records.write_manifest(
-        out,
-        {
-            "kind": "sweep",
-            "experiment_name": exp.name,
-            "experiment_file": exp.path,
-            "experiment_text": exp.text,
-            "scenario_file": exp.scenario_path,
-            "scenario_texts": {base.name: exp.scenario_text},
-            "points": [dict(p) for p in exp.points],
-            "overrides": list(exp.overrides),
-            "parameters": list(exp.parameters),
-            "master_seed": exp.seed,
-            "planned_runs": exp.planned_runs,
-            "replicates": exp.replicates,
-            "chunk": exp.chunk,
-            "tables": list(exp.tables),
-            "fingerprint": exp.fingerprint(),
-        },
+    made = records.manifest(
+        kind="sweep",
+        experiment_name=exp.name,
+        experiment_file=exp.path,
+        experiment_text=exp.text,
+        scenario_file=exp.scenario_path,
+        scenario_texts={base.name: exp.scenario_text},
+        points=exp.points,
+        overrides=exp.overrides,
+        parameters=exp.parameters,
+        master_seed=exp.seed,
+        replicates=exp.replicates,
+        chunk=exp.chunk,
+        tables=exp.tables,
+        fingerprint=exp.fingerprint(),
     )
+    records.write_manifest(out, made)
     return set()
 
 

@@ -336,7 +336,7 @@ def test_aftermath_and_campaign_figures_by_hand(hand):
     assert c.loc[("a", 2), "veteran_share"] == pytest.approx(2 / 3)  # the dead x is no veteran
     assert c.loc[("a", 3), "veteran_share"] == 1.0 and c.loc[("a", 3), "label"] == "battle 3"
 
-    from sim.cli import analyze_text
+    from sim.text import analyze_text
 
     text = analyze_text(hand.root)
     assert "Aftermath: wounded" in text and "Campaign: the company" in text
@@ -354,7 +354,7 @@ def test_aftermath_and_campaign_figures_by_hand(hand):
 
 
 def test_summaries_without_the_new_tables_are_unchanged(hand):
-    from sim.cli import analyze_text
+    from sim.text import analyze_text
 
     assert not analysis.has_table(hand, "aftermath")
     assert "Aftermath" not in analyze_text(hand.root) and "Campaign" not in analyze_text(hand.root)

@@ -8,12 +8,13 @@ from pathlib import Path
 import pyarrow.dataset as pads
 import pytest
 
-from sim import campaign, records
+from sim import campaign
 from sim.battle import Battle
-from sim.campaign import CAMPAIGN_KEYS, fight
+from sim.campaign import CAMPAIGN_KEYS
 from sim.cli import main
 from sim.experiment import load_experiment
 from sim.rules import d6, deathwish, twowp
+from sim.run import Fought, fight, run_rows
 from sim.runner import sweep
 from sim.scenario import load_scenario, parse_scenario
 
@@ -67,8 +68,8 @@ def test_scenarios_without_aftermath_fight_exactly_as_before(path):
         plain.run()
         got = fight(sc, seed)
         assert got.tables() == {"aftermath": [], "campaign": []}
-        a = records.run_rows(plain, 0, seed)
-        b = records.run_rows(got.battle, 0, seed, extra=got.tables())
+        a = run_rows(Fought(plain), 0, seed)
+        b = run_rows(got, 0, seed)
         assert a == b
         assert b["aftermath"] == b["campaign"] == []
 
@@ -138,8 +139,8 @@ def test_a_battle_with_an_aftermath_has_rows_for_every_fighter_and_day():
     # the battle itself is the plain one: the aftermath only draws after it
     plain = Battle(sc, seed=5)
     plain.run()
-    assert records.run_rows(plain, 0, 5) == {
-        **records.run_rows(got.battle, 0, 5),
+    assert run_rows(Fought(plain), 0, 5) == {
+        **run_rows(got, 0, 5),
         "aftermath": [],
     }
 
@@ -312,7 +313,7 @@ def test_a_campaign_is_one_generator_and_replays(tmp_path, capsys):
     sc = load_scenario(CAMPAIGN)
     a, b = fight(sc, 11), fight(sc, 11)
     assert a.tables() == b.tables()
-    assert records.run_rows(a.battle, 0, 11) == records.run_rows(b.battle, 0, 11)
+    assert run_rows(a, 0, 11) == run_rows(b, 0, 11)
     assert fight(sc, 12).tables() != a.tables()
     out = tmp_path / "ds"
     code, _, _ = cli(capsys, "run", CAMPAIGN, "--seed", 11, "--out", out)

@@ -4,7 +4,8 @@ import sys
 
 import pytest
 
-from sim.cli import main, pct, render_table
+from sim.cli import main
+from sim.text import pct, render_table
 
 
 def run(capsys, *argv):

@@ -158,6 +158,56 @@ def test_out_writes_the_tables_and_replay_reproduces_the_run(capsys, tmp_path):
     assert code == 2 and "already holds a dataset" in err
 
 
+def test_a_run_dataset_is_a_one_point_sweep(capsys, tmp_path):
+    """`sim run --out` writes the manifest every dataset has: one point, one replicate."""
+    import json
+
+    from sim import records
+
+    out_dir = tmp_path / "ds"
+    path = ROOT / "scenarios/campaign.yaml"
+    code, _, err = run(
+        capsys, "run", path, "--seed", "12", "--set", "max_rounds=8", "--out", out_dir
+    )
+    assert code == 0, err
+    m = json.loads((out_dir / "manifest.json").read_text())
+    assert set(m) == {*records.MANIFEST_KEYS, "schema_version", "sim_version"}
+    assert m["kind"] == "run" and m["experiment_name"] is None
+    assert (m["points"], m["parameters"], m["replicates"], m["planned_runs"]) == ([{}], [], 1, 1)
+    assert m["master_seed"] == 12 and m["overrides"] == ["max_rounds=8"]
+    assert m["scenario_texts"] == {"campaign": path.read_text()}
+    assert m["tables"] == ["runs", "rounds", "fighters", "aftermath", "campaign"]
+    assert sorted(m["tables"]) == sorted(p.name for p in out_dir.iterdir() if p.is_dir())
+    code, out, err = run(capsys, "replay", out_dir, "--run", "0")
+    assert code == 0 and out.startswith("run 0 replays exactly.\ncampaign (2w2p), seed 12:")
+
+
+def test_a_run_dataset_of_the_first_manifest_shape_still_replays(capsys, tmp_path):
+    """Before the one manifest shape, `sim run --out` kept `scenario_text` and no `points`."""
+    import json
+
+    out_dir = tmp_path / "ds"
+    path = ROOT / "scenarios/skirmish.yaml"
+    assert (
+        run(capsys, "run", path, "--seed", "3", "--set", "max_rounds=6", "--out", out_dir)[0] == 0
+    )
+    first = {
+        "kind": "run",
+        "scenario_file": str(path),
+        "scenario_text": path.read_text(),
+        "overrides": ["max_rounds=6"],
+        "parameters": [],
+        "master_seed": 3,
+        "planned_runs": 1,
+        "schema_version": 1,
+        "sim_version": "0.1.0",
+    }
+    (out_dir / "manifest.json").write_text(json.dumps(first))
+    code, out, err = run(capsys, "replay", out_dir, "--run", "0")
+    assert code == 0, err
+    assert out.startswith("run 0 replays exactly.\nskirmish (wargame), seed 3:")
+
+
 def test_replay_shows_the_difference_and_fails(capsys, tmp_path):
     out_dir = tmp_path / "ds"
     run(capsys, "run", ROOT / "scenarios/skirmish.yaml", "--out", out_dir)
@@ -213,7 +263,7 @@ def test_a_50_mb_file_is_refused_with_its_limit(capsys, tmp_path):
 def test_replay_of_a_sweep_style_dataset(capsys, tmp_path):
     """A dataset with swept parameters and several runs (the layout sim sweep writes)."""
     from sim import records
-    from sim.battle import Battle
+    from sim.run import fight, run_rows
     from sim.scenario import parse_scenario
 
     text = (ROOT / "scenarios/skirmish.yaml").read_text()
@@ -224,11 +274,10 @@ def test_replay_of_a_sweep_style_dataset(capsys, tmp_path):
         [(3, "balanced"), (20, "defensive"), (20, "aggressive")]
     ):
         sets = [f"max_rounds={rounds}", f"sides.guards.tactic={tactic}"]
-        battle = Battle(parse_scenario(text, "skirmish.yaml", sets), seed=100 + run_id)
-        battle.run()
+        fought = fight(parse_scenario(text, "skirmish.yaml", sets), 100 + run_id)
         rows.append(
-            records.run_rows(
-                battle, run_id, 100 + run_id, {"max_rounds": rounds, "sides.guards.tactic": tactic}
+            run_rows(
+                fought, run_id, 100 + run_id, {"max_rounds": rounds, "sides.guards.tactic": tactic}
             )
         )
     records.write_part(tmp_path, "runs", [r["runs"][0] for r in rows], "0", fields)

@@ -36,8 +36,8 @@ import numpy as np
 import pytest
 import yaml
 
-from sim.campaign import Fought, fight
-from sim.cli import option_rows
+from sim.catalogue import option_rows
+from sim.run import Fought, fight
 from sim.scenario import Scenario, parse_scenario
 
 SEEDS = 40

@@ -4,7 +4,7 @@ import contextlib
 import io
 from pathlib import Path
 
-from sim.cli import option_rows
+from sim.catalogue import option_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()

@@ -653,6 +653,8 @@ def test_the_manifest_says_what_made_the_dataset(small_ref):
     assert m["schema_version"] == records.SCHEMA_VERSION
     assert m["parameters"] == ["sides.guards.tactic", "max_rounds"]
     assert m["experiment_name"] == "small"
+    assert m["kind"] == "sweep" and m["replicates"] == 10 and len(m["points"]) == 4
+    assert set(m) == {*records.MANIFEST_KEYS, "schema_version", "sim_version"}
     assert records.read_manifest(out) == m
 
 

@@ -50,15 +50,14 @@ def cli_text(*argv: str) -> str:
 
 def table_digest(path: Path, overrides: tuple[str, ...] = ()) -> str:
     """sha256 of every table row (events included) of the scenario's runs over TABLE_SEEDS."""
-    from sim import records
-    from sim.campaign import fight
+    from sim.run import fight, run_rows
     from sim.scenario import load_scenario
 
     sc = load_scenario(path, overrides)
     rows = []
     for seed in TABLE_SEEDS:
         got = fight(sc, seed, events=True)
-        rows.append(records.run_rows(got.battle, seed, seed, events=True, extra=got.tables()))
+        rows.append(run_rows(got, seed, seed, events=True))
     return _sha(rows)
 
 
@@ -72,9 +71,8 @@ def scenario_digests(path: Path) -> dict[str, str]:
 
 def experiment_digest(path: Path) -> str:
     """sha256 of the rows of the first REPLICATES runs of every design point of ``path``."""
-    from sim import records
-    from sim.campaign import fight
     from sim.experiment import load_experiment
+    from sim.run import fight, run_rows
     from sim.scenario import parse_scenario
 
     exp = load_experiment(path)
@@ -87,9 +85,7 @@ def experiment_digest(path: Path) -> str:
             run_id = point * exp.replicates + rep
             seed = exp.run_seed(run_id)
             got = fight(sc, seed=seed, events=events)
-            got_rows = records.run_rows(
-                got.battle, run_id, seed, exp.param_values(point, fields), events, got.tables()
-            )
+            got_rows = run_rows(got, run_id, seed, exp.param_values(point, fields), events)
             rows.append({t: got_rows[t] for t in exp.tables})
     return _sha(rows)
 
