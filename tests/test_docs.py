@@ -1,4 +1,4 @@
-"""The docs pages: the generated options page is current.
+"""The docs pages: the generated options page is current, and every page stands on its own.
 
 ``docs/options.md`` is generated: an introduction (:data:`OPTIONS_INTRO`) and the table
 ``sim options --format markdown`` prints. After adding or changing an option, rewrite it with::
@@ -10,14 +10,22 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
+import shlex
 import sys
 from pathlib import Path
+
+import pytest
 
 from sim.cli import main, option_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 OPTIONS_PAGE = DOCS / "options.md"
+PAGES = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
+
+PENDING = {DOCS / "scenario-format.md"}
+"""Pages linked to that another branch writes; a link to one is checked once it exists."""
 
 OPTIONS_INTRO = """\
 # Rule options
@@ -93,6 +101,144 @@ def test_the_options_page_lists_every_option():
         f"{r['system']}.{r['name']}" for r in rows if f"| {r['system']} | {r['name']} |" not in page
     ]
     assert missing == []
+
+
+SEED_FILE = re.compile(r"\b\d{3}_[0-9a-f]{16}\.txt\b")
+ELSEWHERE = ("../shared", "shared/", "RULES.md", "DESIGN.md", "seeds/")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_no_page_points_readers_to_files_a_clone_does_not_have(page):
+    text = page.read_text(encoding="utf-8")
+    assert SEED_FILE.findall(text) == []
+    assert [word for word in ELSEWHERE if word in text] == []
+
+
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def _anchors(page: Path) -> set[str]:
+    """GitHub's heading anchors of a Markdown page (lower case, punctuation dropped)."""
+    seen: dict[str, int] = {}
+    out = set()
+    fenced = False
+    for line in page.read_text(encoding="utf-8").splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        if fenced or not line.startswith("#"):
+            continue
+        title = line.lstrip("#").strip().lower()
+        slug = re.sub(r"[^\w\- ]", "", title).replace(" ", "-")
+        n = seen.get(slug, 0)
+        seen[slug] = n + 1
+        out.add(slug if n == 0 else f"{slug}-{n}")
+    return out
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_link_between_pages_resolves(page):
+    broken = []
+    for target in LINK.findall(page.read_text(encoding="utf-8")):
+        if re.match(r"[a-z]+:", target):
+            continue  # a web address
+        path, _, anchor = target.partition("#")
+        dest = (page.parent / path).resolve() if path else page
+        if dest in PENDING and not dest.exists():
+            continue
+        if not dest.exists():
+            broken.append(target)
+        elif anchor and dest.suffix == ".md" and anchor not in _anchors(dest):
+            broken.append(target)
+    assert broken == []
+
+
+# ------------------------------------------------------------------------------------------
+# The outputs the pages show are real: every plain `sim run` and `sim odds` command of a
+# console block is run again and must print what the page shows. A line "..." stands for
+# lines left out; the lines shown must come in order, each run of them without gaps, the
+# first at the start. Commands that need a dataset (analyze, replay, sweep), write files
+# (--frames, --gif, --out) or chain shell commands are not run here.
+
+SHELL = (";", "&&", "|", ">", "--frames", "--gif", "--out")
+
+
+def console_commands(page: Path) -> list[tuple[str, list[str]]]:
+    """Every ``$ sim run`` / ``$ sim odds`` command of the page's console blocks and its output."""
+    found: list[tuple[str, list[str]]] = []
+    block: list[str] | None = None
+    for line in page.read_text(encoding="utf-8").splitlines():
+        if line.startswith("```console"):
+            block = []
+            continue
+        if block is None:
+            continue
+        if line.startswith("```"):
+            found += _commands(block)
+            block = None
+        else:
+            block.append(line)
+    return found
+
+
+def _commands(block: list[str]) -> list[tuple[str, list[str]]]:
+    out: list[tuple[str, list[str]]] = []
+    for line in block:
+        if line.startswith("$ "):
+            out.append((line[2:], []))
+        elif out:
+            out[-1][1].append(line)
+    return [
+        (cmd, shown)
+        for cmd, shown in out
+        if cmd.startswith(("sim run ", "sim odds ")) and not any(s in cmd for s in SHELL)
+    ]
+
+
+def _shown_in(shown: list[str], real: list[str]) -> bool:
+    """Whether the shown lines, with "..." gaps, are the real output."""
+    runs: list[list[str]] = [[]]
+    for line in shown:
+        if line.strip() == "...":
+            runs.append([])
+        else:
+            runs[-1].append(line)
+    at = 0
+    for i, run in enumerate(runs):
+        if not run:
+            continue
+        if i == 0:
+            if real[: len(run)] != run:
+                return False
+            at = len(run)
+            continue
+        for start in range(at, len(real) - len(run) + 1):
+            if real[start : start + len(run)] == run:
+                at = start + len(run)
+                break
+        else:
+            return False
+    return runs[-1] == [] or at == len(real)
+
+
+CHECKED = [
+    pytest.param(page, cmd, shown, id=f"{page.relative_to(ROOT).as_posix()}: {cmd[:60]}")
+    for page in PAGES
+    for cmd, shown in console_commands(page)
+]
+
+
+def test_the_pages_show_outputs_that_are_checked():
+    assert len(CHECKED) >= 10
+
+
+@pytest.mark.parametrize(("page", "cmd", "shown"), CHECKED)
+def test_a_page_shows_the_real_output(page, cmd, shown, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        main(shlex.split(cmd)[1:])
+    real = out.getvalue().rstrip("\n").splitlines()
+    assert _shown_in(shown, real), "\n".join(real)
 
 
 if __name__ == "__main__":
