@@ -1,4 +1,4 @@
-"""Measure the performance figures and write ``benchmarks/results.json``.
+"""Measure the performance figures and write them to ``results/benchmarks.json``.
 
 Run from the repository root::
 
@@ -7,6 +7,13 @@ Run from the repository root::
     python -m benchmarks --only 1 4      # some figures; others already in the file are kept
     python -m benchmarks --only 6 7 --memory-from LOG --dataset DIR
                                          # reuse a sweep_memory.py log and its kept dataset
+    python -m benchmarks --out docs/performance.json
+                                         # update the figures docs/performance.md quotes
+
+A run writes to ``results/`` (ignored by git), so measuring never changes a file the
+repository tracks. The one committed copy is ``docs/performance.json``, the figures that
+``docs/performance.md`` quotes: update it with ``--out docs/performance.json`` on an
+otherwise idle machine, and the page with it.
 
 Figures (the goals are for a 2-core machine):
 
@@ -18,7 +25,7 @@ Figures (the goals are for a 2-core machine):
 6. peak RSS of the parent and of a worker during a 1,000,000-run quick-start sweep
 7. ``sim analyze`` on that 1,000,000-run dataset
 
-``results.json`` holds each figure (value, units, goal, pass), the core count, the date and
+The results file holds each figure (value, units, goal, pass), the core count, the date and
 the versions; it is written atomically. Timings are wall clock on whatever else the machine
 is doing: run on an otherwise idle machine.
 """
@@ -39,7 +46,11 @@ from typing import Any
 
 from benchmarks.figures import FIGURES, Config, Figure
 
-RESULTS = Path(__file__).resolve().parent / "results.json"
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "results" / "benchmarks.json"
+"""Where a run writes by default: under ``results/``, which git ignores."""
+QUOTED = ROOT / "docs" / "performance.json"
+"""The committed figures that ``docs/performance.md`` quotes (written only with ``--out``)."""
 
 
 def environment(quick: bool) -> dict[str, Any]:
@@ -66,7 +77,8 @@ def environment(quick: bool) -> dict[str, Any]:
 def write_results(path: Path, figures: dict[str, Figure], env: dict[str, Any]) -> dict[str, Any]:
     """Merge ``figures`` into the results file at ``path`` (atomically); return its data.
 
-    Figures not measured now keep their earlier values, each with its own ``date``.
+    Figures not measured now keep their earlier values, each with its own ``date``. The
+    file's directory is made if it is missing (a fresh clone has no ``results/`` content).
     """
     old: dict[str, Any] = {}
     if path.is_file():
@@ -78,6 +90,7 @@ def write_results(path: Path, figures: dict[str, Figure], env: dict[str, Any]) -
     for key, fig in figures.items():
         merged[key] = {"name": fig.name, **fig.to_dict(), "date": env["date"], "mode": env["mode"]}
     data = {**env, "figures": dict(sorted(merged.items()))}
+    path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -116,7 +129,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", nargs="+", choices=sorted(FIGURES), metavar="FIG", help="1..7")
     ap.add_argument("--memory-from", type=Path, metavar="LOG", help="figure 6 from this log")
     ap.add_argument("--dataset", type=Path, metavar="DIR", help="figure 7 on this dataset")
-    ap.add_argument("--out", type=Path, default=RESULTS, help="results file (default: %(default)s)")
+    ap.add_argument(
+        "--out",
+        type=Path,
+        default=RESULTS,
+        help=f"results file (default: %(default)s; {QUOTED.relative_to(ROOT)}: the figures "
+        "the docs quote)",
+    )
     ap.add_argument("--keep", action="store_true", help="keep the work directory")
     args = ap.parse_args(argv)
 

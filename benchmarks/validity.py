@@ -94,8 +94,9 @@ ONE_HIT: dict[str, Fighters] = {
     "wargame": Fighters(
         {"hit_dice": 1},
         note="1 HD and no armor: any blow wounds, and a wound on 1 HD takes the fighter out "
-        "(RULES.md 1.4). Exact except for dodging: the balanced tactic dodges a blow that "
-        "would take it out if it still has its HD this round, and then cannot attack",
+        "([rules](rules.md#23-wounds)). Exact except for dodging: the balanced tactic "
+        "dodges a blow that would take it out if it still has its HD this round, and then "
+        "cannot attack",
     ),
     "2w2p": Fighters(
         {"fights": 3, "prime": False, "wounds": 1},
@@ -1404,7 +1405,7 @@ def render(res: Results, charts: Mapping[str, str], command: str, total: float) 
 READING = """## Reading the results
 
 - **Large and small scale fight alike by design.** At large scale the factions take turns,
-  one member at a time (RULES.md 1.12 as the simulator reads it): the same individual
+  one member at a time ([rules](rules.md#16-large-scale-factions)): the same individual
   combat as at small scale, where sensible popcorn naming (each side names the enemy's most
   harmless fighter next) interleaves the sides in the same way. What large scale adds needs a
   leader (only leader killing reaches the enemy leader, and a faction that loses its leader
@@ -1759,8 +1760,9 @@ def _scale_section(res: Results, charts: Mapping[str, str]) -> str:
         "the War Game and `frame:` for the others). Both arms fight with the same seeds, so "
         "the difference is measured on paired battles. Then the bigger side at large scale "
         "for 10 v 8, 12 v 8, 16 v 8 and 20 v 16.\n\n"
-        "**Why.** Crossing the threshold by one fighter must not change who wins (RULES.md "
-        "1.12), and at large scale head count must still matter, more as the ratio grows. "
+        "**Why.** Crossing the threshold by one fighter must not change who wins "
+        "([rules](rules.md#15-small-and-large-scale)), and at large scale head count must "
+        "still matter, more as the ratio grows. "
         "**Invariants:** win rates within 5 percentage points and mean lengths within 25%; "
         "at large scale the bigger side wins more often than not (99% interval of its share "
         "of the decisive battles above 50%), its win rate rises with the ratio (16 v 8 "

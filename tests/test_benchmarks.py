@@ -1,8 +1,10 @@
 """The benchmark harness's bookkeeping (the figures themselves are timed, not tested)."""
 
 import json
+import subprocess
+from pathlib import Path
 
-from benchmarks.__main__ import environment, table, write_results
+from benchmarks.__main__ import QUOTED, RESULTS, ROOT, environment, table, write_results
 from benchmarks.figures import Figure, parse_memory_log
 
 
@@ -44,3 +46,25 @@ peak total 338.0 MB, total at 50% 331.9 MB
     got = parse_memory_log(report)
     assert got["parent_peak_mb"] == 150.5 and got["worker_peak_mb"] == 170.6
     assert got["runs"] == 1_000_000
+
+
+def test_a_run_writes_under_results_which_git_ignores():
+    assert RESULTS.parent == ROOT / "results"
+    rel = RESULTS.relative_to(ROOT).as_posix()
+    ignored = subprocess.run(
+        ["git", "check-ignore", "--no-index", "-q", rel], cwd=ROOT, check=False
+    )
+    assert ignored.returncode == 0, f"{rel} is not ignored by git"
+
+
+def test_the_quoted_copy_is_the_one_the_performance_page_names():
+    assert QUOTED == ROOT / "docs" / "performance.json"
+    assert QUOTED.is_file()
+    assert "performance.json" in (ROOT / "docs" / "performance.md").read_text()
+    assert not (ROOT / "benchmarks" / "results.json").exists()
+
+
+def test_the_results_directory_is_made_when_missing(tmp_path):
+    out = tmp_path / "results" / "benchmarks.json"
+    write_results(out, {"5": _fig("odds_table", 0.2, True)}, environment(quick=True))
+    assert Path(out).is_file()

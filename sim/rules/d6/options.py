@@ -55,7 +55,7 @@ class Options:
     )
     map_applies_to_body: bool = option(
         True,
-        "The MAP applies to every roll that round, the Body roll included (RULES.md says "
+        "The MAP applies to every roll that round, the Body roll included (the rules say "
         "'every roll'); false exempts Body as the status penalties do.",
         tag="H",
     )
@@ -95,8 +95,8 @@ class Options:
     )
     scale_basis: str = option(
         "target",
-        "Scale uses the target's size value alone, as RULES.md 4 says ('target'), or the "
-        "target's value minus the attacker's ('relative').",
+        "Scale uses the target's size value alone, as the seed's scale rule reads ('target'), "
+        "or the target's value minus the attacker's ('relative').",
         tag="I",
         choices=("relative", "target"),
     )
@@ -131,7 +131,7 @@ class Options:
     heal_stunned: str = option(
         "stunned",
         "A heal whose difference lands in the Stunned band leaves the patient Stunned, the "
-        "tier of the difference as RULES.md 4 says ('stunned'), or counts as healed ('healed').",
+        "tier of the difference as the seed says ('stunned'), or counts as healed ('healed').",
         tag="I",
         choices=("stunned", "healed"),
     )

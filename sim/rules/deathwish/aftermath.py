@@ -43,7 +43,7 @@ class AftermathOptions:
     critical_later_death: float = option(
         0.0,
         "chance that each treated Critical wound still kills on the day after the battle "
-        "(the seed: 'they'll still probably die later'; RULES.md gives no figure)",
+        "(the seed: 'they'll still probably die later', with no figure)",
         low=0,
         high=1,
     )
