@@ -6,7 +6,7 @@ and scale switching (1.12); the scenario's rule system resolves the blows
 
 Python API::
 
-    battle = Battle(scenario, seed=7)          # or rng=np.random.default_rng(...)
+    battle = Battle(scenario, seed=7)          # rng=7 is the same; or rng=a Generator
     outcome = battle.run()                    # an Outcome; outcome.to_dict() is the JSON
     battle.rounds_frame(); battle.fighters_frame(); battle.events_frame()   # pandas
 
@@ -25,6 +25,7 @@ import numpy as np
 from sim import systems
 from sim.agents import Fighter
 from sim.battlecore import END_REASONS, STATUSES, Outcome
+from sim.dice import generator
 from sim.errors import SimError, unknown
 from sim.field import Battlefield
 from sim.options import BattleOptions
@@ -48,6 +49,9 @@ __all__ = [
 class Battle(TurnFrame):
     """One battle of a :class:`~sim.scenario.Scenario`, seeded by ``seed`` or ``rng``.
 
+    ``rng`` is a ``numpy.random.Generator`` used as it is, or a seed: ``rng=42`` fights the
+    same battle as ``seed=42`` and ``sim run --seed 42`` (:func:`sim.dice.generator`).
+
     ``events=True`` keeps a log of every roll and decision (off by default for speed).
     ``options``, ``frame`` and ``battle`` override the scenario's rule options, War Game
     frame options and battle house rules for this run.
@@ -58,7 +62,7 @@ class Battle(TurnFrame):
         scenario: Scenario,
         *,
         seed: int | None = None,
-        rng: np.random.Generator | None = None,
+        rng: np.random.Generator | int | None = None,
         events: bool = False,
         options: Mapping[str, Any] | None = None,
         frame: Mapping[str, Any] | None = None,
@@ -74,12 +78,10 @@ class Battle(TurnFrame):
                 battle={**scenario.battle, **(battle or {})},
             )
         if rng is None:
-            if seed is None:
-                seed = scenario.seed
-            if seed is None:
+            rng = seed if seed is not None else scenario.seed
+            if rng is None:
                 raise SimError("a battle needs a seed (or an rng)")
-            rng = np.random.default_rng(seed)
-        super().__init__(rng=rng)
+        super().__init__(rng=generator(rng))  # rng=42 is seed=42, as sim run --seed 42
         self.scenario = scenario
         self.system = systems.get(scenario.rules)
         self.rules = self.system.name

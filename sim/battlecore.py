@@ -160,8 +160,6 @@ class BattleCore(mesa.Model):
             attacker.wounds_dealt += wounds
             self.sides[attacker.side].wounds_dealt += wounds
             self.sides[attacker.side].round_dealt += max(wounds, 1)
-        else:
-            side_t.round_dealt += 0
         self.harm_this_round = True
         if target.status == Status.FLEEING:
             target.wg = target.wg.evolve(damaged_while_fleeing=True)

@@ -7,7 +7,8 @@ Notation (RULES.md 0) is parsed with a regular expression, never evaluated:
 - ``ND``, ``ND+P``, ``ND-P``: a D6-tiers dice code, N six-sided dice plus P pips. Three pips
   make one die, so codes are kept normalised (``2D+3`` is ``3D``; ``3D-1`` is ``2D+2``).
 
-Every roll takes a ``numpy.random.Generator``; nothing here owns or seeds randomness.
+Every roll takes a ``numpy.random.Generator``; nothing here owns randomness.
+:func:`generator` is the one rule that makes a run's Generator from its seed.
 
 Exact distributions are :class:`Dist` objects: immutable maps from an outcome (an ``int`` or
 a tuple of ints) to its probability as an exact :class:`fractions.Fraction`. Fractions keep
@@ -27,6 +28,7 @@ from typing import Any
 import numpy as np
 
 __all__ = [
+    "generator",
     "D6Code",
     "Dice",
     "DiceError",
@@ -39,6 +41,16 @@ __all__ = [
 
 MAX_DICE = 10_000
 MAX_SIDES = 1_000
+
+
+def generator(seed: int | np.random.Generator) -> np.random.Generator:
+    """The Generator of a run with ``seed`` (numpy's ``default_rng``: PCG64 of the seed).
+
+    A Generator passes through as it is.
+    """
+    if isinstance(seed, np.random.Generator):
+        return seed
+    return np.random.default_rng(seed)
 
 
 class DiceError(ValueError):

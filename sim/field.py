@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     from sim.battle import Battle
 
 YARD = 3.0
-BANDS = ("short", "medium", "long")
 
 
 def line_of_sight(spec: MapSpec, a: Cell, b: Cell) -> bool:

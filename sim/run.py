@@ -28,16 +28,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from sim.dice import generator
 from sim.errors import SimError
 
 if TYPE_CHECKING:
     from sim.battle import Battle
     from sim.scenario import Scenario
-
-
-def generator(seed: int) -> np.random.Generator:
-    """The Generator of a run with ``seed`` (numpy's ``default_rng``: PCG64 of the seed)."""
-    return np.random.default_rng(seed)
 
 
 def draw_seed() -> int:

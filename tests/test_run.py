@@ -68,3 +68,17 @@ def test_rows_fill_every_table_with_the_run_id():
 def test_drawn_seeds_are_fresh_whole_numbers():
     seeds = {draw_seed() for _ in range(5)}
     assert len(seeds) > 1 and all(0 <= s < 2**32 for s in seeds)
+
+
+def test_a_battle_seeded_by_rng_or_seed_is_the_same_battle():
+    from sim.battle import Battle
+    from sim.scenario import load_scenario
+
+    sc = load_scenario(Path(__file__).resolve().parents[1] / "scenarios" / "skirmish.yaml")
+    for seed in range(40):
+        logs = []
+        for kw in ({"seed": seed}, {"rng": seed}, {"rng": generator(seed)}):
+            b = Battle(sc, events=True, **kw)
+            b.run()
+            logs.append(b.log)
+        assert logs[0] == logs[1] == logs[2], seed

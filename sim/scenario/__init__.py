@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from sim.scenario.load import load_scenario, parse_scenario
 from sim.scenario.model import (
-    EVENT_KINDS,
     GOAL_KINDS,
     START_STATUSES,
     AftermathSpec,
@@ -36,7 +35,6 @@ from sim.scenario.overrides import apply_override
 from sim.scenario.reader import Issue, ScenarioError, read_yaml
 
 __all__ = [
-    "EVENT_KINDS",
     "GOAL_KINDS",
     "START_STATUSES",
     "AftermathSpec",

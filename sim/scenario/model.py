@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from sim.systems.base import RuleSystem
 
 GOAL_KINDS = ("protect", "destroy", "hold", "take_and_hold")
-EVENT_KINDS = ("reinforce", "add_factor", "remove_factor")
 
 
 class FrozenDict(dict[str, Any]):
