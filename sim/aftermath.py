@@ -194,26 +194,23 @@ class Patient:
 def patient_from_fighter(fighter: Any) -> Patient:
     """A :class:`Patient` from a battle's fighter (``sim.agents.Fighter``, read duck-typed).
 
-    Reads ``name``, ``side``, ``status``, ``fights``, ``fought``, ``wounds_2w2p``,
-    ``dw_wounds``, ``d6_condition``, ``spec.d6.strength``, ``wg.hit_dice`` and ``hd_start``.
-    The 2W2P blows are all the fighter carries (a campaign passes earlier state separately).
+    Reads ``name``, ``side``, ``status``, ``fights``, ``fought``, ``spec.d6.strength``,
+    ``wg.hit_dice``, ``hd_start``, and what its battle's rule system says it carries
+    (``model.system.carried``: 2W2P blows, Deathwish wound levels, the D6 condition). The
+    2W2P blows are all the fighter carries (a campaign passes earlier state separately).
     """
     status = Status(getattr(fighter.status, "value", fighter.status))
     fights = twowp.fights_after_battle(fighter.fights, fighter.fought, status != Status.DEAD)
-    w = fighter.wounds_2w2p
     return Patient(
         name=fighter.name,
         side=fighter.side,
         status=status.value,
         fights=fights,
-        wounding=w.wounding,
-        felling=w.felling,
-        dw_wounds=tuple(lv.value if hasattr(lv, "value") else str(lv) for lv in fighter.dw_wounds),
-        d6_condition=fighter.d6_condition.label,
         d6_strength=fighter.spec.d6.strength,
         hd=fighter.wg.hit_dice,
         hd_max=fighter.hd_start,
         in_battle=True,
+        **fighter.model.system.carried(fighter),
     )
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import mesa
 from mesa.discrete_space import CellAgent
 
-from sim.rules import d6, deathwish, twowp, wargame
+from sim.rules import twowp, wargame
 from sim.rules.common import OUT_OF_FIGHT, Status
 from sim.scenario import FighterSpec
 
@@ -39,11 +39,12 @@ class _WeakIds(weakref.WeakKeyDictionary[Any, Any]):
 
 
 class Fighter(CellAgent):
-    """One fighter on one side: its stat block and its state under every rule system.
+    """One fighter on one side: its stat block, the frame's state and its system's state.
 
-    ``wg`` is its War Game record (hit dice, armor pool, wounds); the other systems' state
-    sits beside it: ``wounding``/``felled`` (2W2P), ``dw_wounds`` (Deathwish levels),
-    ``d6_condition`` (D6 tiers). ``status`` is the one every system shares (RULES.md 0).
+    ``wg`` is its War Game record (hit dice, armor pool, wounds), which the frame keeps for
+    every system (initiative, morale); ``state`` is its battle system's own state object
+    (:meth:`sim.systems.base.RuleSystem.new_state`: 2W2P blows, Deathwish wound levels,
+    D6 condition; None under War Game). ``status`` is the one every system shares (RULES.md 0).
     On a battle with a map it stands on a cell of the battle's grid (``cell``, Mesa's
     ``CellAgent``); without one ``cell`` stays None.
     """
@@ -72,47 +73,30 @@ class Fighter(CellAgent):
         )
         self.in_cover = False
         self.acted = False
-        # 2W2P
-        self.wounds_2w2p = twowp.Wounds(0, 0, prime=spec.prime)
-        # Deathwish
-        self.dw_weapon, self.dw_thresholds = _deathwish_start(
-            spec.deathwish.weapon, spec.body, spec.strength, spec.deathwish.traits
-        )
-        self.dw_wounds: list[deathwish.WoundLevel] = []
-        self.dw_bleeding_out: int | None = None  # rounds left before an untreated wound kills
-        # D6 tiers
-        self.d6_condition = d6.UNHURT
-        self.d6_stuns: list[int] = []  # rounds in which a stun was taken
-        self.d6_mortal_rounds = 0
-        self.d6_reaction: int | None = None  # the reaction total that stands for this round
-        self.d6_reaction_kind = "dodge"
-        self.d6_sprinted = -1  # the round it last sprinted (on a map)
+        system: RuleSystem | None = getattr(model, "system", None)
+        self.state: Any = system.new_state(spec) if system is not None else None
         # records
         self.wounds_dealt = 0
         self.wounds_taken = 0
         if spec.wounds or spec.status != "active":
-            self.start_hurt(getattr(model, "system", None))
+            self.start_hurt(system)
         self.hd_start = self.wg.hit_dice
 
     def start_hurt(self, system: RuleSystem | None) -> None:
         """Book what the stat block says happened before the battle: wounds and status.
 
-        Each of ``spec.wounds`` is one wound of every system's own kind: 1 HD lost (War Game,
-        and the HD every system uses for initiative and morale), one wounding blow (2W2P),
-        one Slight wound (Deathwish), one Wounded result on the damage table (D6, stacking).
-        A fighter those wounds put out of the fight under its battle's ``system`` starts out
-        of it (:meth:`~sim.systems.base.RuleSystem.start_status`); ``spec.status`` may start
-        it out of the fight anyway.
+        Each of ``spec.wounds`` is one wound: 1 HD lost from the frame's War Game record
+        (the HD every system uses for initiative and morale); the system's own state took
+        them as its own kind of wound when it was made (``new_state``). A fighter those
+        wounds put out of the fight starts out of it
+        (:meth:`~sim.systems.base.RuleSystem.start_status`); ``spec.status`` may start it
+        out of the fight anyway.
         """
         n = self.spec.wounds
         if n:
             self.wg, _ = wargame.lose_hd(
                 self.wg, n, source="before the battle", finish="incapacitate"
             )
-            for _ in range(n):
-                self.wounds_2w2p = self.wounds_2w2p.take(felling=False)
-                self.dw_wounds.append(deathwish.WoundLevel.SLIGHT)
-                self.d6_condition = d6.stacked(self.d6_condition, d6.DamageTier.WOUNDED)
         status = Status(self.spec.status)
         if status == Status.ACTIVE and system is not None:
             status = system.start_status(self)
@@ -168,15 +152,6 @@ def _wargame_start(
         strength=strength,
         resolve=resolve,
     )
-
-
-@lru_cache(maxsize=4096)
-def _deathwish_start(
-    weapon: str, body: int, strength: int, traits: int
-) -> tuple[deathwish.Weapon, deathwish.Thresholds]:
-    """A fighter's Deathwish weapon and wound thresholds (from its trauma tolerance)."""
-    found = deathwish.find_weapon(weapon)
-    return found, deathwish.thresholds(deathwish.trauma_tolerance(body, strength, traits))
 
 
 def _armor_item(text: str) -> str | tuple[str, int]:

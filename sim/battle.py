@@ -191,9 +191,9 @@ class Battle(TurnFrame):
         self._check_scale()
         for s in self.sides.values():
             s.waiting = s.active
+        self.system.start_round(self)
         for f in self.all_fighters():
             f.acted = False
-            f.d6_reaction = None
             if f.in_fight:
                 before = f.wg.hit_dice
                 f.wg, start = wargame.start_round(f.wg, options=self.frame)

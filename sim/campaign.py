@@ -363,11 +363,11 @@ def _carry_in(battle: Any, side: str, fit: Mapping[str, _Member]) -> dict[str, A
         wounding = felling = 0
         if battle.rules == "2w2p" and m.twowp_state is not None:
             wounding, felling = m.twowp_state.carried
-            f.wounds_2w2p = twowp.Wounds(wounding, felling, prime=f.spec.prime)
+            f.state.wounds = twowp.Wounds(wounding, felling, prime=f.spec.prime)
         elif battle.rules == "deathwish" and m.dw_wounds:
-            f.dw_wounds = [deathwish.WoundLevel(w) for w in m.dw_wounds]
+            f.state.wounds = [deathwish.WoundLevel(w) for w in m.dw_wounds]
         elif battle.rules == "d6":
-            f.d6_condition = d6.Condition.from_label(m.d6_condition)
+            f.state.condition = d6.Condition.from_label(m.d6_condition)
         elif battle.rules == "wargame" and m.hd is not None and m.hd < f.wg.hit_dice:
             f.wg = f.wg.evolve(hit_dice=m.hd, spendable=min(f.wg.spendable, m.hd))
         state.refile(f)  # weaker now: file it again in the side's weakest-first indexes
@@ -400,7 +400,7 @@ def _after(m: _Member, run: am.Aftermath, system: str, fighter: Any) -> None:
     elif system == "deathwish":
         if fighter is not None:
             m.dw_wounds = tuple(
-                w.value if hasattr(w, "value") else str(w) for w in fighter.dw_wounds
+                w.value if hasattr(w, "value") else str(w) for w in fighter.state.wounds
             )
     elif system == "d6":
         m.d6_condition = got["d6_condition"]

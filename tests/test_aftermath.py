@@ -261,7 +261,7 @@ def test_patients_from_a_real_battle():
     by_row = {r["name"]: r for r in battle.fighter_rows()}
     for f, p in zip(fighters, patients, strict=True):
         assert p.fights == by_row[f.name]["fights_after"] >= f.fights
-        assert (p.wounding, p.felling) == (f.wounds_2w2p.wounding, f.wounds_2w2p.felling)
+        assert (p.wounding, p.felling) == (f.state.wounds.wounding, f.state.wounds.felling)
     healers = [Healer("Eda", "surgeon", "competent"), Healer("levy 1", "nurse", "competent")]
     a = run_aftermath(patients, healers, "2w2p", 5, np.random.default_rng(3))
     assert len(a.rows) == 5 * len(patients)

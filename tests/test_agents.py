@@ -17,13 +17,16 @@ def test_a_fighter_holds_state_for_every_system():
         strength=6,
         deathwish=DeathwishStats(weapon="AKM"),
     )
-    sc = Scenario(sides=(Side("red", (spec,), leader="Bran"), Side("blue", (FighterSpec("Osk"),))))
+    sc = Scenario(
+        sides=(Side("red", (spec,), leader="Bran"), Side("blue", (FighterSpec("Osk"),))),
+        rules="deathwish",
+    )
     b = Battle(sc, seed=1)
     f = b.sides["red"].fighters[0]
     assert isinstance(f, Fighter) and f.leader and f.status == Status.ACTIVE
     assert f.wg.hit_dice == 5 and f.wg.armor_max == 6 + 4
     assert f.tier.name == "VETERAN"
-    assert f.dw_weapon.name == "AKM" and f.dw_thresholds.serious == 6
+    assert f.state.weapon.name == "AKM" and f.state.thresholds.serious == 6
 
 
 def test_finished_battles_are_not_kept_alive_by_agent_ids():

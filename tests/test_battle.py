@@ -474,7 +474,7 @@ def test_deathwish_attack_uses_to_hit_then_damage_then_wound_level():
     # to-hit d10 = 3 (<= skill 5); damage 2d10 = 6 and 4 (both <= lethality 6): 10 = critical
     b.rng = ScriptedRng([3, 6, 4])
     b.take_turn(a)
-    assert t.dw_wounds == ["critical"]
+    assert t.state.wounds == ["critical"]
     assert t.status in (Status.INCAPACITATED, Status.DEAD)
 
 
@@ -491,7 +491,7 @@ def test_deathwish_miss_does_nothing():
     a, t = by_name(b, "A"), by_name(b, "B")
     b.rng = ScriptedRng([6])  # 6 > skill 5: a miss
     b.take_turn(a)
-    assert t.dw_wounds == [] and t.status == Status.ACTIVE
+    assert t.state.wounds == [] and t.status == Status.ACTIVE
 
 
 def _shot_at_random_location(target_armor, script):
@@ -543,7 +543,7 @@ def test_deathwish_untreated_critical_kills_after_five_rounds():
     sc = duel(FighterSpec("A"), FighterSpec("B"), rules="deathwish")
     b = Battle(sc, seed=1)
     t = by_name(b, "B")
-    t.dw_bleeding_out = 5
+    t.state.bleeding_out = 5
     t.status = Status.INCAPACITATED
     for _ in range(4):
         b.system.end_of_round(b)
@@ -566,7 +566,7 @@ def test_d6_tie_goes_to_the_defender():
     a, t = by_name(b, "A"), by_name(b, "B")
     b.rng = ScriptedRng([4, 4])  # B's dodge 4, A's attack 4: a tie misses
     b.take_turn(a)
-    assert t.d6_condition.tier.value == "none" and t.wounds_taken == 0
+    assert t.state.condition.tier.value == "none" and t.wounds_taken == 0
 
 
 def test_d6_hit_rolls_damage_against_body():
@@ -584,7 +584,7 @@ def test_d6_hit_rolls_damage_against_body():
     # dodge 1, attack 6 (hit); damage 6+6 = 12 against body 1D = 1: difference 11, incapacitated
     b.rng = ScriptedRng([1, 6, 6, 6, 1])
     b.take_turn(a)
-    assert t.d6_condition.tier.value == "incapacitated"
+    assert t.state.condition.tier.value == "incapacitated"
     assert t.status == Status.INCAPACITATED
 
 
@@ -830,13 +830,18 @@ def test_a_fighter_may_start_wounded_in_every_system():
         Side("red", (FighterSpec("r0", hit_dice=4, wounds=2),)),
         Side("blue", fighters("b", 1)),
     )
-    for rules in ("wargame", "2w2p", "deathwish", "d6"):
+
+    def fighter(rules):
         b = Battle(Scenario(sides=sides, rules=rules), seed=1)
         f = by_name(b, "r0")
         assert f.status == Status.ACTIVE and f.wg.hit_dice == 2 and f.hd_start == 2, rules
-        assert f.wounds_2w2p.wounding == 2 and not f.wounds_2w2p.felled  # prime: 3rd fells
-        assert len(f.dw_wounds) == 2
-        assert f.d6_condition == d6.Condition(d6.DamageTier.WOUNDED, 2)
+        return f
+
+    assert fighter("wargame").state is None  # the frame's HD are all a War Game fighter has
+    w = fighter("2w2p").state.wounds
+    assert w.wounding == 2 and not w.felled  # in its prime: the third wounding blow fells
+    assert fighter("deathwish").state.wounds == ["slight", "slight"]
+    assert fighter("d6").state.condition == d6.Condition(d6.DamageTier.WOUNDED, 2)
     # 2W2P counts the second wounding blow of a fighter past its prime as felling
     b = Battle(
         Scenario(
@@ -905,8 +910,8 @@ def test_a_2w2p_side_keeps_hits_off_its_leader():
         b = Battle(sc, seed=1)
         b.rng = ScriptedRng([1] * 5 + [6] + [1] * 5)  # red rolls nothing; blue one felling hit
         twowp_sys.fight_round(b)
-        assert by_name(b, "r0").wounds_2w2p.felled is leader_felled, protect
-        assert sum(f.wounds_2w2p.felled for f in b.sides["red"].fighters) == 1
+        assert by_name(b, "r0").state.wounds.felled is leader_felled, protect
+        assert sum(f.state.wounds.felled for f in b.sides["red"].fighters) == 1
 
 
 def test_a_fighter_stuck_in_quicksand_sinks_every_round_until_it_breaks_free():

@@ -263,11 +263,11 @@ def test_carry_in_sets_every_systems_state():
         f = {x.name: x for x in battle.sides["company"].fighters}
         assert all(x.fights == 4 for x in battle.sides["company"].fighters)
         if system == "2w2p":
-            assert (f["hand 1"].wounds_2w2p.wounding, f["hand 1"].wounds_2w2p.felling) == (1, 0)
+            assert (f["hand 1"].state.wounds.wounding, f["hand 1"].state.wounds.felling) == (1, 0)
         elif system == "deathwish":
-            assert f["hand 2"].dw_wounds == [deathwish.WoundLevel("moderate"), "slight"]
+            assert f["hand 2"].state.wounds == [deathwish.WoundLevel("moderate"), "slight"]
         elif system == "d6":
-            assert f["hand 3"].d6_condition == d6.Condition.from_label("wounded_twice")
+            assert f["hand 3"].state.condition == d6.Condition.from_label("wounded_twice")
         else:
             assert f["lead"].wg.hit_dice == 2 and f["lead"].hd_start == 4
 

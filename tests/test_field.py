@@ -144,7 +144,7 @@ def test_d6_moves_one_space_and_sprints_instead_of_attacking():
     b = make(doc % "true", ["." * 8], {"A": (0, 0), "B": (7, 0)})
     events = turn(b, "A")
     assert acts(events) == [("A", "moves"), ("A", "moves"), ("A", "sprints")]
-    assert b.field.cell(who(b, "A")) == (2, 0) and who(b, "A").d6_sprinted == 1
+    assert b.field.cell(who(b, "A")) == (2, 0) and who(b, "A").state.sprinted == 1
     b = make(doc % "false", ["." * 8], {"A": (0, 0), "B": (7, 0)})
     assert acts(turn(b, "A")) == [("A", "moves")]
     assert b.field.cell(who(b, "A")) == (1, 0)
@@ -411,7 +411,7 @@ def corridor_battle(seed: int) -> tuple[Battle, list[tuple[int, list[list[str]]]
     assert fronts(b) == [["a1", "b1"]]  # the rear ranks are in no front
     seen = recording_fronts(b)
     while not b.ended:
-        before = {f.name: f.wounds_2w2p for f in b.all_fighters()}
+        before = {f.name: f.state.wounds for f in b.all_fighters()}
         b.step()
         (groups,) = [groups for r, groups in seen if r == b.round]
         if not groups:  # no front: a side has nobody left to fight (fled, say)
@@ -420,7 +420,7 @@ def corridor_battle(seed: int) -> tuple[Battle, list[tuple[int, list[list[str]]]
         assert len(groups) == 1  # one front this round
         front = groups[0]
         assert sorted(n[0] for n in front) == ["a", "b"]  # of one fighter a side
-        hit = {f.name for f in b.all_fighters() if f.wounds_2w2p != before[f.name]}
+        hit = {f.name for f in b.all_fighters() if f.state.wounds != before[f.name]}
         assert hit <= set(front)  # the rear cannot be hit
         rolls = [e["dice"] for e in b.log if e["round"] == b.round and e["action"] == "front"]
         assert rolls in [[f"{x}+0d vs {y}+0d"] for x in (0, 1) for y in (0, 1)]  # 1 die or none

@@ -20,6 +20,7 @@ from sim.rules.common import Status, build_options
 if TYPE_CHECKING:
     from sim.agents import Fighter
     from sim.battle import Battle
+    from sim.scenario import FighterSpec
 
 
 @runtime_checkable
@@ -42,6 +43,15 @@ class RuleSystem(Protocol):
 
     def check_sides(self, count: int) -> None:
         """Refuse a battle of ``count`` sides the system cannot fight."""
+
+    def new_state(self, spec: FighterSpec) -> Any:
+        """A fighter's own state under the system, with ``spec.wounds`` taken before."""
+
+    def start_round(self, b: Battle) -> None:
+        """What the system resets at the start of every round."""
+
+    def carried(self, f: Fighter) -> dict[str, Any]:
+        """What ``f`` carries out of the battle into its aftermath, as Patient fields."""
 
     def start_status(self, f: Fighter) -> Status:
         """What ``f``'s wounds before the battle leave it (active, or out of the fight)."""
@@ -93,6 +103,17 @@ class System:
 
     def check_sides(self, count: int) -> None:
         """Any number of sides (two or more; the scenario checks that)."""
+
+    def new_state(self, spec: FighterSpec) -> Any:
+        """No state of its own: the frame's War Game record is all."""
+        return None
+
+    def start_round(self, b: Battle) -> None:
+        """Nothing to reset."""
+
+    def carried(self, f: Fighter) -> dict[str, Any]:
+        """Nothing of its own: the frame's HD say it all."""
+        return {}
 
     def start_status(self, f: Fighter) -> Status:
         """Active: a system whose wounds never take a fighter out says so."""

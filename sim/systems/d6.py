@@ -8,8 +8,9 @@ and a sprint instead of the attack [S]. Mortal wounds kill with time
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from types import ModuleType
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sim.dice import D6Code, parse_code
 from sim.rules import d6
@@ -27,6 +28,19 @@ from sim.systems.common import (
 if TYPE_CHECKING:
     from sim.agents import Fighter
     from sim.battle import Battle
+    from sim.scenario import FighterSpec
+
+
+@dataclass
+class D6State:
+    """A D6 fighter's condition on the damage table, its stuns, and its round's reaction."""
+
+    condition: d6.Condition = d6.UNHURT
+    stuns: list[int] = field(default_factory=list)  # rounds in which a stun was taken
+    mortal_rounds: int = 0
+    reaction: int | None = None  # the reaction total that stands for this round
+    reaction_kind: str = "dodge"
+    sprinted: int = -1  # the round it last sprinted (on a map)
 
 
 class D6(System):
@@ -35,9 +49,25 @@ class D6(System):
     name: ClassVar[str] = d6.NAME
     rules: ClassVar[ModuleType] = d6
 
+    def new_state(self, spec: FighterSpec) -> D6State:
+        """Unhurt, but a Wounded result for each wound taken before (stacking)."""
+        condition = d6.UNHURT
+        for _ in range(spec.wounds):
+            condition = d6.stacked(condition, d6.DamageTier.WOUNDED)
+        return D6State(condition)
+
+    def carried(self, f: Fighter) -> dict[str, Any]:
+        """Its condition on the damage table."""
+        return {"d6_condition": f.state.condition.label}
+
+    def start_round(self, b: Battle) -> None:
+        """A reaction rolled last round no longer stands."""
+        for f in b.all_fighters():
+            f.state.reaction = None
+
     def start_status(self, f: Fighter) -> Status:
         """What the damage table makes of its condition."""
-        return d6.status_for(f.d6_condition)
+        return d6.status_for(f.state.condition)
 
     def take_turn(self, b: Battle, f: Fighter) -> None:
         """``f``'s attack (:func:`turn`)."""
@@ -46,12 +76,15 @@ class D6(System):
     def end_of_round(self, b: Battle) -> None:
         """A mortally wounded fighter rolls 2D; below the rounds so far, it dies [S]."""
         for f in b.all_fighters():
-            if f.status == Status.DEAD or f.d6_condition.tier is not d6.DamageTier.MORTALLY_WOUNDED:
+            if (
+                f.status == Status.DEAD
+                or f.state.condition.tier is not d6.DamageTier.MORTALLY_WOUNDED
+            ):
                 continue
-            f.d6_mortal_rounds += 1
-            if d6.roll_mortal_check(f.d6_mortal_rounds, b.rng):
-                b.note(f.name, "dies of a mortal wound", result=f"round {f.d6_mortal_rounds}")
-                f.d6_condition = d6.Condition(d6.DamageTier.DEAD)
+            f.state.mortal_rounds += 1
+            if d6.roll_mortal_check(f.state.mortal_rounds, b.rng):
+                b.note(f.name, "dies of a mortal wound", result=f"round {f.state.mortal_rounds}")
+                f.state.condition = d6.Condition(d6.DamageTier.DEAD)
                 b.set_status(f, Status.DEAD)
 
 
@@ -66,7 +99,7 @@ def map_move(b: Battle, f: Fighter) -> Fighter | None:
         plan = plan_move(b, f, 0, cells=1)
         if plan is not None:
             plan()
-            f.d6_sprinted = b.round
+            f.state.sprinted = b.round
             b.note(f.name, "sprints", result="half dodge this round")
     return target
 
@@ -79,31 +112,31 @@ def dice_code(text: str, fallback: D6Code) -> D6Code:
 def penalty(b: Battle, f: Fighter) -> int:
     """The dice ``f`` loses on its rolls now: its wounds and the stuns in effect."""
     return d6.penalty_dice(
-        f.d6_condition, stuns=d6.stuns_in_effect(f.d6_stuns, b.round), options=b.options
+        f.state.condition, stuns=d6.stuns_in_effect(f.state.stuns, b.round), options=b.options
     )
 
 
 def reaction_of(b: Battle, f: Fighter) -> tuple[str, int]:
     """The reaction ``f`` rolled this round (rolled on the first attack it faces)."""
-    if f.d6_reaction is None:
+    if f.state.reaction is None:
         dodge = parse_code(f.spec.d6.dodge)
         parry = dice_code(f.spec.d6.parry, D6Code(0))
         use_parry = b.tactic_of(f).parry and parry.total_pips > dodge.total_pips
         kind, skill = ("parry", parry) if use_parry else ("dodge", dodge)
-        if not f.active or not d6.can_act(f.d6_condition):
+        if not f.active or not d6.can_act(f.state.condition):
             total = 0
         else:
             code = d6.reaction_code(
                 skill,
                 kind,
-                sprinting=f.d6_sprinted == b.round,
+                sprinting=f.state.sprinted == b.round,
                 penalty=penalty(b, f),
                 options=b.options,
             )
             total = code.roll(b.rng)
-        f.d6_reaction = total
-        f.d6_reaction_kind = kind
-    return f.d6_reaction_kind, f.d6_reaction
+        f.state.reaction = total
+        f.state.reaction_kind = kind
+    return f.state.reaction_kind, f.state.reaction
 
 
 def turn(b: Battle, f: Fighter) -> None:
@@ -111,7 +144,7 @@ def turn(b: Battle, f: Fighter) -> None:
     if f.status == Status.FLEEING:
         flee(b, f)
         return
-    if not d6.can_act(f.d6_condition):
+    if not d6.can_act(f.state.condition):
         return
     if b.field is None:
         target = one_attack_target(b, f)
@@ -151,23 +184,23 @@ def turn(b: Battle, f: Fighter) -> None:
         strength, parse_code(target.spec.d6.dexterity), parse_code(target.spec.d6.armor), b.options
     ).plus_dice(mods.body_dice.dice)
     res = d6.roll_damage_vs_body(damage, body, b.rng)
-    before = target.d6_condition
-    target.d6_condition = d6.stacked(before, res.tier)
+    before = target.state.condition
+    target.state.condition = d6.stacked(before, res.tier)
     if b.log is not None:
         b.note(
             f.name,
             "attacks",
             target.name,
             dice=f"{damage}={res.damage} vs body {body}={res.body}",
-            result=f"{res.tier.value}; now {target.d6_condition.label}",
+            result=f"{res.tier.value}; now {target.state.condition.label}",
         )
     if res.tier is d6.DamageTier.NONE:
         return
     b.damaged()
     if res.tier is d6.DamageTier.STUNNED:
-        target.d6_stuns.append(b.round)
+        target.state.stuns.append(b.round)
     else:
         b.harmed(f, target, 1, 1)
-    status = d6.status_for(target.d6_condition)
+    status = d6.status_for(target.state.condition)
     if status != Status.ACTIVE and target.status != status:
         b.set_status(target, status)

@@ -7,8 +7,10 @@ time (:meth:`Deathwish.end_of_round`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from functools import lru_cache
 from types import ModuleType
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sim.rules import deathwish
 from sim.rules.common import Status
@@ -18,6 +20,7 @@ from sim.systems.common import BAND_SKILL, flee, map_cover, map_move_then_target
 if TYPE_CHECKING:
     from sim.agents import Fighter
     from sim.battle import Battle
+    from sim.scenario import FighterSpec
 
 YARD = 3.0  # feet
 
@@ -36,11 +39,40 @@ _LOCATION_D10 = (
 )
 
 
+@dataclass
+class DeathwishState:
+    """A Deathwish fighter's weapon, wound thresholds, wounds, and bleeding out (RULES.md 3)."""
+
+    weapon: deathwish.Weapon
+    thresholds: deathwish.Thresholds
+    wounds: list[deathwish.WoundLevel] = field(default_factory=list)
+    bleeding_out: int | None = None  # rounds left before an untreated wound kills
+
+
+@lru_cache(maxsize=4096)
+def _start(
+    weapon: str, body: int, strength: int, traits: int
+) -> tuple[deathwish.Weapon, deathwish.Thresholds]:
+    """A fighter's weapon and wound thresholds (from its trauma tolerance), once per sweep."""
+    found = deathwish.find_weapon(weapon)
+    return found, deathwish.thresholds(deathwish.trauma_tolerance(body, strength, traits))
+
+
 class Deathwish(System):
     """Deathwish: one shot a turn."""
 
     name: ClassVar[str] = deathwish.NAME
     rules: ClassVar[ModuleType] = deathwish
+
+    def new_state(self, spec: FighterSpec) -> DeathwishState:
+        """Its weapon and thresholds, and a Slight wound for each wound taken before."""
+        dw = spec.deathwish
+        weapon, thresholds = _start(dw.weapon, spec.body, spec.strength, dw.traits)
+        return DeathwishState(weapon, thresholds, [deathwish.WoundLevel.SLIGHT] * spec.wounds)
+
+    def carried(self, f: Fighter) -> dict[str, Any]:
+        """Its wound levels."""
+        return {"dw_wounds": tuple(level.value for level in f.state.wounds)}
 
     def take_turn(self, b: Battle, f: Fighter) -> None:
         """``f``'s shot (:func:`turn`)."""
@@ -49,16 +81,16 @@ class Deathwish(System):
     def end_of_round(self, b: Battle) -> None:
         """An untreated wound that kills with time counts down, and kills at 0."""
         for f in b.all_fighters():
-            if f.status == Status.DEAD or f.dw_bleeding_out is None:
+            if f.status == Status.DEAD or f.state.bleeding_out is None:
                 continue
-            f.dw_bleeding_out -= 1
-            if f.dw_bleeding_out <= 0:
+            f.state.bleeding_out -= 1
+            if f.state.bleeding_out <= 0:
                 b.note(f.name, "dies of untreated wounds")
                 b.set_status(f, Status.DEAD)
 
     def is_ranged(self, f: Fighter) -> bool:
         """Every firearm; not Unarmed."""
-        return f.dw_weapon.lethality is not None
+        return f.state.weapon.lethality is not None
 
     def range_ft(self, b: Battle, f: Fighter) -> float:
         """Every firearm reaches ``firearm_range_yd`` [H]; unarmed, the neighbouring cells."""
@@ -84,7 +116,7 @@ def turn(b: Battle, f: Fighter) -> None:
     hit = deathwish.roll_to_hit(
         b.rng,
         skill,
-        deathwish.wound_difficulty(f.dw_wounds),
+        deathwish.wound_difficulty(f.state.wounds),
         deathwish.cover_difficulty(cover_pts, b.options),
     )
     if not hit:
@@ -94,7 +126,7 @@ def turn(b: Battle, f: Fighter) -> None:
     if b.opts.deathwish_location == "random":
         location = _LOCATION_D10[int(b.rng.integers(10))]
     pen, leth = deathwish.attack_values(
-        f.dw_weapon,
+        f.state.weapon,
         strength=f.spec.strength,
         location=location,
         ammo=f.spec.deathwish.ammo,
@@ -102,7 +134,7 @@ def turn(b: Battle, f: Fighter) -> None:
     )
     armor = deathwish.armor_on(target.spec.deathwish.armor, location)
     damage = deathwish.roll_damage(pen, leth, armor, cover_pts, b.rng)
-    effect = deathwish.roll_effect(damage, target.dw_thresholds, b.rng, b.options)
+    effect = deathwish.roll_effect(damage, target.state.thresholds, b.rng, b.options)
     if b.log is not None:
         result = f"{location}, damage {damage}: " + (
             "no wound" if effect.level is None else f"{effect.level.value} wound, {effect.effect}"
@@ -112,12 +144,12 @@ def turn(b: Battle, f: Fighter) -> None:
         b.damaged()
     if effect.level is None:
         return
-    target.dw_wounds.append(effect.level)
+    target.state.wounds.append(effect.level)
     b.harmed(f, target, 1, 1)
     death_in = deathwish.rounds_to_death(effect.level, b.options)
     if death_in is not None:
-        ticking = target.dw_bleeding_out
-        target.dw_bleeding_out = death_in if ticking is None else min(ticking, death_in)
+        ticking = target.state.bleeding_out
+        target.state.bleeding_out = death_in if ticking is None else min(ticking, death_in)
     if effect.dead:
         b.set_status(target, Status.DEAD)
     elif effect.incapacitated and target.status != Status.DEAD:

@@ -6,9 +6,10 @@ at once and the results apply together. Fleeing fighters run at the end of the r
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import partial
 from types import ModuleType
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sim.errors import SimError
 from sim.rules import twowp
@@ -19,6 +20,14 @@ from sim.systems.common import flee
 if TYPE_CHECKING:
     from sim.agents import Fighter
     from sim.battle import Battle, SideState
+    from sim.scenario import FighterSpec
+
+
+@dataclass
+class TwoWPState:
+    """A 2W2P fighter's blows (RULES.md 2.4): wounding and felling, and its prime."""
+
+    wounds: twowp.Wounds
 
 
 class TwoWP(System):
@@ -32,9 +41,20 @@ class TwoWP(System):
         if count != 2:
             raise SimError("2w2p battles have exactly two sides (fronts pit one side against one)")
 
+    def new_state(self, spec: FighterSpec) -> TwoWPState:
+        """No blows yet, but one wounding blow for each wound taken before."""
+        wounds = twowp.Wounds(0, 0, prime=spec.prime)
+        for _ in range(spec.wounds):
+            wounds = wounds.take(felling=False)
+        return TwoWPState(wounds)
+
+    def carried(self, f: Fighter) -> dict[str, Any]:
+        """Its wounding and felling blows."""
+        return {"wounding": f.state.wounds.wounding, "felling": f.state.wounds.felling}
+
     def start_status(self, f: Fighter) -> Status:
         """Felled by the blows it carries."""
-        return Status.INCAPACITATED if f.wounds_2w2p.felled else Status.ACTIVE
+        return Status.INCAPACITATED if f.state.wounds.felled else Status.ACTIVE
 
     def fight_round(self, b: Battle) -> None:
         """Every front at once (:func:`fight_round`)."""
@@ -81,15 +101,17 @@ def fight_round(b: Battle) -> None:
             new = twowp.take_hits(
                 hits.felling,
                 hits.wounding,
-                [f.wounds_2w2p for f in fighters],
+                [f.state.wounds for f in fighters],
                 b.rng,
                 b.options,
                 shielded,
             )
             foes = attackers[id(fighters)]
             for i, (f, w) in enumerate(zip(fighters, new, strict=True)):
-                blows = (w.wounding - f.wounds_2w2p.wounding) + (w.felling - f.wounds_2w2p.felling)
-                f.wounds_2w2p = w
+                blows = (w.wounding - f.state.wounds.wounding) + (
+                    w.felling - f.state.wounds.felling
+                )
+                f.state.wounds = w
                 if blows:
                     b.harmed(foes[i % len(foes)] if foes else None, f, blows, blows)
                 if w.felled and f.status == Status.ACTIVE:
@@ -151,7 +173,7 @@ def map_fronts(
 
 def front_pool(b: Battle, s: SideState, fighters: list[Fighter]) -> twowp.SidePool:
     """The dice side ``s`` rolls on a front of ``fighters``: attack and defence."""
-    dice = twowp.side_dice([(f.tier, f.wounds_2w2p.wounding) for f in fighters], b.options)
+    dice = twowp.side_dice([(f.tier, f.state.wounds.wounding) for f in fighters], b.options)
     share = s.tactic.defence_share or b.options.defence_share
     attack, defence = twowp.split_dice(dice, share)
     protection = twowp.protection_dice(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from sim.rules import SYSTEMS
 from sim.scenario.checks.aftermath import AftermathChecks
 from sim.scenario.checks.base import BAD, MAX_ROUNDS, get_or
 from sim.scenario.checks.campaign import CampaignChecks
@@ -56,7 +57,9 @@ class Checker(RuleChecks, SideChecks, EventChecks, MapChecks, AftermathChecks, C
         name, description = self.titles(doc)
         seed = self.limits(doc)
         system, options = self.rules(get_or(doc, "rules", "wargame"))
-        frame = self.frame(doc.get("frame"), system)
+        frame = self.frame(doc.get("frame"))
+        if system in SYSTEMS:
+            options, frame = self.frame_into_rules(system, options, frame)
         battle = self.battle(doc.get("battle"))
         self.templates_(doc.get("templates"))
         factors = self.factors(doc.get("factors"))

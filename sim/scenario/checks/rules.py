@@ -35,14 +35,34 @@ class RuleChecks(Checks):
         options = self.options(SYSTEMS[system].Options, raw_options, "rules.options")
         return system, options
 
-    def frame(self, value: Any, system: str) -> dict[str, Any]:
-        """The ``frame`` key: War Game frame options, for a system other than War Game."""
+    def frame(self, value: Any) -> dict[str, Any]:
+        """The ``frame`` key: the War Game frame's options, under any system.
+
+        Under War Game the frame's options are the system's own: :meth:`frame_into_rules`
+        moves them into ``rules.options``, so ``frame.large_scale_above`` means the same in
+        a sweep across all four systems.
+        """
         if value in (None, {}):
             return {}
-        if system == "wargame":
-            self.error("frame", "War Game frame options go in rules.options under system wargame")
-            return {}
         return self.options(wargame.Options, value, "frame")
+
+    def frame_into_rules(
+        self, system: str, options: dict[str, Any], frame: dict[str, Any]
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Under War Game, ``frame`` options join ``rules.options`` (the same record).
+
+        Set in both to different values is a mistake.
+        """
+        if SYSTEMS[system].Options is not wargame.Options or not frame:
+            return options, frame
+        for key, value in frame.items():
+            if key in options and options[key] != value:
+                self.error(
+                    f"frame.{key}",
+                    f"also set in rules.options ({show(options[key])}): under War Game the "
+                    "frame's options are its own; give it once",
+                )
+        return {**options, **frame}, {}
 
     def battle(self, value: Any) -> dict[str, Any]:
         """The ``battle`` key: the battle's own house rules."""

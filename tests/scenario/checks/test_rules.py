@@ -20,9 +20,13 @@ BAD_CASES = {
             "or ND+P, e.g. 3D, 3D+2, 4D-1"
         ],
     ),
-    "frame under wargame": (
-        "frame: {morale_compare: fixed}\n" + TWO_SIDES,
-        ["t.yaml:1: frame: War Game frame options go in rules.options under system wargame"],
+    "frame under wargame set twice": (
+        "rules:\n  system: wargame\n  options: {large_scale_above: 12}\n"
+        "frame: {large_scale_above: 20}\n" + TWO_SIDES,
+        [
+            "t.yaml:4: frame.large_scale_above: also set in rules.options (12): under War Game "
+            "the frame's options are its own; give it once"
+        ],
     ),
     "frame option checked against War Game options": (
         "rules: deathwish\nframe:\n  morale_compare: fix\n" + TWO_SIDES,
@@ -38,3 +42,17 @@ BAD_CASES = {
 @pytest.mark.parametrize(("text", "expected"), BAD_CASES.values(), ids=BAD_CASES.keys())
 def test_bad_input_is_reported_exactly(text, expected):
     assert errors(text) == expected
+
+
+def test_the_frame_block_works_under_every_system():
+    """frame.large_scale_above is one sweep path for all four systems (under War Game the
+    frame's options are the system's own, so they join rules.options)."""
+    from tests.scenario.helpers import load
+
+    for system in ("wargame", "2w2p", "deathwish", "d6"):
+        sc = load(f"rules: {system}\nframe: {{large_scale_above: 3}}\n" + TWO_SIDES)
+        from sim.systems import get
+
+        assert sc.frame_options(get(system)).large_scale_above == 3, system
+    wg = load("frame: {large_scale_above: 3}\n" + TWO_SIDES)
+    assert dict(wg.options) == {"large_scale_above": 3} and dict(wg.frame) == {}
