@@ -12,8 +12,10 @@ import contextlib
 import importlib
 import inspect
 import io
+import os
 import re
 import shlex
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -380,6 +382,74 @@ def test_every_sim_name_a_page_names_exists(page):
     assert page.name not in ("python-api.md", "rules.md") or len(refs) >= 10
     wrong = [missing_name(r) for r in refs if NAME.fullmatch(r)]
     assert [w for w in wrong if w] == []
+
+
+# ------------------------------------------------------------------------------------------
+# Every ```python block of a page runs, from the repository root, in a fresh interpreter;
+# where a ```console block follows it, the block prints what that shows ("..." for lines
+# left out). A block reading the quick-start dataset reads a small one made for the test.
+
+DATASET = "results/quickstart"
+
+
+def python_blocks(page: Path) -> list[tuple[str, list[str] | None]]:
+    """The page's ```python blocks, each with the lines of the ```console block after it."""
+    found: list[tuple[str, list[str] | None]] = []
+    lines = page.read_text(encoding="utf-8").splitlines()
+    i = 0
+    while i < len(lines):
+        if lines[i].startswith("```python"):
+            end = lines.index("```", i + 1)
+            code = "\n".join(lines[i + 1 : end]) + "\n"
+            shown = None
+            j = end + 1
+            while j < len(lines) and not lines[j].strip():
+                j += 1
+            if j < len(lines) and lines[j].startswith("```console"):
+                shown = lines[j + 1 : lines.index("```", j + 1)]
+            found.append((code, shown))
+            i = end
+        i += 1
+    return found
+
+
+BLOCKS = [
+    pytest.param(code, shown, id=f"{page.relative_to(ROOT).as_posix()}: block {n + 1}")
+    for page in PAGES
+    for n, (code, shown) in enumerate(python_blocks(page))
+]
+
+
+def test_the_pages_python_blocks_are_found():
+    assert len(BLOCKS) >= 6
+    assert sum(shown is not None for _, shown in (b.values for b in BLOCKS)) >= 3
+
+
+@pytest.fixture(scope="module")
+def small_dataset(tmp_path_factory):
+    """A few runs of the quick-start experiment, standing in for its whole dataset."""
+    out = tmp_path_factory.mktemp("docs") / "quickstart"
+    experiment = ROOT / "experiments" / "quickstart.yaml"
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert (
+            main(["sweep", str(experiment), "--out", str(out), "--limit", "9", "--workers", "1"])
+            == 0
+        )
+    return out
+
+
+@pytest.mark.parametrize(("code", "shown"), BLOCKS)
+def test_a_python_block_of_a_page_runs(code, shown, request):
+    if DATASET in code:
+        code = code.replace(DATASET, request.getfixturevalue("small_dataset").as_posix())
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    if shown is not None:
+        real = done.stdout.rstrip("\n").splitlines()
+        assert _shown_in(shown, real), done.stdout
 
 
 if __name__ == "__main__":
