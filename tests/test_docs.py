@@ -9,11 +9,16 @@
 from __future__ import annotations
 
 import contextlib
+import importlib
+import inspect
 import io
+import os
 import re
 import shlex
+import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -239,6 +244,212 @@ def test_a_page_shows_the_real_output(page, cmd, shown, monkeypatch):
         main(shlex.split(cmd)[1:])
     real = out.getvalue().rstrip("\n").splitlines()
     assert _shown_in(shown, real), "\n".join(real)
+
+
+# ------------------------------------------------------------------------------------------
+# The code the pages name exists: every path under sim/ on any page, every `sim.x.y` name in
+# backticks, and every name of the mechanics tables of rules.md section 9 (rule functions
+# as `module.function` of the section's package, callers in full), so that a refactor
+# which moves a function fails here until the page follows.
+
+RULES_PAGE = DOCS / "rules.md"
+MECHANICS = "## 9. Where each mechanic is in the code"
+CODE = re.compile(r"`([^`]+)`")
+NAME = re.compile(r"(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?:\((?P<args>.*)\))?")
+FENCED = re.compile(r"^```.*?^```", re.S | re.M)
+SIM_PATH = re.compile(r"(?<![\w/.])sim/(?:[\w.*-]+/)*(?:[\w-]+\.\w+)?")
+
+
+def resolve(name: str) -> Any:
+    """The object a dotted name names: its longest importable module, then attributes.
+
+    Raises ImportError or AttributeError when the name does not exist.
+    """
+    parts = name.split(".")
+    for i in range(len(parts), 0, -1):
+        module = ".".join(parts[:i])
+        try:
+            obj = importlib.import_module(module)
+        except ModuleNotFoundError as e:
+            if e.name is None or not module.startswith(e.name):
+                raise  # a module that exists failed to import something else
+            continue
+        for attr in parts[i:]:
+            obj = getattr(obj, attr)
+        return obj
+    raise ModuleNotFoundError(name)
+
+
+def missing_name(ref: str, package: str | None = None) -> str | None:
+    """Why the code reference ``ref`` does not hold, or None if it names real code.
+
+    ``ref`` is a dotted name, optionally called with keywords (``attacks.resolve_attack(
+    mighty=True)``: each keyword must be a parameter). Names not starting with ``sim.`` are
+    in ``package``.
+    """
+    m = NAME.fullmatch(ref)
+    assert m is not None, ref
+    name = m["name"]
+    if not name.startswith("sim."):
+        if package is None or "." not in name:
+            return f"{ref}: name its module (module.function)"
+        name = f"{package}.{name}"
+    try:
+        obj = resolve(name)
+    except (ImportError, AttributeError) as e:
+        return f"{ref}: {name} does not exist ({e})"
+    keywords = re.findall(r"(\w+)\s*=", m["args"] or "")
+    if keywords:
+        params = inspect.signature(obj).parameters
+        wrong = [k for k in keywords if k not in params]
+        if wrong:
+            return f"{ref}: {name} has no parameter {', '.join(wrong)}"
+    return None
+
+
+def mechanics_tables() -> dict[str, list[dict[str, str]]]:
+    """The tables of rules.md section 9: per rules package, its rows as column -> cell."""
+    section = RULES_PAGE.read_text(encoding="utf-8").split(MECHANICS, 1)[1]
+    section = section.split("\n## ", 1)[0]
+    tables: dict[str, list[dict[str, str]]] = {}
+    rows: list[dict[str, str]] = []
+    header: list[str] | None = None
+    for line in section.splitlines():
+        if line.startswith("### "):
+            found = re.search(r"`sim/rules/(\w+)/`", line)
+            assert found is not None, f"a mechanics table names no package: {line}"
+            rows = tables.setdefault(f"sim.rules.{found[1]}", [])
+            header = None
+        elif line.startswith("|"):
+            cells = [c.strip() for c in line.strip()[1:-1].split("|")]
+            if header is None:
+                header = cells
+            elif not set(line) <= set("|-: "):
+                rows.append(dict(zip(header, cells, strict=True)))
+    return tables
+
+
+def test_the_mechanics_tables_are_read():
+    tables = mechanics_tables()
+    assert set(tables) == {
+        "sim.rules.wargame",
+        "sim.rules.twowp",
+        "sim.rules.deathwish",
+        "sim.rules.d6",
+    }
+    for rows in tables.values():
+        assert len(rows) >= 9
+        for row in rows:
+            assert set(row) == {"mechanic", "rules", "called from", "used"}
+            assert CODE.findall(row["rules"] + row["called from"]), row["mechanic"]
+
+
+def test_the_mechanics_tables_name_code_that_exists():
+    wrong = []
+    for package, rows in mechanics_tables().items():
+        for row in rows:
+            for ref in CODE.findall(row["rules"] + " " + row["called from"]):
+                if ref.startswith("sim/"):
+                    if not (ROOT / ref).exists():
+                        wrong.append(f"{ref}: no such file")
+                elif NAME.fullmatch(ref):
+                    wrong.append(missing_name(ref, package))
+    assert [w for w in wrong if w] == []
+
+
+def test_the_name_check_catches_what_rots():
+    assert missing_name("attacks.resolve_attack(mighty=True)", "sim.rules.wargame") is None
+    assert missing_name("sim.systems.wargame.attack") is None
+    assert "does not exist" in str(missing_name("sim.combat._wargame_attack"))
+    assert "does not exist" in str(missing_name("attacks.no_such_thing", "sim.rules.wargame"))
+    assert "no parameter" in str(
+        missing_name("attacks.resolve_attack(nope=1)", "sim.rules.wargame")
+    )
+    assert "name its module" in str(missing_name("resolve_attack", "sim.rules.wargame"))
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_sim_path_a_page_names_exists(page):
+    text = page.read_text(encoding="utf-8")
+    paths = {p.split("*")[0] for p in SIM_PATH.findall(text)}
+    assert [p for p in sorted(paths) if not (ROOT / p).exists()] == []
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_sim_name_a_page_names_exists(page):
+    prose = FENCED.sub("", page.read_text(encoding="utf-8"))
+    refs = [r for r in CODE.findall(prose) if r.startswith("sim.")]
+    assert page.name not in ("python-api.md", "rules.md") or len(refs) >= 10
+    wrong = [missing_name(r) for r in refs if NAME.fullmatch(r)]
+    assert [w for w in wrong if w] == []
+
+
+# ------------------------------------------------------------------------------------------
+# Every ```python block of a page runs, from the repository root, in a fresh interpreter;
+# where a ```console block follows it, the block prints what that shows ("..." for lines
+# left out). A block reading the quick-start dataset reads a small one made for the test.
+
+DATASET = "results/quickstart"
+
+
+def python_blocks(page: Path) -> list[tuple[str, list[str] | None]]:
+    """The page's ```python blocks, each with the lines of the ```console block after it."""
+    found: list[tuple[str, list[str] | None]] = []
+    lines = page.read_text(encoding="utf-8").splitlines()
+    i = 0
+    while i < len(lines):
+        if lines[i].startswith("```python"):
+            end = lines.index("```", i + 1)
+            code = "\n".join(lines[i + 1 : end]) + "\n"
+            shown = None
+            j = end + 1
+            while j < len(lines) and not lines[j].strip():
+                j += 1
+            if j < len(lines) and lines[j].startswith("```console"):
+                shown = lines[j + 1 : lines.index("```", j + 1)]
+            found.append((code, shown))
+            i = end
+        i += 1
+    return found
+
+
+BLOCKS = [
+    pytest.param(code, shown, id=f"{page.relative_to(ROOT).as_posix()}: block {n + 1}")
+    for page in PAGES
+    for n, (code, shown) in enumerate(python_blocks(page))
+]
+
+
+def test_the_pages_python_blocks_are_found():
+    assert len(BLOCKS) >= 6
+    assert sum(shown is not None for _, shown in (b.values for b in BLOCKS)) >= 3
+
+
+@pytest.fixture(scope="module")
+def small_dataset(tmp_path_factory):
+    """A few runs of the quick-start experiment, standing in for its whole dataset."""
+    out = tmp_path_factory.mktemp("docs") / "quickstart"
+    experiment = ROOT / "experiments" / "quickstart.yaml"
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert (
+            main(["sweep", str(experiment), "--out", str(out), "--limit", "9", "--workers", "1"])
+            == 0
+        )
+    return out
+
+
+@pytest.mark.parametrize(("code", "shown"), BLOCKS)
+def test_a_python_block_of_a_page_runs(code, shown, request):
+    if DATASET in code:
+        code = code.replace(DATASET, request.getfixturevalue("small_dataset").as_posix())
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    if shown is not None:
+        real = done.stdout.rstrip("\n").splitlines()
+        assert _shown_in(shown, real), done.stdout
 
 
 if __name__ == "__main__":
