@@ -30,7 +30,7 @@ from sim.errors import SimError, unknown
 from sim.field import Battlefield
 from sim.options import BattleOptions
 from sim.rules import wargame
-from sim.scenario import FactorSpec, FighterSpec, Scenario
+from sim.scenario import FactorSpec, FighterSpec, Scenario, Side
 from sim.sides import FighterHeap, SideState
 from sim.turns import TurnFrame
 
@@ -112,23 +112,26 @@ class Battle(TurnFrame):
         if scenario.map is not None:
             self.field = Battlefield(self, scenario.map)
         for s in scenario.sides:
-            tactic = scenario.side_tactic(s.name)
-            state = SideState(s.name, tactic, s.goals, s.leader)
-            self.sides[s.name] = state
-            names = {f.name for f in s.fighters}
-            if s.leader is not None and s.leader not in names:
-                raise unknown(f"leader of side {s.name!r}:", s.leader, sorted(names))
-            for g_index, goal in enumerate(s.goals):
-                if goal.kind == "destroy":
-                    state.toughness[g_index] = goal.toughness
-            for spec in s.fighters:
-                self._add_fighter(spec, state)
+            self._add_side(s)
         self.system.check_sides(len(self.sides))
         self.large = self._should_be_large()
         if self.field is not None:
             self.field.snapshot()
 
     # ---------------------------------------------------------------------- building
+    def _add_side(self, s: Side) -> None:
+        """A side of the scenario: its tactic, goals and fighters."""
+        state = SideState(s.name, self.scenario.side_tactic(s.name), s.goals, s.leader)
+        self.sides[s.name] = state
+        names = {f.name for f in s.fighters}
+        if s.leader is not None and s.leader not in names:
+            raise unknown(f"leader of side {s.name!r}:", s.leader, sorted(names))
+        for g_index, goal in enumerate(s.goals):
+            if goal.kind == "destroy":
+                state.toughness[g_index] = goal.toughness
+        for spec in s.fighters:
+            self._add_fighter(spec, state)
+
     def _add_fighter(self, spec: FighterSpec, side: SideState) -> Fighter:
         f = Fighter(self, spec, side.name, leader=spec.name == side.leader)
         f.arrived_round = self.round

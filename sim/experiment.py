@@ -157,7 +157,10 @@ def load_experiment(path: str | os.PathLike[str]) -> Experiment:
 
 
 def parse_experiment(text: str, source: str) -> Experiment:
-    """Check an experiment document and expand its design into points."""
+    """Check an experiment document and expand its design into points.
+
+    Long on purpose: a parser, one key after another, reads clearer whole.
+    """
     doc, locate = read_yaml(text, source)
     issues: list[Issue] = []
 
@@ -243,7 +246,10 @@ def _whole(value: Any, path: str, low: int, high: int, bad: Any) -> int | None:
 def _expand(
     doc: dict[str, Any], design: str, seed: int, bad: Any
 ) -> tuple[list[dict[str, Any]], list[str]]:
-    """The design's points (ordered) and the parameter names."""
+    """The design's points (ordered) and the parameter names.
+
+    Long on purpose: one branch per design, each a short parser of its own keys.
+    """
     params = doc.get("parameters") or {}
     if design == "list":
         pts = doc.get("points")

@@ -5,7 +5,7 @@ stand on (one per cell) and answers the questions a turn asks of space: who is i
 at which range band, whether a cell gives cover, where a fighter steps to close in,
 disengage, flank or run, where a shove ends, which hazard lies next to a target, and which
 2W2P fronts fighters next to enemies form. The geometry is :mod:`sim.space`; the rules that
-use it are in :mod:`sim.combat`. Without a map a battle has no Battlefield and nothing here runs.
+use it are in :mod:`sim.systems`. Without a map a battle has no Battlefield and nothing here runs.
 
 House rules of space [H] (every number is an option of ``battle:``, see ``sim options battle``):
 

@@ -142,6 +142,31 @@ def draw(
             ax.add_patch(
                 Rectangle((x - 0.5, y - 0.5), 1, 1, lw=0, color=color.get(side, "grey"), alpha=0.12)
             )
+    terrain_keys = _draw_terrain(ax, spec, cell_pt)
+    _draw_fighters(ax, marks, color, cell_pt)
+    ax.legend(
+        handles=_legend_handles(order, color, terrain_keys),
+        loc="upper left",
+        bbox_to_anchor=(1.02, 1.0),
+        fontsize=7,
+        frameon=False,
+        borderaxespad=0,
+        handlelength=1.2,
+    )
+    ax.set_xticks(range(0, spec.width, max(1, spec.width // 10)))
+    ax.set_yticks(range(0, spec.height, max(1, spec.height // 10)))
+    ax.tick_params(labelsize=7)
+    ax.set_title(
+        title or f"{spec.width} x {spec.height} cells of {spec.cell_size:g} {spec.unit}",
+        fontsize=10,
+        loc="left",
+        wrap=True,  # a long label wraps rather than runs off the frame
+    )
+    return fig
+
+
+def _draw_terrain(ax: Any, spec: MapSpec, cell_pt: float) -> dict[str, Patch]:
+    """Walls, cover and hazards on ``ax``; the legend's key of each kind drawn."""
     terrain_keys: dict[str, Patch] = {}
     for t in spec.terrain:
         if t.kind == "wall":
@@ -175,6 +200,13 @@ def draw(
             else:
                 hc = HAZARD_COLORS.get(t.name, "#7f7f7f")
                 ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, lw=0, color=hc, alpha=0.8))
+    return terrain_keys
+
+
+def _draw_fighters(
+    ax: Any, marks: Sequence[Mark], color: Mapping[str, str], cell_pt: float
+) -> None:
+    """The fighters still on the map (a cross for the fallen, a ring for the fleeing)."""
     shown = [m for m in marks if m.status not in GONE]
     size = min(9.0, max(3.0, cell_pt * 0.3))
     for m in shown:
@@ -191,25 +223,6 @@ def draw(
         standing = {m.cell for m in shown if m.status not in DOWN}
         named = [m for m in shown if m.status not in DOWN or m.cell not in standing]
         _labels(ax, named, cell_pt)
-    ax.legend(
-        handles=_legend_handles(order, color, terrain_keys),
-        loc="upper left",
-        bbox_to_anchor=(1.02, 1.0),
-        fontsize=7,
-        frameon=False,
-        borderaxespad=0,
-        handlelength=1.2,
-    )
-    ax.set_xticks(range(0, spec.width, max(1, spec.width // 10)))
-    ax.set_yticks(range(0, spec.height, max(1, spec.height // 10)))
-    ax.tick_params(labelsize=7)
-    ax.set_title(
-        title or f"{spec.width} x {spec.height} cells of {spec.cell_size:g} {spec.unit}",
-        fontsize=10,
-        loc="left",
-        wrap=True,  # a long label wraps rather than runs off the frame
-    )
-    return fig
 
 
 def _legend_handles(

@@ -149,14 +149,14 @@ def length_chart(ax: Axes, s: Summary) -> None:
     ax.grid(alpha=0.3)
 
 
-def casualty_chart(ax: Axes, s: Summary) -> None:
-    """Mean fighters per battle by final status, stacked, per side (and group if few).
+def _casualty_means(
+    s: Summary, per_group: bool
+) -> tuple[list[str], dict[tuple[str, str], np.ndarray]]:
+    """Bar labels and the mean fighters per battle by (side, status).
 
-    Sides are told apart by hatching (the first side plain); groups are labelled by their
-    parameter values, the parameters named on the axis.
+    Per group, or pooled over the groups, weighted by finished battles.
     """
     f = s.frame
-    per_group = 1 < len(f) <= MAX_BAR_GROUPS
     if per_group:
         labels = [s.group_values(i) for i in range(len(f))]
         means = {
@@ -164,17 +164,27 @@ def casualty_chart(ax: Axes, s: Summary) -> None:
             for side in s.sides
             for st in s.statuses
         }
-    else:  # pooled over groups, weighted by finished battles
-        weights = (f["runs"] - f["failed"]).to_numpy(dtype=float)
-        total = weights.sum() or 1.0
-        labels = ["all"]
-        means = {
-            (side, st): np.array(
-                [np.nansum(f[f"casualties.{side}.{st}"].to_numpy(dtype=float) * weights) / total]
-            )
-            for side in s.sides
-            for st in s.statuses
-        }
+        return labels, means
+    weights = (f["runs"] - f["failed"]).to_numpy(dtype=float)
+    total = weights.sum() or 1.0
+    means = {
+        (side, st): np.array(
+            [np.nansum(f[f"casualties.{side}.{st}"].to_numpy(dtype=float) * weights) / total]
+        )
+        for side in s.sides
+        for st in s.statuses
+    }
+    return ["all"], means
+
+
+def casualty_chart(ax: Axes, s: Summary) -> None:
+    """Mean fighters per battle by final status, stacked, per side (and group if few).
+
+    Sides are told apart by hatching (the first side plain); groups are labelled by their
+    parameter values, the parameters named on the axis.
+    """
+    per_group = 1 < len(s.frame) <= MAX_BAR_GROUPS
+    labels, means = _casualty_means(s, per_group)
     n = len(labels)
     width = 0.8 / max(len(s.sides), 1)
     x = np.arange(n)

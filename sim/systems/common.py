@@ -43,7 +43,7 @@ def targets(b: Battle, f: Fighter) -> list[Fighter]:
 
 
 def choose_target(b: Battle, f: Fighter) -> Fighter | None:
-    """The enemy ``f``'s tactic chooses among :func:`_targets`.
+    """The enemy ``f``'s tactic chooses among :func:`targets`.
 
     A ``weakest`` or ``leader`` tactic reads the enemy sides' indexes (their first leader;
     their weakest fighter, among the active ones or, with none active, those fleeing)

@@ -157,15 +157,21 @@ def turn(b: Battle, f: Fighter) -> None:
             base = b.opts.d6_difficulty + BAND_DIFFICULTY[b.field.band_of(f, target)]
     if target is None:
         return
-    hit_code = d6.apply_penalty(parse_code(f.spec.d6.attack), penalty(b, f))
-    kind, reaction = reaction_of(b, f=target)
-    use = d6.reaction_against(reaction, kind, options=b.options)
     mods = d6.attack_modifiers(
         cover=cover,
         target_size=target.spec.d6.size,
         attacker_size=f.spec.d6.size,
         options=b.options,
     )
+    if hits(b, f, target, base, mods):
+        strike(b, f, target, mods)
+
+
+def hits(b: Battle, f: Fighter, target: Fighter, base: int, mods: d6.AttackModifiers) -> bool:
+    """Whether ``f``'s hit rating beats ``target``'s reaction and meets the difficulty [S]."""
+    hit_code = d6.apply_penalty(parse_code(f.spec.d6.attack), penalty(b, f))
+    kind, reaction = reaction_of(b, f=target)
+    use = d6.reaction_against(reaction, kind, options=b.options)
     difficulty = d6.roll_difficulty(base, mods, b.rng)
     hit = d6.roll_hit(hit_code, use.total, difficulty, b.rng)
     if not hit.hit:
@@ -176,7 +182,11 @@ def turn(b: Battle, f: Fighter) -> None:
             dice=f"{hit_code}={hit.total}",
             result=f"misses ({kind} {use.total}, difficulty {difficulty})",
         )
-        return
+    return bool(hit.hit)
+
+
+def strike(b: Battle, f: Fighter, target: Fighter, mods: d6.AttackModifiers) -> None:
+    """``f``'s damage against ``target``'s body roll, and the damage table's result [S]."""
     strength = parse_code(target.spec.d6.strength)
     damage = dice_code(f.spec.d6.damage, d6.unarmed_damage(parse_code(f.spec.d6.strength)))
     damage = damage.plus_dice(mods.damage_dice.dice)

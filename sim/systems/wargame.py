@@ -90,11 +90,9 @@ def turn(b: Battle, f: Fighter) -> None:
     """``f``'s War Game turn: its maneuvers, paid in HD, until it keeps its reserve.
 
     A fleeing creature only runs (it may strike back if damaged while fleeing). Otherwise:
-    put out a fire, try to break free, recover armor, then maneuver: on a map
-    (:func:`map_maneuver`), or take cover, work on a ``destroy`` goal, try leader killing
-    (large scale), invoke a factor, attack.
+    put out a fire, try to break free, recover armor (:func:`start_of_turn`), then maneuver:
+    on a map (:func:`map_maneuver`), else :func:`maneuver`.
     """
-    t = b.tactic_of(f)
     f.wg = wargame.start_turn(f.wg)
     if f.status == Status.FLEEING:
         if f.wg.damaged_while_fleeing and wargame.can_maneuver(f.wg, "attack", b.frame):
@@ -104,6 +102,27 @@ def turn(b: Battle, f: Fighter) -> None:
         flee(b, f)
         return
     f.fought = True
+    start_of_turn(b, f)
+    acted = False
+    used_factor = False
+    while f.active and not b.ended and wargame.can_maneuver(f.wg, "attack", b.frame):
+        cost = wargame.maneuver_price(f.wg, "attack", b.frame)
+        if acted and f.wg.spendable - cost < reserve(b, f):
+            break
+        if not b.has_enemies(f):
+            break
+        done = (
+            map_maneuver(b, f, used_factor) if b.field is not None else maneuver(b, f, used_factor)
+        )
+        if done is None:
+            break
+        acted = True
+        used_factor = used_factor or done == "factor"
+
+
+def start_of_turn(b: Battle, f: Fighter) -> None:
+    """What comes before the maneuvers: put out a fire, try to break free, recover armor."""
+    t = b.tactic_of(f)
     if f.wg.burning and wargame.can_maneuver(f.wg, "extinguish", b.frame):
         f.wg, paid = wargame.put_out_fire(f.wg, b.frame)
         b.note(f.name, "puts out the fire", result=paid.describe())
@@ -119,45 +138,36 @@ def turn(b: Battle, f: Fighter) -> None:
     ):
         f.wg, rec = wargame.recover_armor(f.wg, b.rng)
         b.note(f.name, "recovers armor", result=rec.describe())
-    acted = False
-    used_factor = False
-    while f.active and not b.ended and wargame.can_maneuver(f.wg, "attack", b.frame):
-        cost = wargame.maneuver_price(f.wg, "attack", b.frame)
-        if acted and f.wg.spendable - cost < reserve(b, f):
-            break
-        if not b.has_enemies(f):
-            break
-        if b.field is not None:
-            done = map_maneuver(b, f, used_factor)
-            if done is None:
-                break
-            acted = True
-            used_factor = used_factor or done == "factor"
-            continue
-        acted = True
-        cover = take_cover(b, f)
-        if cover is not None and wargame.can_maneuver(f.wg, "factor", b.frame):
-            f.wg, _ = wargame.pay_maneuver(f.wg, "factor", b.frame)
-            enter_cover(b, f, cover)
-            continue
-        goal = objective(b, f)
-        if goal is not None:
-            f.wg, paid = wargame.pay_maneuver(f.wg, "attack", b.frame)
-            roll = wargame.roll_damage(
-                paid.cost, b.rng, b.frame.damage, max_damage=b.frame.max_damage
-            )
-            hit_object(b, f, goal, roll.total, roll.describe())
-            continue
-        lead = enemy_leader(b, f) if b.large and t.leader_killing == "always" else None
-        if lead is not None and wargame.can_maneuver(f.wg, "leader_killing", b.frame):
-            leader_killing(b, f, lead)
-            continue
-        target = choose_target(b, f)
-        assert target is not None
-        if not used_factor and invoke_factor(b, f, target):
-            used_factor = True
-            continue
-        attack(b, f, target)
+
+
+def maneuver(b: Battle, f: Fighter, used_factor: bool) -> str:
+    """One maneuver of ``f``'s turn without a map; what it was.
+
+    Take cover from a ranged enemy, work on a ``destroy`` goal, try leader killing (large
+    scale), invoke a factor on the target (once a turn), or attack it.
+    """
+    t = b.tactic_of(f)
+    cover = take_cover(b, f)
+    if cover is not None and wargame.can_maneuver(f.wg, "factor", b.frame):
+        f.wg, _ = wargame.pay_maneuver(f.wg, "factor", b.frame)
+        enter_cover(b, f, cover)
+        return "cover"
+    goal = objective(b, f)
+    if goal is not None:
+        f.wg, paid = wargame.pay_maneuver(f.wg, "attack", b.frame)
+        roll = wargame.roll_damage(paid.cost, b.rng, b.frame.damage, max_damage=b.frame.max_damage)
+        hit_object(b, f, goal, roll.total, roll.describe())
+        return "attack"
+    lead = enemy_leader(b, f) if b.large and t.leader_killing == "always" else None
+    if lead is not None and wargame.can_maneuver(f.wg, "leader_killing", b.frame):
+        leader_killing(b, f, lead)
+        return "leader_killing"
+    target = choose_target(b, f)
+    assert target is not None
+    if not used_factor and invoke_factor(b, f, target):
+        return "factor"
+    attack(b, f, target)
+    return "attack"
 
 
 def reserve(b: Battle, f: Fighter) -> int:
@@ -212,7 +222,7 @@ def leader_killing(b: Battle, f: Fighter, lead: Fighter) -> None:
 def invoke_factor(b: Battle, f: Fighter, target: Fighter, *, hazards: bool = True) -> bool:
     """Invoke a hazard or distraction on ``target`` if the tactic wants to; True if done.
 
-    On a map hazards are cells (:func:`_wargame_map_maneuver`), so ``hazards`` is False.
+    On a map hazards are cells (:func:`map_maneuver`), so ``hazards`` is False.
     """
     t = b.tactic_of(f)
     hazard = next(iter(b.factors_of("hazard")), None)
