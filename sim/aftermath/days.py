@@ -1,65 +1,4 @@
-"""Days after a battle: injury, infection, recovery and healers (RULES.md 1.4, 2.5, 3, 4).
-
-A Mesa-free core. :class:`Aftermath` takes the survivors' end state (:class:`Patient`, built
-from a battle's fighters by :func:`patient_from_fighter`), the side's healers
-(:class:`Healer`: ordinary fighters with a nurse, surgeon or physician skill level), the rule
-system and a ``numpy.random.Generator``; each :meth:`Aftermath.step` is one day (day 0 is the
-day of the battle) and yields one row per patient (:data:`ROW_KEYS`,
-``sim.records.AFTERMATH_FIELDS``).
-
-Per system:
-
-- **2W2P** (RULES.md 2.5, the full model; rules in :mod:`sim.rules.twowp`): wounds that need
-  re-set (felling ones always, others 1 in 3, secretly); on the day of the blow each wound is
-  an infection risk; a felled fighter's death risk every day until removed; each infection a
-  daily death risk from the next day; a recovery goal per wound after each day of rest; all
-  rolled as one task by the patient and its carers (2.2, 2.3). Healers detect infections and
-  re-sets by their skill and role; surgeons bind and re-set; physicians compound medicine.
-- **Deathwish** (RULES.md 3): on the battle's day, surgeons reach the bleeding in triage
-  order; a Serious wound kills if treatment has not started within ``serious_minutes``, a
-  Critical one within ``critical_minutes``; survivors stay incapacitated per
-  ``incapacitated_from``. No recovery over days (the seed has none).
-- **D6 tiers** (RULES.md 4 "Healing"): on the battle's day surgeons give first aid (one try
-  per patient, First Aid code by skill level), patients drink their potions, the Mortally
-  wounded who are not stabilized die, the Incapacitated wake as Wounded twice; then every
-  third day of rest a Strength roll heals or infects one spot, with the first-aid bonus.
-- **War Game** (RULES.md 1.4): 1 HD back per 8 hours of rest (:func:`hd_after_rest`); a
-  creature incapacitated at 1 or fewer HD is back on its feet above ``wake_above_hd``.
-
-Healers and capacity (seed 000 "healers"): a nurse cares for 3/5/8 patients at a time
-(competent/experienced/specialized), all day; a surgeon treats 2/3/5 wounds or examines
-3/4/5 patients an hour, a physician examines 3/3/5 or compounds medicine for 2/3/5 an hour,
-for ``healer_hours`` hours a day. A supervisor (named by its students' ``supervisor``) takes
-1/3/6 students, works at its least-skilled student's level, and each day adds one die to one
-roll of one of its students (the first of that student's patients in triage order).
-
-Default triage (``triage: felled_first`` [H]): patients who are felled (2W2P), bleeding out
-(Deathwish: earliest deadline) or mortally wounded (D6) first; then those with a known
-infection; then those with the most open wounds (worst condition); ties in list order.
-Healers are taken best first (skill, then list order). A healer who is also a patient works
-only while active (or fleeing), and not on itself. In 2W2P each day runs: nurses take
-patients in triage order (one nurse per patient); every attending healer then spots what its
-skill lets it (infections, wounds needing re-set); surgeons examine (experienced or
-specialized: to find re-sets), bind the day's new wounds and re-set known ones; physicians
-compound medicine for known infections and examine the rest; then every living patient rolls
-(in list order), carers being its nurse, the surgeons who treated a wound of it and the
-physicians who compounded for it (examining alone is no treatment [I]).
-
-Options: the system's own (``twowp.Options`` ...), its ``AftermathOptions`` group
-(``twowp.AftermathOptions``, ``deathwish.AftermathOptions``, ``d6.AftermathOptions``), and
-:class:`CampOptions` here:
-
-- ``healer_hours`` = 8 [H]: hours a surgeon or physician works a day.
-- ``triage`` = ``felled_first`` [H]: the default triage above (``listed``: list order).
-- ``supervised_unskilled`` = ``competent`` [H]: an unskilled student under supervision works
-  at a competent healer's capacity (it still counts 0 in the head count) (``none``: not at all).
-- ``first_aid_competent`` = "3D", ``first_aid_experienced`` = "4D",
-  ``first_aid_specialized`` = "5D" [H]: D6 tiers First Aid code of a healer of that level
-  (a healer's own ``first_aid`` code overrides it).
-- ``rest_hours_per_day`` = 8 [H]: War Game hours of rest per aftermath day.
-- ``wake_above_hd`` = 1 [I]: War Game: an incapacitated creature is up again once its HD
-  exceed this.
-"""
+"""The day-stepping model: one camp's days after one battle (see :mod:`sim.aftermath`)."""
 
 from __future__ import annotations
 
@@ -70,169 +9,26 @@ from typing import Any
 
 import numpy as np
 
+from sim.aftermath.healers import (
+    DEFAULT_CAMP,
+    Budget,
+    Healer,
+    day_capacity,
+    students_of,
+    unique,
+    working_level,
+)
+from sim.aftermath.patients import Patient
 from sim.dice import parse_code
 from sim.errors import SimError, unknown
 from sim.options import CampOptions
 from sim.rules import d6, deathwish, twowp
 from sim.rules.common import Status
-from sim.rules.twowp import Skill, parse_skill
+from sim.rules.twowp import Skill
 
 SYSTEMS = ("2w2p", "deathwish", "d6", "wargame")
 HOURS_PER_HD = 8
 """War Game: "8 hours of rest to regain 1 HD" [S]."""
-
-ROW_KEYS = (
-    "day",
-    "name",
-    "side",
-    "status",
-    "fights",
-    "dice",
-    "treated_by",
-    "wounds",
-    "infections",
-    "infections_known",
-    "hd",
-    "condition",
-)
-"""Keys of every aftermath row, in ``sim.records.AFTERMATH_FIELDS`` order (less run_id)."""
-
-WOUND_KEYS = (
-    "kind",
-    "state",
-    "advances",
-    "needs_reset",
-    "reset_known",
-    "infected",
-    "infection_known",
-)
-"""Keys of each entry of a row's ``wounds`` list."""
-
-
-# --------------------------------------------------------------------------------------------
-# Options, healers, patients
-# --------------------------------------------------------------------------------------------
-
-
-DEFAULT_CAMP = CampOptions()
-
-
-@dataclass(frozen=True, slots=True)
-class Healer:
-    """A healer: an ordinary fighter with a skill level in one healing role.
-
-    Attributes:
-        name: the fighter's name.
-        role: ``nurse``, ``surgeon`` or ``physician``.
-        skill: ``unskilled``, ``competent``, ``experienced`` or ``specialized``.
-        supervisor: name of the healer supervising this one (a student), if any.
-        first_aid: D6 tiers First Aid code; empty: the camp's code for ``skill``.
-        side: the side it heals for (informational).
-    """
-
-    name: str
-    role: str
-    skill: str = "competent"
-    supervisor: str | None = None
-    first_aid: str = ""
-    side: str = ""
-
-    def __post_init__(self) -> None:
-        if self.role not in twowp.ROLES:
-            raise unknown("healer role", self.role, twowp.ROLES)
-        object.__setattr__(self, "skill", parse_skill(self.skill).value)
-        if self.first_aid:
-            parse_code(self.first_aid)
-
-    @property
-    def level(self) -> Skill:
-        """The skill level as a :class:`~sim.rules.twowp.Skill`."""
-        return Skill(self.skill)
-
-
-@dataclass(frozen=True, slots=True)
-class Patient:
-    """One fighter's state at the end of a battle, as the aftermath needs it.
-
-    Attributes:
-        name, side, status: the fighter and its status at the battle's end (RULES.md 0).
-        fights: its fight count after the battle (``twowp.fights_after_battle``).
-        wounding, felling: 2W2P blows taken in this battle.
-        twowp_state: 2W2P state carried from an earlier aftermath (campaigns), or None.
-        dw_wounds: Deathwish wound levels carried.
-        d6_condition: D6 tiers condition label (``wounded_twice`` ...).
-        d6_strength: D6 tiers Strength code, for time healing.
-        d6_potions: D6 tiers healing potions' dice codes, drunk on the battle's day.
-        hd, hd_max: War Game current and full hit dice.
-        in_battle: it fought in the battle (did not rest that day): in a campaign its older
-            2W2P wounds get no recovery roll on the battle's day (:func:`twowp.patient_stakes`).
-    """
-
-    name: str
-    side: str = ""
-    status: str = "active"
-    fights: int = 0
-    wounding: int = 0
-    felling: int = 0
-    twowp_state: twowp.PatientState | None = None
-    dw_wounds: tuple[str, ...] = ()
-    d6_condition: str = "none"
-    d6_strength: str = "3D"
-    d6_potions: tuple[str, ...] = ()
-    hd: int = 0
-    hd_max: int = 0
-    in_battle: bool = False
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "status", Status(self.status).value)
-        object.__setattr__(self, "dw_wounds", tuple(self.dw_wounds))
-        object.__setattr__(self, "d6_potions", tuple(self.d6_potions))
-        if self.fights < 0 or self.wounding < 0 or self.felling < 0:
-            raise SimError(f"{self.name}: fights and blows must be 0 or more")
-
-
-def patient_from_fighter(fighter: Any) -> Patient:
-    """A :class:`Patient` from a battle's fighter (``sim.agents.Fighter``, read duck-typed).
-
-    Reads ``name``, ``side``, ``status``, ``fights``, ``fought``, ``spec.d6.strength``,
-    ``wg.hit_dice``, ``hd_start``, and what its battle's rule system says it carries
-    (``model.system.carried``: 2W2P blows, Deathwish wound levels, the D6 condition). The
-    2W2P blows are all the fighter carries (a campaign passes earlier state separately).
-    """
-    status = Status(getattr(fighter.status, "value", fighter.status))
-    fights = twowp.fights_after_battle(fighter.fights, fighter.fought, status != Status.DEAD)
-    return Patient(
-        name=fighter.name,
-        side=fighter.side,
-        status=status.value,
-        fights=fights,
-        d6_strength=fighter.spec.d6.strength,
-        hd=fighter.wg.hit_dice,
-        hd_max=fighter.hd_start,
-        in_battle=True,
-        **fighter.model.system.carried(fighter),
-    )
-
-
-def healers_from_fighters(
-    fighters: Iterable[Any], supervisors: dict[str, str] | None = None
-) -> list[Healer]:
-    """The healers among a side's fighters (``spec.skills`` naming nurse, surgeon, physician).
-
-    A fighter with several healing skills heals in its best one (ties: surgeon, physician,
-    nurse) [H]; ``supervisors`` maps a student's name to its supervisor's. Read duck-typed
-    (``name``, ``side``, ``spec.skills``).
-    """
-    prefer = ("surgeon", "physician", "nurse")
-    out = []
-    for f in fighters:
-        skills = {k: parse_skill(v) for k, v in dict(f.spec.skills).items() if k in prefer}
-        if not skills:
-            continue
-        role = max(prefer, key=lambda r: (skills[r].rank if r in skills else -1, -prefer.index(r)))
-        sup = (supervisors or {}).get(f.name)
-        out.append(Healer(f.name, role, skills[role].value, supervisor=sup, side=f.side))
-    return out
 
 
 def hd_after_rest(hd: int, hd_max: int, rest_hours: int) -> tuple[int, int]:
@@ -246,94 +42,6 @@ def hd_after_rest(hd: int, hd_max: int, rest_hours: int) -> tuple[int, int]:
     gained, left = divmod(rest_hours, HOURS_PER_HD)
     new = min(hd_max, hd + gained)
     return new, (0 if new >= hd_max else left)
-
-
-# --------------------------------------------------------------------------------------------
-# Healer capacity and supervision
-# --------------------------------------------------------------------------------------------
-
-
-def students_of(healers: Sequence[Healer]) -> dict[str, list[Healer]]:
-    """Students by supervisor name; a SimError for unknown supervisors or too many students."""
-    names = {h.name for h in healers}
-    if len(names) != len(healers):
-        raise SimError("healer names must be unique")
-    out: dict[str, list[Healer]] = {}
-    for h in healers:
-        if h.supervisor is None:
-            continue
-        if h.supervisor not in names or h.supervisor == h.name:
-            raise unknown("supervisor", h.supervisor, sorted(names - {h.name}))
-        out.setdefault(h.supervisor, []).append(h)
-    by_name = {h.name: h for h in healers}
-    for sup, studs in out.items():
-        cap = twowp.supervision_capacity(by_name[sup].skill)
-        if len(studs) > cap:
-            raise SimError(
-                f"healer {sup}: a {by_name[sup].skill} supervisor takes at most {cap} students, "
-                f"got {len(studs)}"
-            )
-    return out
-
-
-def working_level(
-    healer: Healer, students: Sequence[Healer], camp: CampOptions = DEFAULT_CAMP
-) -> Skill:
-    """The level a healer works at.
-
-    A supervisor works at its least-skilled student's level [S]; an unskilled student under
-    supervision at competent (``supervised_unskilled``) [H].
-    """
-
-    def own(h: Healer) -> Skill:
-        if h.level is Skill.UNSKILLED and h.supervisor is not None:
-            return Skill.COMPETENT if camp.supervised_unskilled == "competent" else h.level
-        return h.level
-
-    return min([own(healer), *(own(s) for s in students)], key=lambda s: s.rank)
-
-
-def day_capacity(
-    role: str,
-    task: str,
-    level: Skill,
-    camp: CampOptions = DEFAULT_CAMP,
-    options: twowp.Options = twowp.DEFAULT_OPTIONS,
-) -> Fraction:
-    """Work units a healer of ``level`` gets through in a day.
-
-    Nurse ``care``: patients at a time; the hourly tasks: their rate times ``healer_hours``.
-    """
-    per = twowp.healer_capacity(role, task, level, options)
-    if role == "nurse":
-        return Fraction(per)
-    return Fraction(per * camp.healer_hours)
-
-
-class _Budget:
-    """A surgeon's or physician's hours left today; tasks cost 1/rate hours each."""
-
-    def __init__(self, healer: Healer, level: Skill, camp: CampOptions, options: Any) -> None:
-        self.healer = healer
-        self.level = level
-        self.hours = Fraction(camp.healer_hours) if level is not Skill.UNSKILLED else Fraction(0)
-        self.options = options
-
-    def cost(self, task: str) -> Fraction | None:
-        rate = twowp.healer_capacity(self.healer.role, task, self.level, self.options)
-        return Fraction(1, rate) if rate else None
-
-    def spend(self, task: str) -> bool:
-        c = self.cost(task)
-        if c is None or c > self.hours:
-            return False
-        self.hours -= c
-        return True
-
-
-# --------------------------------------------------------------------------------------------
-# The day-stepping model
-# --------------------------------------------------------------------------------------------
 
 
 @dataclass(slots=True)
@@ -548,12 +256,12 @@ class Aftermath:
         for p in order:  # what the nurses can tell
             self._detect(p, days[p.name])
         # surgeons: examine for re-sets, bind today's wounds, re-set known ones
-        budgets = [_Budget(h, self._level(h), self.camp, opts) for h in self._healers("surgeon")]
+        budgets = [Budget(h, self._level(h), self.camp, opts) for h in self._healers("surgeon")]
         for p in order:
             for b in budgets:
                 self._surgeon(b, p, days[p.name])
         # physicians: compound for known infections, examine the others
-        budgets = [_Budget(h, self._level(h), self.camp, opts) for h in self._healers("physician")]
+        budgets = [Budget(h, self._level(h), self.camp, opts) for h in self._healers("physician")]
         for p in order:
             for b in budgets:
                 if self._physician(b, p, days[p.name]):
@@ -566,7 +274,7 @@ class Aftermath:
             if s.dead or self.status[p.name] == Status.DEAD.value:
                 continue
             day = days[p.name]
-            weight = opts.patient_weight + sum(self._weight(h) for h in _unique(day.carers))
+            weight = opts.patient_weight + sum(self._weight(h) for h in unique(day.carers))
             dice = twowp.task_dice(weight) + day.extra_dice
             fought = self.day == 0 and p.in_battle  # no rest on a battle's day [S]
             new, result = twowp.patient_day(s, d, dice, self.rng, opts, aopts, fought=fought)
@@ -576,12 +284,12 @@ class Aftermath:
 
     def _detect(self, p: Patient, day: _Day) -> None:
         s = self.states[p.name]
-        for h in _unique(day.attending):  # what it can tell goes by its own skill
+        for h in unique(day.attending):  # what it can tell goes by its own skill
             s = twowp.detect_infections(s, self.start_day + self.day, h.role, h.level)
             s = twowp.examine_resets(s, h.role, h.level)
         self.states[p.name] = s
 
-    def _surgeon(self, b: _Budget, p: Patient, day: _Day) -> None:
+    def _surgeon(self, b: Budget, p: Patient, day: _Day) -> None:
         if b.healer.name == p.name:
             return
         s: twowp.PatientState = self.states[p.name]
@@ -614,7 +322,7 @@ class Aftermath:
             day.carers.append(b.healer)
             day.attending.append(b.healer)
 
-    def _physician(self, b: _Budget, p: Patient, day: _Day) -> bool:
+    def _physician(self, b: Budget, p: Patient, day: _Day) -> bool:
         """Returns True when the patient needs nothing more from physicians today."""
         if b.healer.name == p.name:
             return False
@@ -718,7 +426,7 @@ class Aftermath:
         if self.day == 0:
             hurt = [p for p in self._alive() if self.states[p.name].rank >= 2]
             budgets = [
-                _Budget(h, self._level(h), self.camp, self._twowp_options)
+                Budget(h, self._level(h), self.camp, self._twowp_options)
                 for h in self._healers("surgeon")
             ]
             for p in self.triage(hurt):
@@ -836,23 +544,13 @@ class Aftermath:
             "status": self.status[p.name],
             "fights": p.fights,
             "dice": day.dice,
-            "treated_by": [h.name for h in _unique(day.carers)],
+            "treated_by": [h.name for h in unique(day.carers)],
             "wounds": wounds,
             "infections": infections,
             "infections_known": known,
             "hd": hd,
             "condition": condition,
         }
-
-
-def _unique(healers: Iterable[Healer]) -> list[Healer]:
-    seen: set[str] = set()
-    out = []
-    for h in healers:
-        if h.name not in seen:
-            seen.add(h.name)
-            out.append(h)
-    return out
 
 
 def run_aftermath(
@@ -867,23 +565,3 @@ def run_aftermath(
     a = Aftermath(patients, healers, system, rng, **kwargs)
     a.run(days)
     return a
-
-
-__all__ = [
-    "DEFAULT_CAMP",
-    "HOURS_PER_HD",
-    "ROW_KEYS",
-    "SYSTEMS",
-    "WOUND_KEYS",
-    "Aftermath",
-    "CampOptions",
-    "Healer",
-    "Patient",
-    "day_capacity",
-    "hd_after_rest",
-    "healers_from_fighters",
-    "patient_from_fighter",
-    "run_aftermath",
-    "students_of",
-    "working_level",
-]
