@@ -7,6 +7,14 @@ system and a ``numpy.random.Generator``; each :meth:`Aftermath.step` is one day 
 day of the battle) and yields one row per patient (:data:`ROW_KEYS`,
 ``sim.records.AFTERMATH_FIELDS``).
 
+The package: :mod:`~sim.aftermath.healers` (healers, their capacity and supervision),
+:mod:`~sim.aftermath.patients` (patients and the rows' keys), :mod:`~sim.aftermath.days` (the
+day loop, triage and rows every system shares, and the hooks a system fills in), and one
+module per rule system (:mod:`~sim.aftermath.twowp`, :mod:`~sim.aftermath.deathwish`,
+:mod:`~sim.aftermath.d6`, :mod:`~sim.aftermath.wargame`), each a subclass of
+:class:`Aftermath`; ``Aftermath(patients, healers, "d6", rng)`` makes the D6 one. A battle's
+rule system names its aftermath (``sim.systems.RuleSystem.aftermath``).
+
 Per system:
 
 - **2W2P** (RULES.md 2.5, the full model; rules in :mod:`sim.rules.twowp`): wounds that need
@@ -63,7 +71,7 @@ Options: the system's own (``twowp.Options`` ...), its ``AftermathOptions`` grou
 
 from __future__ import annotations
 
-from sim.aftermath.days import HOURS_PER_HD, SYSTEMS, Aftermath, hd_after_rest, run_aftermath
+from sim.aftermath.days import KINDS, Aftermath, run_aftermath
 from sim.aftermath.healers import (
     DEFAULT_CAMP,
     Healer,
@@ -75,6 +83,17 @@ from sim.aftermath.healers import (
 from sim.aftermath.patients import ROW_KEYS, WOUND_KEYS, Patient, patient_from_fighter
 from sim.options import CampOptions
 
+# Each system files its aftermath in KINDS as it is imported: this order is SYSTEMS'.
+# isort: off
+from sim.aftermath.twowp import TwoWPAftermath
+from sim.aftermath.deathwish import DeathwishAftermath
+from sim.aftermath.d6 import D6Aftermath
+from sim.aftermath.wargame import HOURS_PER_HD, WarGameAftermath, hd_after_rest
+# isort: on
+
+SYSTEMS = tuple(KINDS)
+"""The systems with an aftermath: every rule system."""
+
 __all__ = [
     "DEFAULT_CAMP",
     "HOURS_PER_HD",
@@ -83,8 +102,12 @@ __all__ = [
     "WOUND_KEYS",
     "Aftermath",
     "CampOptions",
+    "D6Aftermath",
+    "DeathwishAftermath",
     "Healer",
     "Patient",
+    "TwoWPAftermath",
+    "WarGameAftermath",
     "day_capacity",
     "hd_after_rest",
     "healers_from_fighters",
