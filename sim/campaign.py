@@ -17,7 +17,9 @@ comes here (:func:`aftermath_rows`, :func:`fight_campaign`):
   fight the next battle carrying their fight count and their wounds.
 
 What a member carries into the next battle (it is a patient in every later aftermath until
-it heals; its wounds and infections stay dated on the campaign's calendar):
+it heals; its wounds and infections stay dated on the campaign's calendar), as the battle's
+rule system says (``RuleSystem.carry_out`` and ``carry_in``, and its aftermath's
+:meth:`~sim.aftermath.Aftermath.member_fields`); this module never tests a system's name:
 
 - under every system its fight count (one more for each battle it fought in and survived
   [S]: a Fresh fighter of 2 fights is Tested after its next one), so its 2W2P tier;
