@@ -122,11 +122,12 @@ def _run(a: argparse.Namespace) -> str:
     if seed < 0:
         raise SimError(f"--seed must be 0 or more, got {seed}")
     _check_pictures(a, scenario, a.file)
-    fought = fight(scenario, seed, events=a.events)
+    fought = fight(scenario, seed, events=a.events or bool(a.html))
     if a.out is not None:
         source = Path(a.file).read_text(encoding="utf-8")
         write_dataset(a.out, fought, seed, str(a.file), source, a.set, events=a.events)
     _pictures(a, fought)
+    _page(a, fought, seed)
     if a.format == "json":
         return text.run_json(fought, seed)
     out = text.render_outcome(fought.battle, seed)
@@ -143,6 +144,7 @@ def _replay(a: argparse.Namespace) -> str:
     _check_pictures(a, scenario, f"run {a.run_id}'s scenario ({scenario.name})")
     fought = replay.replay(stored)
     _pictures(a, fought)  # only a battle that replays exactly is worth a picture
+    _page(a, fought, stored.seed)
     out = text.render_outcome(fought.battle, stored.seed) + text.after_text(fought)
     if a.events:
         out += "\n\n" + "\n".join(fought.battle.narrative())
@@ -150,9 +152,13 @@ def _replay(a: argparse.Namespace) -> str:
 
 
 def _check_pictures(a: argparse.Namespace, scenario: Any, where: str) -> None:
-    """Refuse ``--frames``/``--gif`` before fighting when nothing could be drawn or written."""
+    """Refuse ``--frames``/``--gif``/``--html`` before fighting when nothing could be written."""
     from pathlib import Path
 
+    if a.html and Path(a.html).is_dir():
+        raise SimError(f"--html {a.html}: is a directory, not a file name")
+    if a.html and Path(a.html).exists() and not a.force:
+        raise SimError(f"--html {a.html}: the file exists (--force replaces it)")
     if not (a.frames or a.gif):
         return
     battles = scenario.campaign.battles if scenario.campaign is not None else (scenario,)
@@ -177,6 +183,15 @@ def _pictures(a: argparse.Namespace, fought: Any) -> None:
     from sim import frames  # matplotlib: imported only when drawing
 
     frames.draw_run(fought, a.frames or None, a.gif or None, partial(print, file=sys.stderr))
+
+
+def _page(a: argparse.Namespace, fought: Any, seed: int) -> None:
+    """Write the replay page ``--html`` asks for (:func:`sim.page.write`); a line on stderr."""
+    if not a.html:
+        return
+    from sim import page
+
+    print(f"replay page: {page.write(a.html, fought, seed)}", file=sys.stderr)
 
 
 def _validate(a: argparse.Namespace) -> str:
@@ -280,6 +295,13 @@ def _add_pictures(p: argparse.ArgumentParser) -> None:
         help="draw the battle on its map as an animated GIF, one frame per round (a "
         "campaign: FILE-battle-N.gif per battle); needs a scenario with map:",
     )
+    p.add_argument(
+        "--html",
+        metavar="FILE",
+        help="write a replay page: one self-contained HTML file (no network) to watch the "
+        "battle round by round in a browser, on its map or as columns of fighters",
+    )
+    p.add_argument("--force", action="store_true", help="let --html replace an existing file")
 
 
 def build_parser() -> argparse.ArgumentParser:
