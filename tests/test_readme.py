@@ -30,3 +30,14 @@ def test_the_tour_shows_the_real_bridge_battle(tmp_path):
     assert buf.getvalue().rstrip("\n").splitlines() == shown
     frames = next(line for line in block if line.startswith("frames:"))
     assert f"frames: {len(list(tmp_path.glob('round-*.png')))} PNGs" in frames
+
+
+def test_the_tour_shows_the_replay_page(tmp_path):
+    from sim.cli import main
+
+    assert "$ sim run scenarios/bridge.yaml --html bridge.html" in README
+    assert "](docs/img/replay.png)" in README and (ROOT / "docs/img/replay.png").is_file()
+    out = tmp_path / "bridge.html"
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["run", str(ROOT / "scenarios/bridge.yaml"), "--html", str(out)]) == 0
+    assert "bridge (wargame), seed 5: won by raiders" in out.read_text()
