@@ -268,6 +268,12 @@ def _options(a: argparse.Namespace) -> str:
     return text.options_text(option_rows(a.system), a.format)
 
 
+def _tables(a: argparse.Namespace) -> str:
+    from sim.catalogue import table_listings
+
+    return text.tables_text(table_listings(a.topic), a.format)
+
+
 # ---------------------------------------------------------------------------------------
 # the parser
 
@@ -312,6 +318,7 @@ def build_parser() -> argparse.ArgumentParser:
     for add in (_add_odds, _add_run, _add_sweep, _add_analyze, _add_validate, _add_replay):
         add(sub)
     _add_options(sub)
+    _add_tables(sub)
     return parser
 
 
@@ -452,6 +459,24 @@ def _add_options(sub: Any) -> None:
         help="output format (default: table)",
     )
     p_opt.set_defaults(run=_options)
+
+
+def _add_tables(sub: Any) -> None:
+    from sim.catalogue import TABLE_TOPICS
+
+    p_tab = sub.add_parser(
+        "tables", help="every name a scenario may use (weapons, armor, ...), with aliases"
+    )
+    p_tab.add_argument(
+        "topic", nargs="?", choices=TABLE_TOPICS, help="one topic (default: every table)"
+    )
+    p_tab.add_argument(
+        "--format",
+        choices=["table", "json", "markdown"],
+        default="table",
+        help="output format (default: table)",
+    )
+    p_tab.set_defaults(run=_tables)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

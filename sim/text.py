@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from sim.battle import Battle
+    from sim.catalogue import Listing
     from sim.run import Fought
     from sim.scenario import Scenario
 
@@ -201,6 +202,26 @@ def options_text(rows: Sequence[Mapping[str, Any]], fmt: str) -> str:
         for r in rows
     ]
     return emit(fmt, rows, ["group", "option", "default", "tag", "choices", "meaning"], table)
+
+
+def tables_text(listings: Sequence[Listing], fmt: str) -> str:
+    """``sim tables``: each listing (:func:`sim.catalogue.table_listings`) in ``fmt``."""
+    if fmt == "json":
+        return json.dumps([t.as_dict() for t in listings])
+    parts = []
+    for t in listings:
+        notes = [
+            f"scenario: {t.field}" if t.field else "",
+            f"spelling: {t.spelling}" * bool(t.spelling),
+        ]
+        head = f"{t.title} [{t.system}]" + "".join(f"\n{n}" for n in notes if n)
+        body = (
+            render_markdown(t.headers, t.rows)
+            if fmt == "markdown"
+            else render_table(t.headers, t.rows)
+        )
+        parts.append(f"{head}\n\n{body}")
+    return "\n\n".join(parts)
 
 
 # ---------------------------------------------------------------------------------------
