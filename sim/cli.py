@@ -268,6 +268,14 @@ def _options(a: argparse.Namespace) -> str:
     return text.options_text(option_rows(a.system), a.format)
 
 
+def _schema(a: argparse.Namespace) -> str:
+    from sim import schema
+
+    if a.out is None:
+        return schema.text(a.kind).rstrip("\n")
+    return "\n".join(f"wrote {p}" for p in schema.write(a.out))
+
+
 def _tables(a: argparse.Namespace) -> str:
     from sim.catalogue import table_listings
 
@@ -319,6 +327,7 @@ def build_parser() -> argparse.ArgumentParser:
         add(sub)
     _add_options(sub)
     _add_tables(sub)
+    _add_schema(sub)
     return parser
 
 
@@ -459,6 +468,25 @@ def _add_options(sub: Any) -> None:
         help="output format (default: table)",
     )
     p_opt.set_defaults(run=_options)
+
+
+def _add_schema(sub: Any) -> None:
+    p_sch = sub.add_parser(
+        "schema", help="the JSON Schema of scenario or experiment files, for editors"
+    )
+    p_sch.add_argument(
+        "kind",
+        nargs="?",
+        choices=["scenario", "experiment"],
+        default="scenario",
+        help="which schema to print (default: scenario)",
+    )
+    p_sch.add_argument(
+        "--out",
+        metavar="DIR",
+        help="write both, DIR/scenario.schema.json and DIR/experiment.schema.json, instead",
+    )
+    p_sch.set_defaults(run=_schema)
 
 
 def _add_tables(sub: Any) -> None:
