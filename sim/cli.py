@@ -49,6 +49,13 @@ def _odds_deathwish(a: argparse.Namespace) -> str:
             f"Deathwish: every weapon against armor 0-3, {tt_text}, cover {a.cover}, "
             f"{a.location}, {a.ammo} ammunition (exact)"
         )
+        if a.check is not None:
+            raise SimError("--check needs one attack: give --weapon or --penetration/--lethality")
+        if a.plot:
+            from sim import oddsplot
+
+            fig = oddsplot.grouped(title, rows, "weapon", "armor", "mean")
+            _plotted(oddsplot.save(fig, a.plot))
         return text.deathwish_table_text(rows, a.format, title)
     weapon = _attack(a)
     name = weapon.name if a.weapon is not None else "custom attack"
@@ -60,7 +67,13 @@ def _odds_deathwish(a: argparse.Namespace) -> str:
         f"Deathwish: {name} (penetration {pen}, lethality {leth}) against armor {armor},"
         f" cover {a.cover}, {a.location}, {a.ammo}; {tt_text}"
     )
-    return text.deathwish_odds_text(data, a.format, title)
+    exact = data["damage"]
+
+    def draw(rng: Any) -> int:
+        return deathwish.roll_damage(pen, leth, armor, a.cover, rng)
+
+    out = text.deathwish_odds_text(data, a.format, title)
+    return out + _check_and_plot(a, title, exact, draw, "sim.rules.deathwish.roll_damage", "damage")
 
 
 def _target_tt(a: argparse.Namespace) -> int:
@@ -92,16 +105,108 @@ def _odds_2w2p(a: argparse.Namespace) -> str:
         attack = twowp.group_dice(odds.parse_attackers(a.attackers))
     else:
         attack = a.attack
-    return text.twowp_odds_text(odds.twowp_odds(attack, a.defence), a.defence, a.format)
+    data = odds.twowp_odds(attack, a.defence)
+    out = text.twowp_odds_text(data, a.defence, a.format)
+    exact = {f"{o['felling']},{o['wounding']}": o["p"] for o in data["outcomes"]}
+
+    def draw(rng: Any) -> str:
+        hits = twowp.roll_exchange(attack, a.defence, rng)
+        return f"{hits.felling},{hits.wounding}"
+
+    title = f"2W2P: {attack} attack dice against {a.defence} defence dice (exact)"
+    if a.plot:
+        from sim import oddsplot
+
+        fig = oddsplot.grid(title, data["outcomes"], "felling", "wounding")
+        _plotted(oddsplot.save(fig, a.plot))
+    via = "sim.rules.twowp.roll_exchange"
+    return out + _check_and_plot(a, title, exact, draw, via, "", bars=False)
 
 
 def _odds_wargame(a: argparse.Namespace) -> str:
+    from sim.rules import wargame
+
     data = odds.wargame_odds(a.dice, a.armor, a.mode)
-    return text.wargame_odds_text(data, a.dice, a.armor, a.mode, a.format)
+    out = text.wargame_odds_text(data, a.dice, a.armor, a.mode, a.format)
+
+    def draw(rng: Any) -> int:
+        return wargame.roll_damage(a.dice, rng, a.mode).total
+
+    title = f"War Game: damage of {a.dice} HD spent ({a.mode}), exact"
+    via = "sim.rules.wargame.roll_damage"
+    return out + _check_and_plot(a, title, data["damage"], draw, via, "damage")
 
 
 def _odds_d6(a: argparse.Namespace) -> str:
-    return text.d6_odds_text(odds.d6_odds(parse_code(a.damage), parse_code(a.body)), a.format)
+    from sim.rules import d6
+
+    damage, body = parse_code(a.damage), parse_code(a.body)
+    data = odds.d6_odds(damage, body)
+
+    def draw(rng: Any) -> str:
+        return str(d6.roll_damage_vs_body(damage, body, rng).tier.value)
+
+    title = f"D6 tiers: damage {damage} against body {body}, exact"
+    via = "sim.rules.d6.roll_damage_vs_body"
+    out = text.d6_odds_text(data, a.format)
+    return out + _check_and_plot(a, title, data["tiers"], draw, via, "tier")
+
+
+def _odds_dice(a: argparse.Namespace) -> str:
+    from sim import dicexpr
+
+    data = odds.dice_odds(a.expression)
+    out = text.dice_odds_text(data, a.format)
+    expr = dicexpr.parse(a.expression)
+    title = f"{data['expression']} (exact)"
+    via = "sim.dice.roll_faces"
+    headline = ("P(first higher)", dicexpr.OPPOSED[0]) if data["opposed"] else None
+
+    def draws(n: int, rng: Any) -> list[Any]:
+        return dicexpr.simulate(expr, rng, n)
+
+    return out + _check_and_plot(a, title, data["p"], None, via, "value", draws, headline)
+
+
+def _check_and_plot(
+    a: argparse.Namespace,
+    title: str,
+    exact: dict[str, float],
+    draw: Any,
+    via: str,
+    xlabel: str,
+    draws: Any = None,
+    headline: tuple[str, str] | None = None,
+    bars: bool = True,
+) -> str:
+    """``--check N``'s simulated cross-check (text to append) and ``--plot``'s picture.
+
+    ``draw(rng)`` rolls one outcome through the battles' own function ``via`` (or
+    ``draws(n, rng)`` rolls n at once); the check uses the Generator of ``--seed``.
+    ``bars=False``: the caller draws its own picture.
+    """
+    extra = ""
+    simulated = None
+    if a.check is not None:
+        from sim.dice import generator
+
+        if draws is not None:
+            rolled = draws(odds.check_count(a.check), generator(a.seed))
+        else:
+            rolled = odds.check_draws(a.check, a.seed, draw)
+        check = odds.cross_check({str(k): v for k, v in exact.items()}, rolled, a.seed, via)
+        simulated = {r["outcome"]: r["simulated"] for r in check["rows"]}
+        extra = "\n\n" + text.check_text(check, "json" if a.format == "json" else "table", headline)
+    if a.plot and bars:
+        from sim import oddsplot
+
+        fig = oddsplot.bars(title, {str(k): v for k, v in exact.items()}, xlabel, simulated)
+        _plotted(oddsplot.save(fig, a.plot))
+    return extra
+
+
+def _plotted(path: Any) -> None:
+    print(f"plot: {path}", file=sys.stderr)
 
 
 # ---------------------------------------------------------------------------------------
@@ -341,6 +446,7 @@ def _add_odds(sub: Any) -> None:
     tw.add_argument("--attackers", help="attackers by tier, e.g. green=3,veteran=1")
     tw.add_argument("--defence", type=int, default=0, help="defence dice (default 0)")
     _add_format(tw)
+    _add_check_plot(tw)
     tw.set_defaults(run=_odds_2w2p)
 
     wg = systems.add_parser("wargame", help="damage of spent HD and the chance of a wound")
@@ -353,13 +459,40 @@ def _add_odds(sub: Any) -> None:
         help="damage option (default hd_sum)",
     )
     _add_format(wg)
+    _add_check_plot(wg)
     wg.set_defaults(run=_odds_wargame)
 
     d = systems.add_parser("d6", help="chance of each damage-table tier")
     d.add_argument("--damage", required=True, help="damage dice code, e.g. 4D+1")
     d.add_argument("--body", required=True, help="body roll dice code, e.g. 3D")
     _add_format(d)
+    _add_check_plot(d)
     d.set_defaults(run=_odds_d6)
+
+    dx = systems.add_parser(
+        "dice",
+        help="any dice expression, exact (icepool): 4d6kh3, 3d6!, 8d6>=5, 2d6+3 vs 2d6",
+    )
+    dx.add_argument(
+        "expression",
+        help="NdX with + - and numbers; ! explodes; kh/kl/dh/dl K keeps or drops; "
+        ">=T counts the dice meeting T (a pool of successes); A vs B an opposed roll",
+    )
+    _add_format(dx)
+    _add_check_plot(dx)
+    dx.set_defaults(run=_odds_dice)
+
+
+def _add_check_plot(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--check",
+        type=int,
+        metavar="N",
+        help="also roll N times through the battles' own code and show the simulated "
+        "frequencies beside the exact ones",
+    )
+    p.add_argument("--seed", type=int, default=1, help="the --check rolls' seed (default 1)")
+    p.add_argument("--plot", metavar="FILE.png", help="draw the table's distribution to a PNG")
 
 
 def _add_odds_deathwish(systems: Any) -> None:
@@ -386,6 +519,7 @@ def _add_odds_deathwish(systems: Any) -> None:
         help="attacker's Strength: the lethality of an unarmed attack (default 5)",
     )
     _add_format(dw)
+    _add_check_plot(dw)
     dw.set_defaults(run=_odds_deathwish)
 
 
