@@ -16,6 +16,8 @@ from typing import Any, NoReturn
 
 from sim import __version__, odds, text
 from sim.catalogue import option_rows
+from sim.cliodds import add_check_plot as _add_check_plot
+from sim.cliodds import add_dice, check_and_plot, plotted
 from sim.dice import DiceError, parse_code
 from sim.errors import SimError
 from sim.replay import ReplayMismatch
@@ -55,7 +57,7 @@ def _odds_deathwish(a: argparse.Namespace) -> str:
             from sim import oddsplot
 
             fig = oddsplot.grouped(title, rows, "weapon", "armor", "mean")
-            _plotted(oddsplot.save(fig, a.plot))
+            plotted(oddsplot.save(fig, a.plot))
         return text.deathwish_table_text(rows, a.format, title)
     weapon = _attack(a)
     name = weapon.name if a.weapon is not None else "custom attack"
@@ -73,7 +75,7 @@ def _odds_deathwish(a: argparse.Namespace) -> str:
         return deathwish.roll_damage(pen, leth, armor, a.cover, rng)
 
     out = text.deathwish_odds_text(data, a.format, title)
-    return out + _check_and_plot(a, title, exact, draw, "sim.rules.deathwish.roll_damage", "damage")
+    return out + check_and_plot(a, title, exact, draw, "sim.rules.deathwish.roll_damage", "damage")
 
 
 def _target_tt(a: argparse.Namespace) -> int:
@@ -118,9 +120,9 @@ def _odds_2w2p(a: argparse.Namespace) -> str:
         from sim import oddsplot
 
         fig = oddsplot.grid(title, data["outcomes"], "felling", "wounding")
-        _plotted(oddsplot.save(fig, a.plot))
+        plotted(oddsplot.save(fig, a.plot))
     via = "sim.rules.twowp.roll_exchange"
-    return out + _check_and_plot(a, title, exact, draw, via, "", bars=False)
+    return out + check_and_plot(a, title, exact, draw, via, "", bars=False)
 
 
 def _odds_wargame(a: argparse.Namespace) -> str:
@@ -134,7 +136,7 @@ def _odds_wargame(a: argparse.Namespace) -> str:
 
     title = f"War Game: damage of {a.dice} HD spent ({a.mode}), exact"
     via = "sim.rules.wargame.roll_damage"
-    return out + _check_and_plot(a, title, data["damage"], draw, via, "damage")
+    return out + check_and_plot(a, title, data["damage"], draw, via, "damage")
 
 
 def _odds_d6(a: argparse.Namespace) -> str:
@@ -149,64 +151,7 @@ def _odds_d6(a: argparse.Namespace) -> str:
     title = f"D6 tiers: damage {damage} against body {body}, exact"
     via = "sim.rules.d6.roll_damage_vs_body"
     out = text.d6_odds_text(data, a.format)
-    return out + _check_and_plot(a, title, data["tiers"], draw, via, "tier")
-
-
-def _odds_dice(a: argparse.Namespace) -> str:
-    from sim import dicexpr
-
-    data = odds.dice_odds(a.expression)
-    out = text.dice_odds_text(data, a.format)
-    expr = dicexpr.parse(a.expression)
-    title = f"{data['expression']} (exact)"
-    via = "sim.dice.roll_faces"
-    headline = ("P(first higher)", dicexpr.OPPOSED[0]) if data["opposed"] else None
-
-    def draws(n: int, rng: Any) -> list[Any]:
-        return dicexpr.simulate(expr, rng, n)
-
-    return out + _check_and_plot(a, title, data["p"], None, via, "value", draws, headline)
-
-
-def _check_and_plot(
-    a: argparse.Namespace,
-    title: str,
-    exact: dict[str, float],
-    draw: Any,
-    via: str,
-    xlabel: str,
-    draws: Any = None,
-    headline: tuple[str, str] | None = None,
-    bars: bool = True,
-) -> str:
-    """``--check N``'s simulated cross-check (text to append) and ``--plot``'s picture.
-
-    ``draw(rng)`` rolls one outcome through the battles' own function ``via`` (or
-    ``draws(n, rng)`` rolls n at once); the check uses the Generator of ``--seed``.
-    ``bars=False``: the caller draws its own picture.
-    """
-    extra = ""
-    simulated = None
-    if a.check is not None:
-        from sim.dice import generator
-
-        if draws is not None:
-            rolled = draws(odds.check_count(a.check), generator(a.seed))
-        else:
-            rolled = odds.check_draws(a.check, a.seed, draw)
-        check = odds.cross_check({str(k): v for k, v in exact.items()}, rolled, a.seed, via)
-        simulated = {r["outcome"]: r["simulated"] for r in check["rows"]}
-        extra = "\n\n" + text.check_text(check, "json" if a.format == "json" else "table", headline)
-    if a.plot and bars:
-        from sim import oddsplot
-
-        fig = oddsplot.bars(title, {str(k): v for k, v in exact.items()}, xlabel, simulated)
-        _plotted(oddsplot.save(fig, a.plot))
-    return extra
-
-
-def _plotted(path: Any) -> None:
-    print(f"plot: {path}", file=sys.stderr)
+    return out + check_and_plot(a, title, data["tiers"], draw, via, "tier")
 
 
 # ---------------------------------------------------------------------------------------
@@ -469,30 +414,7 @@ def _add_odds(sub: Any) -> None:
     _add_check_plot(d)
     d.set_defaults(run=_odds_d6)
 
-    dx = systems.add_parser(
-        "dice",
-        help="any dice expression, exact (icepool): 4d6kh3, 3d6!, 8d6>=5, 2d6+3 vs 2d6",
-    )
-    dx.add_argument(
-        "expression",
-        help="NdX with + - and numbers; ! explodes; kh/kl/dh/dl K keeps or drops; "
-        ">=T counts the dice meeting T (a pool of successes); A vs B an opposed roll",
-    )
-    _add_format(dx)
-    _add_check_plot(dx)
-    dx.set_defaults(run=_odds_dice)
-
-
-def _add_check_plot(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--check",
-        type=int,
-        metavar="N",
-        help="also roll N times through the battles' own code and show the simulated "
-        "frequencies beside the exact ones",
-    )
-    p.add_argument("--seed", type=int, default=1, help="the --check rolls' seed (default 1)")
-    p.add_argument("--plot", metavar="FILE.png", help="draw the table's distribution to a PNG")
+    add_dice(systems)
 
 
 def _add_odds_deathwish(systems: Any) -> None:

@@ -157,11 +157,7 @@ def _factor(names: dict[str, list[str]], roll: bool = True) -> Schema:
     )
 
 
-def _fighter_fields(names: dict[str, list[str]]) -> dict[str, Schema]:
-    from sim.scenario.checks.fighters import _D6_CODES
-    from sim.scenario.model import START_STATUSES
-
-    dice = _text("a D6 dice code such as 3D or 4D+1")
+def _deathwish_block(names: dict[str, list[str]]) -> Schema:
     location_armor = {"anyOf": [_whole(0, 20), _text(examples=names["dw_armor"])]}
     dw = {
         "weapon": _text("a Deathwish weapon (sim tables deathwish)", names["dw_weapon"]),
@@ -176,11 +172,23 @@ def _fighter_fields(names: dict[str, list[str]]) -> dict[str, Schema]:
         "traits": _whole(-20, 20),
         "ammo": _text("an ammunition type", names["ammo"]),
     }
-    d6: dict[str, Schema] = dict.fromkeys(_D6_CODES, dice)
+    return _closed(dw, "the Deathwish block")
+
+
+def _d6_block() -> Schema:
+    from sim.scenario.checks.fighters import _D6_CODES
+
+    d6: dict[str, Schema] = dict.fromkeys(_D6_CODES, _text("a D6 dice code such as 3D or 4D+1"))
     d6["size"] = {
         "description": "a participant of the D6 scale (sim tables d6) or a size value",
         "anyOf": [_text(), _whole(-100, 100)],
     }
+    return _closed(d6, "the D6 block: dice codes and a size")
+
+
+def _fighter_fields(names: dict[str, list[str]]) -> dict[str, Schema]:
+    from sim.scenario.model import START_STATUSES
+
     armor_names = _text(examples=[*names["armor"], "piecemeal:2"])
     return {
         "role": _text("default fighter"),
@@ -216,8 +224,8 @@ def _fighter_fields(names: dict[str, list[str]]) -> dict[str, Schema]:
         "head_protection": {"type": "boolean"},
         "resolve": _whole(0, 100),
         "front": _text("the 2W2P front (default main)"),
-        "deathwish": _closed(dw, "the Deathwish block"),
-        "d6": _closed(d6, "the D6 block: dice codes and a size"),
+        "deathwish": _deathwish_block(names),
+        "d6": _d6_block(),
         "wounds": _whole(0, 100, "wounds taken before the battle"),
         "status": {"type": "string", "enum": list(START_STATUSES)},
     }
@@ -259,23 +267,17 @@ def _goal() -> Schema:
     return {"anyOf": [_closed(short), _closed(long, required=["kind"])]}
 
 
-def scenario_schema() -> Schema:
-    """The JSON Schema of a scenario file (docs/scenario-format.md)."""
-    from sim.options import BattleOptions, CampaignOptions, CampOptions
-    from sim.rules import SYSTEMS
-    from sim.rules.wargame import Options as WargameOptions
-    from sim.scenario.checks.campaign import _BATTLE_KEYS
+class _Defs(dict[str, Schema]):
+    """The ``$defs`` of a schema: each part kept once and referred to by name."""
 
-    names = _names()
-    fields_ = _fighter_fields(names)
-    defs: dict[str, Schema] = {}
-
-    def ref(name: str, schema: Schema) -> Schema:
-        """``schema`` kept once under ``$defs`` and referred to by name."""
-        defs[name] = schema
+    def ref(self, name: str, schema: Schema) -> Schema:
+        self[name] = schema
         return {"$ref": f"#/$defs/{name}"}
 
-    entry = ref(
+
+def _sides(defs: _Defs, names: dict[str, list[str]], fields_: dict[str, Schema]) -> Schema:
+    """The side schema's properties (fighter entries, tactic, goals); entries kept in defs."""
+    entry = defs.ref(
         "fighter_entry",
         _closed(
             {
@@ -288,23 +290,32 @@ def scenario_schema() -> Schema:
             required=["name"],
         ),
     )
-    side_props: dict[str, Schema] = {
+    return {
         "leader": _text("one of the side's fighters"),
-        "tactic": ref("tactic", _tactic()),
-        "goals": {"type": "array", "items": ref("goal", _goal())},
+        "tactic": defs.ref("tactic", _tactic()),
+        "goals": {"type": "array", "items": defs.ref("goal", _goal())},
         "fighters": {"type": "array", "items": entry, "minItems": 1},
     }
-    side = ref("side", _closed(side_props, required=["fighters"]))
+
+
+def _events(defs: _Defs, names: dict[str, list[str]]) -> Schema:
     event = _closed(
         {
             "round": _whole(1),
             "reinforce": _text("a side"),
-            "fighters": {"type": "array", "items": entry},
-            "add_factor": ref("factor", _factor(names)),
+            "fighters": {"type": "array", "items": {"$ref": "#/$defs/fighter_entry"}},
+            "add_factor": defs.ref("factor", _factor(names)),
             "remove_factor": _factor(names, roll=False),
         },
         required=["round"],
     )
+    return {"type": "array", "items": event}
+
+
+def _aftermath() -> Schema:
+    from sim.options import CampOptions
+    from sim.rules import SYSTEMS
+
     after_options = [m.AftermathOptions for m in SYSTEMS.values() if hasattr(m, "AftermathOptions")]
     healer = _closed(
         {
@@ -318,7 +329,7 @@ def scenario_schema() -> Schema:
         },
         required=["name", "side", "role"],
     )
-    aftermath = _closed(
+    return _closed(
         {
             "days": _whole(1, 3650, "days the camps run (default 7)"),
             "healers": {"type": "array", "items": healer},
@@ -326,6 +337,9 @@ def scenario_schema() -> Schema:
             "options": options_schema(*after_options, doc="the system's aftermath options"),
         }
     )
+
+
+def _map(names: dict[str, list[str]]) -> Schema:
     legend_value = {
         "anyOf": [
             {"type": "string", "enum": ["wall", "open"]},
@@ -338,7 +352,13 @@ def scenario_schema() -> Schema:
             ),
         ]
     }
-    map_ = _closed(
+    cell = {
+        "type": "array",
+        "items": {"type": "integer", "minimum": 0},
+        "minItems": 2,
+        "maxItems": 2,
+    }
+    return _closed(
         {
             "cell": {
                 "description": "a cell's side: 5 ft, 10 yd, or a number of feet",
@@ -346,44 +366,16 @@ def scenario_schema() -> Schema:
             },
             "picture": _text("one line per map row; . open, # wall, T trees, ^ cliff, 1-9 zones"),
             "legend": {"type": "object", "additionalProperties": legend_value},
-            "at": {
-                "type": "object",
-                "additionalProperties": {
-                    "type": "array",
-                    "items": {"type": "integer", "minimum": 0},
-                    "minItems": 2,
-                    "maxItems": 2,
-                },
-            },
+            "at": {"type": "object", "additionalProperties": cell},
         },
         required=["picture"],
     )
-    props: dict[str, Schema] = {
-        "name": _text("default: the file's name"),
-        "description": _text(),
-        "rules": ref("rules", _rules()),
-        "frame": ref(
-            "frame", options_schema(WargameOptions, doc="War Game frame options, other systems")
-        ),
-        "battle": ref("battle", options_schema(BattleOptions, doc="the battle's house rules")),
-        "max_rounds": _whole(1, 10_000, "default 50"),
-        "seed": {"anyOf": [_whole(0), {"type": "null"}]},
-        "templates": {
-            "type": "object",
-            "additionalProperties": ref("template", _closed(fields_, "a template's fields")),
-        },
-        "factors": {"type": "array", "items": {"$ref": "#/$defs/factor"}},
-        "sides": {
-            "type": "object",
-            "additionalProperties": side,
-            "minProperties": 2,
-            "description": "side name to side",
-        },
-        "events": {"type": "array", "items": event},
-        "aftermath": aftermath,
-        "campaign": {},
-        "map": map_,
-    }
+
+
+def _campaign(props: dict[str, Schema], side_props: dict[str, Schema]) -> Schema:
+    from sim.options import CampaignOptions
+    from sim.scenario.checks.campaign import _BATTLE_KEYS
+
     patch = {k: props[k] for k in _BATTLE_KEYS if k != "name"}
     # a battle's sides change the file's key by key: no side or fighters list is required
     patch["sides"] = {
@@ -392,7 +384,7 @@ def scenario_schema() -> Schema:
         "description": "changes to the sides (the company's fighters are not given again)",
     }
     battle = _closed({"name": _text("a label"), **patch})
-    props["campaign"] = _closed(
+    return _closed(
         {
             "side": _text("the company's side"),
             "battles": {"type": "array", "items": battle, "minItems": 1, "maxItems": 100},
@@ -401,13 +393,50 @@ def scenario_schema() -> Schema:
         },
         required=["side", "battles"],
     )
+
+
+def scenario_schema() -> Schema:
+    """The JSON Schema of a scenario file (docs/scenario-format.md)."""
+    from sim.options import BattleOptions
+    from sim.rules.wargame import Options as WargameOptions
+
+    names = _names()
+    fields_ = _fighter_fields(names)
+    defs = _Defs()
+    side_props = _sides(defs, names, fields_)
+    frame = options_schema(WargameOptions, doc="War Game frame options, other systems")
+    props: dict[str, Schema] = {
+        "name": _text("default: the file's name"),
+        "description": _text(),
+        "rules": defs.ref("rules", _rules()),
+        "frame": defs.ref("frame", frame),
+        "battle": defs.ref("battle", options_schema(BattleOptions, doc="the battle's house rules")),
+        "max_rounds": _whole(1, 10_000, "default 50"),
+        "seed": {"anyOf": [_whole(0), {"type": "null"}]},
+        "templates": {
+            "type": "object",
+            "additionalProperties": defs.ref("template", _closed(fields_, "a template's fields")),
+        },
+        "factors": {"type": "array", "items": {"$ref": "#/$defs/factor"}},
+        "sides": {
+            "type": "object",
+            "additionalProperties": defs.ref("side", _closed(side_props, required=["fighters"])),
+            "minProperties": 2,
+            "description": "side name to side",
+        },
+        "events": _events(defs, names),
+        "aftermath": _aftermath(),
+        "campaign": {},
+        "map": _map(names),
+    }
+    props["campaign"] = _campaign(props, side_props)
     return {
         "$schema": SCHEMA_URI,
         "$id": "sim-scenario",
         "title": "sim scenario",
         "description": "A sim battle scenario (docs/scenario-format.md); sim validate checks it.",
         **_closed(props, required=["sides"]),
-        "$defs": defs,
+        "$defs": dict(defs),
     }
 
 
