@@ -75,7 +75,7 @@ def _odds_deathwish(a: argparse.Namespace) -> str:
         return deathwish.roll_damage(pen, leth, armor, a.cover, rng)
 
     out = text.deathwish_odds_text(data, a.format, title)
-    return out + check_and_plot(a, title, exact, draw, "sim.rules.deathwish.roll_damage", "damage")
+    return check_and_plot(a, out, title, exact, draw, "sim.rules.deathwish.roll_damage", "damage")
 
 
 def _target_tt(a: argparse.Namespace) -> int:
@@ -122,7 +122,7 @@ def _odds_2w2p(a: argparse.Namespace) -> str:
         fig = oddsplot.grid(title, data["outcomes"], "felling", "wounding")
         plotted(oddsplot.save(fig, a.plot))
     via = "sim.rules.twowp.roll_exchange"
-    return out + check_and_plot(a, title, exact, draw, via, "", bars=False)
+    return check_and_plot(a, out, title, exact, draw, via, "", bars=False)
 
 
 def _odds_wargame(a: argparse.Namespace) -> str:
@@ -136,7 +136,7 @@ def _odds_wargame(a: argparse.Namespace) -> str:
 
     title = f"War Game: damage of {a.dice} HD spent ({a.mode}), exact"
     via = "sim.rules.wargame.roll_damage"
-    return out + check_and_plot(a, title, data["damage"], draw, via, "damage")
+    return check_and_plot(a, out, title, data["damage"], draw, via, "damage")
 
 
 def _odds_d6(a: argparse.Namespace) -> str:
@@ -151,7 +151,7 @@ def _odds_d6(a: argparse.Namespace) -> str:
     title = f"D6 tiers: damage {damage} against body {body}, exact"
     via = "sim.rules.d6.roll_damage_vs_body"
     out = text.d6_odds_text(data, a.format)
-    return out + check_and_plot(a, title, data["tiers"], draw, via, "tier")
+    return check_and_plot(a, out, title, data["tiers"], draw, via, "tier")
 
 
 # ---------------------------------------------------------------------------------------

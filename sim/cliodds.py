@@ -7,10 +7,12 @@ argparse and printing only, like :mod:`sim.cli`: the odds come from :mod:`sim.od
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from typing import Any
 
 from sim import odds, text
+from sim.errors import SimError
 
 
 def add_dice(systems: Any) -> None:
@@ -61,11 +63,12 @@ def odds_dice(a: argparse.Namespace) -> str:
     def draws(n: int, rng: Any) -> list[Any]:
         return dicexpr.simulate(expr, rng, n)
 
-    return out + check_and_plot(a, title, data["p"], None, via, "value", draws, headline)
+    return check_and_plot(a, out, title, data["p"], None, via, "value", draws, headline)
 
 
 def check_and_plot(
     a: argparse.Namespace,
+    out: str,
     title: str,
     exact: dict[str, float],
     draw: Any,
@@ -75,30 +78,35 @@ def check_and_plot(
     headline: tuple[str, str] | None = None,
     bars: bool = True,
 ) -> str:
-    """``--check N``'s simulated cross-check (text to append) and ``--plot``'s picture.
+    """The odds table ``out`` with ``--check N``'s simulated cross-check; ``--plot``'s picture.
 
+    With ``--format json`` the two are one JSON object, ``{"odds": ..., "check": ...}``.
     ``draw(rng)`` rolls one outcome through the battles' own function ``via`` (or
     ``draws(n, rng)`` rolls n at once); the check uses the Generator of ``--seed``.
     ``bars=False``: the caller draws its own picture.
     """
-    extra = ""
     simulated = None
     if a.check is not None:
         from sim.dice import generator
 
+        if a.format == "csv":
+            raise SimError("--check prints a table or JSON: use --format table or json")
         if draws is not None:
             rolled = draws(odds.check_count(a.check), generator(a.seed))
         else:
             rolled = odds.check_draws(a.check, a.seed, draw)
         check = odds.cross_check({str(k): v for k, v in exact.items()}, rolled, a.seed, via)
         simulated = {r["outcome"]: r["simulated"] for r in check["rows"]}
-        extra = "\n\n" + text.check_text(check, "json" if a.format == "json" else "table", headline)
+        if a.format == "json":
+            out = json.dumps({"odds": json.loads(out), "check": check})
+        else:
+            out += "\n\n" + text.check_text(check, "table", headline)
     if a.plot and bars:
         from sim import oddsplot
 
         fig = oddsplot.bars(title, {str(k): v for k, v in exact.items()}, xlabel, simulated)
         plotted(oddsplot.save(fig, a.plot))
-    return extra
+    return out
 
 
 def plotted(path: Any) -> None:

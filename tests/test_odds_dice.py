@@ -163,3 +163,17 @@ def test_the_whole_deathwish_table_plots_but_checks_only_one_attack(capsys, tmp_
     )
     code, _, err = run(capsys, "odds", "dice", "d6", "--check", "0")
     assert err == "sim odds: error: --check must be 1..10,000,000 rolls, got 0\n"
+
+
+def test_the_check_in_json_is_one_object_and_csv_refuses_it(capsys):
+    import json
+
+    code, out, _ = run(capsys, "odds", "dice", "2d6", "--check", "500", "--format", "json")
+    data = json.loads(out)
+    assert (code, data["odds"]["mean"], data["check"]["rolls"]) == (0, 7.0, 500)
+    assert [r["outcome"] for r in data["check"]["rows"]] == [str(v) for v in range(2, 13)]
+    code, out, err = run(
+        capsys, "odds", "wargame", "--dice", "2", "--check", "9", "--format", "csv"
+    )
+    assert (code, out) == (2, "")
+    assert err == "sim odds: error: --check prints a table or JSON: use --format table or json\n"
