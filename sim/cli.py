@@ -35,6 +35,14 @@ class SweepInterrupted(SimError):
     """A sweep stopped by Ctrl-C: what is done is kept (exit code 130)."""
 
 
+class SweepFailed(SimError):
+    """A sweep some of whose runs failed: its output, then the failures (exit code 1)."""
+
+    def __init__(self, output: str, failures: str) -> None:
+        super().__init__(failures)
+        self.output = output
+
+
 # ---------------------------------------------------------------------------------------
 # sim odds
 
@@ -115,6 +123,7 @@ def _run(a: argparse.Namespace) -> str:
     from sim.scenario import load_scenario
 
     scenario = load_scenario(a.file, a.set)
+    _run_warnings(a.file, a.set)
     seed = a.seed if a.seed is not None else scenario.seed
     if seed is None:
         seed = draw_seed()
@@ -133,6 +142,16 @@ def _run(a: argparse.Namespace) -> str:
     if a.events:
         out += "\n\n" + "\n".join(fought.battle.narrative())
     return out + text.after_text(fought)
+
+
+def _run_warnings(file: str, sets: Sequence[str]) -> None:
+    """The scenario's warnings on stderr (fields its system ignores, misleading aliases)."""
+    from pathlib import Path
+
+    from sim.scenario.notes import scenario_notes
+
+    source = Path(file).read_text(encoding="utf-8-sig")
+    _print_warnings([str(i) for i in scenario_notes(source, str(file), tuple(sets))])
 
 
 def _replay(a: argparse.Namespace) -> str:
@@ -180,18 +199,35 @@ def _pictures(a: argparse.Namespace, fought: Any) -> None:
 
 
 def _validate(a: argparse.Namespace) -> str:
-    from sim.scenario import load_scenario
-
+    """Check scenario and experiment files (an experiment: every design point too)."""
     problems: list[str] = []
     names = []
     for file in a.files:
         try:
-            names.append(text.scenario_line(file, load_scenario(file)))
+            line, notes = _validate_one(file)
+            names.append(line)
+            _print_warnings(notes)
         except SimError as err:
             problems.append(str(err))
     if problems:
         raise SimError("\n".join(problems))
     return "\n".join(names)
+
+
+def _validate_one(file: str) -> tuple[str, list[str]]:
+    """One checked file's line, and its warnings."""
+    from pathlib import Path
+
+    from sim.experiment import is_experiment, load_experiment
+    from sim.scenario import load_scenario
+    from sim.scenario.notes import scenario_notes
+
+    if is_experiment(file):
+        exp = load_experiment(file)
+        return text.experiment_line(file, exp), exp_warnings(exp)
+    scenario = load_scenario(file)
+    source = Path(file).read_text(encoding="utf-8-sig")
+    return text.scenario_line(file, scenario), [str(i) for i in scenario_notes(source, file)]
 
 
 # ---------------------------------------------------------------------------------------
@@ -202,10 +238,14 @@ def _sweep(a: argparse.Namespace) -> str:
     import os
     from pathlib import Path
 
+    from sim import analysis
     from sim.experiment import load_experiment
     from sim.runner import summary, sweep
 
-    exp = load_experiment(a.experiment)
+    exp = load_experiment(a.experiment)  # every design point checked: exit 2 before a run
+    _print_warnings(exp_warnings(exp))
+    if a.replicates is not None:
+        exp = exp.preview(a.replicates)
     workers = a.workers or os.cpu_count() or 1
     executor = a.executor or ("processes" if workers > 1 else "serial")
     if executor == "serial":
@@ -223,7 +263,23 @@ def _sweep(a: argparse.Namespace) -> str:
     done = summary(exp, result, executor, workers)
     if result.interrupted:
         raise SweepInterrupted(done)
-    return f"{done}\n\n{text.analyze_text(out)}\n\n(sim analyze {out} prints this again)"
+    text_out = f"{done}\n\n{text.analyze_text(out)}\n\n(sim analyze {out} prints this again)"
+    ds = analysis.load(out)
+    if analysis.failure_groups(ds):
+        raise SweepFailed(text_out, analysis.failures_text(ds))
+    return text_out
+
+
+def exp_warnings(exp: Any) -> list[str]:
+    """Warnings about the experiment's scenario (fields its system ignores, aliases)."""
+    from sim.scenario.notes import experiment_notes
+
+    return [str(w) for w in experiment_notes(exp)]
+
+
+def _print_warnings(lines: Sequence[str]) -> None:
+    for line in lines:
+        print(f"warning: {line}", file=sys.stderr)
 
 
 def _analyze(a: argparse.Namespace) -> str:
@@ -382,6 +438,13 @@ def _add_sweep(sub: Any) -> None:
     p_sw.add_argument("--scheduler", help="a dask scheduler address, e.g. tcp://host:8786")
     p_sw.add_argument("--resume", action="store_true", help="finish an interrupted sweep")
     p_sw.add_argument("--limit", type=int, help="run only the first N planned runs")
+    p_sw.add_argument(
+        "--replicates",
+        type=int,
+        metavar="N",
+        help="a preview: only the first N replicates of every design point, each run with "
+        "the seed it has in the full sweep",
+    )
     p_sw.set_defaults(run=_sweep)
 
 
@@ -401,8 +464,12 @@ def _add_analyze(sub: Any) -> None:
 
 
 def _add_validate(sub: Any) -> None:
-    p_val = sub.add_parser("validate", help="check scenario files without running them")
-    p_val.add_argument("files", nargs="+", help="scenario YAML files")
+    p_val = sub.add_parser(
+        "validate",
+        help="check scenario and experiment files without running them (an experiment: "
+        "every design point)",
+    )
+    p_val.add_argument("files", nargs="+", help="scenario or experiment YAML files")
     p_val.set_defaults(run=_validate)
 
 
@@ -444,6 +511,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SweepInterrupted as err:
         print(str(err), file=sys.stderr)
         return 130
+    except SweepFailed as err:
+        print(err.output)
+        print(str(err), file=sys.stderr)
+        return 1
     except (SimError, DiceError) as err:
         message = str(err)
         if getattr(err, "issues", None) or args.command == "validate":

@@ -217,6 +217,16 @@ def scenario_line(file: str, sc: Scenario) -> str:
     return f"{file}: ok ({sc.name}, {sc.rules}, {fighters} fighters{where})"
 
 
+def experiment_line(file: str, exp: Any) -> str:
+    """``sim validate``'s line for a good experiment: its design, points, runs and seeds."""
+    seeds = "shared seeds" if exp.shared_seeds else "independent seeds"
+    return (
+        f"{file}: ok (experiment {exp.name}, {exp.design} design, {len(exp.points)} points "
+        f"x {exp.replicates} replicates = {exp.planned_runs} runs, {seeds}; every point "
+        f"checked against {exp.scenario_path})"
+    )
+
+
 # ---------------------------------------------------------------------------------------
 # one run (sim run, sim replay)
 

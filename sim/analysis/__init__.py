@@ -26,6 +26,7 @@ from sim.analysis.after import (
     groups_json,
 )
 from sim.analysis.dataset import Dataset, flatten_sides, has_table, load
+from sim.analysis.failures import FailureGroup, failure_groups, failures_text
 from sim.analysis.fmt import _short
 from sim.analysis.stats import Z95, t975, wilson
 from sim.analysis.summary import CASUALTIES, GROUPABLE, Summary, summarize
@@ -37,6 +38,7 @@ __all__ = [
     "Z95",
     "Dataset",
     "ExtraTable",
+    "FailureGroup",
     "Summary",
     "_short",
     "aftermath_rows",
@@ -44,6 +46,8 @@ __all__ = [
     "campaign_rows",
     "campaign_summary",
     "extra_tables",
+    "failure_groups",
+    "failures_text",
     "flat_rows",
     "flatten_sides",
     "groups_json",
