@@ -37,7 +37,6 @@ Format::
     replicates: 100                  # runs per point
     seed: 2026                       # the master seed
     seeds: independent               # independent (default) | shared (common random numbers)
-    labels: {sides.guards.tactic: guards' tactic}   # names for axes and column headers
     tables: [runs, fighters]         # runs always; rounds, fighters, events, aftermath,
                                      # campaign on request
     chunk: 200                       # runs per Parquet part (default: chosen from the size)
@@ -77,7 +76,6 @@ KEYS = (
     "replicates",
     "seed",
     "seeds",
-    "labels",
     "tables",
     "chunk",
 )
@@ -90,7 +88,7 @@ class Experiment:
     """A checked experiment: where it came from, its points and how to run them.
 
     ``point_labels`` holds each point's ``label`` (a ``list`` design's; None where there is
-    none), ``labels`` the names the file gives its parameters, ``shared_seeds`` whether
+    none), ``shared_seeds`` whether
     replicate ``r`` has the same seed at every point, and ``full_replicates`` the
     replicates of the whole experiment when this is a preview of fewer
     (:meth:`preview`).
@@ -110,7 +108,6 @@ class Experiment:
     chunk: int
     design: str = "grid"
     point_labels: tuple[str | None, ...] = ()
-    labels: Mapping[str, str] | None = None
     shared_seeds: bool = False
     full_replicates: int | None = None
 
@@ -262,19 +259,9 @@ def parse_experiment(text: str, source: str, check_points: bool = True) -> Exper
     if seeds not in SEEDS:
         bad("seeds", f"expected independent or shared, got {seeds!r}")
     design, points, params, point_labels = _design(doc, seed, replicates, bad)
-    labels = _labels(doc.get("labels"), params, bad)
     tables = _tables(doc.get("tables", ["runs"]), bad)
-    runs = len(points) * replicates
-    chunk = doc.get("chunk")
-    if chunk is None:
-        chunk = max(1, min(500, math.ceil(runs / 64))) if runs else 1
-    else:
-        chunk = _whole(chunk, "chunk", 1, 1_000_000, bad) or 1
-    overrides = list(sets)
-    if scenario_text and any(p == "rules.system" or p.startswith("rules.") for p in params):
-        base, _ = read_yaml(scenario_text, scenario_path)
-        if isinstance(base, dict) and isinstance(base.get("rules"), str):
-            overrides.insert(0, f"rules={{system: {base['rules']}}}")
+    chunk = _chunk(doc.get("chunk"), len(points) * replicates, bad)
+    overrides = _overrides(sets, params, scenario_path, scenario_text)
     if issues:
         raise ScenarioError(issues)
     exp = Experiment(
@@ -289,10 +276,9 @@ def parse_experiment(text: str, source: str, check_points: bool = True) -> Exper
         replicates=replicates,
         seed=seed,
         tables=tuple(tables),
-        chunk=int(chunk),
+        chunk=chunk,
         design=design,
         point_labels=tuple(point_labels),
-        labels=labels,
         shared_seeds=seeds == "shared",
     )
     if check_points:
@@ -302,6 +288,28 @@ def parse_experiment(text: str, source: str, check_points: bool = True) -> Exper
         if found:
             raise ScenarioError(found)
     return exp
+
+
+def _chunk(value: Any, runs: int, bad: Any) -> int:
+    """Runs per Parquet part: as given, or chosen from the size (about 64 parts)."""
+    if value is None:
+        return max(1, min(500, math.ceil(runs / 64))) if runs else 1
+    return _whole(value, "chunk", 1, 1_000_000, bad) or 1
+
+
+def _overrides(
+    sets: Sequence[str], params: Sequence[str], scenario_path: str, scenario_text: str
+) -> list[str]:
+    """The ``set:`` entries, after ``rules={system: ...}`` when a ``rules.*`` path varies.
+
+    Only when the scenario names its system alone (``rules: wargame``).
+    """
+    overrides = list(sets)
+    if scenario_text and any(p == "rules.system" or p.startswith("rules.") for p in params):
+        base, _ = read_yaml(scenario_text, scenario_path)
+        if isinstance(base, dict) and isinstance(base.get("rules"), str):
+            overrides.insert(0, f"rules={{system: {base['rules']}}}")
+    return overrides
 
 
 def _scenario(doc: Mapping[str, Any], source: str, bad: Any) -> tuple[str, str]:
@@ -340,28 +348,6 @@ def _design(
         return design, [], [], []
     points, params, labels = designs.expand(doc, design, seed, bad)
     return design, points, params, labels
-
-
-def _labels(value: Any, params: Sequence[str], bad: Any) -> dict[str, str] | None:
-    """The ``labels`` map: a name for some parameters (axes and column headers)."""
-    if value is None:
-        return None
-    if not isinstance(value, dict):
-        bad("labels", "expected a mapping of PATH to a name")
-        return None
-    out: dict[str, str] = {}
-    for path, text in value.items():
-        where = f"labels.{path}"
-        if path not in params:
-            hint = did_you_mean(str(path), params) or "; parameters: " + ", ".join(params)
-            bad(where, f"not a parameter of the design{hint}")
-        elif not isinstance(text, str) or not text.strip():
-            bad(where, f"expected a name, got {text!r}")
-        elif text in out.values():
-            bad(where, f"{text!r} already names another parameter")
-        else:
-            out[str(path)] = text
-    return out
 
 
 def _tables(value: Any, bad: Any) -> list[str]:

@@ -20,6 +20,7 @@ from collections.abc import Iterator, Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from sim.rules import SYSTEMS
 from sim.rules.common import aliases_of, load_csv
 from sim.scenario.overrides import OVERRIDE_SOURCE, apply_override
 from sim.scenario.reader import Issue, Locate, ScenarioError, join_path, read_yaml
@@ -27,15 +28,6 @@ from sim.scenario.reader import Issue, Locate, ScenarioError, join_path, read_ya
 if TYPE_CHECKING:
     from sim.experiment import Experiment
 
-_WARGAME = ("weapon", "shield", "mounted", "two_handed")
-_TWOWP = ("prime", "head_protection", "front")
-IGNORED: dict[str, tuple[str, ...]] = {
-    "wargame": (*_TWOWP, "deathwish", "d6"),
-    "2w2p": (*_WARGAME, "deathwish", "d6"),
-    "deathwish": (*_TWOWP, "d6"),
-    "d6": (*_TWOWP, "deathwish"),
-}
-"""Fighter fields each system never reads (War Game ones added off pools: :func:`ignored`)."""
 WHAT = {
     "weapon": "a War Game weapon category",
     "shield": "a War Game shield",
@@ -50,11 +42,25 @@ WHAT = {
 
 
 def ignored(system: str, large_scale: str) -> tuple[str, ...]:
-    """The fighter fields ``system`` never reads, with ``battle.large_scale`` as given."""
-    fields = IGNORED.get(system, ())
-    if system in ("deathwish", "d6") and large_scale != "pools":
-        fields = (*fields, *_WARGAME)
-    return fields
+    """The fighter fields ``system`` never reads, with ``battle.large_scale`` as given.
+
+    Every system's ``FIGHTER_FIELDS`` (:mod:`sim.rules`) that this one does not read
+    (its ``POOL_FIELDS`` count as read in War Game pools).
+    """
+    module = SYSTEMS.get(system)
+    if module is None:
+        return ()
+    reads = set(module.FIGHTER_FIELDS)
+    if large_scale == "pools":
+        reads |= set(module.POOL_FIELDS)
+    known = [f for m in SYSTEMS.values() for f in m.FIGHTER_FIELDS]
+    return tuple(dict.fromkeys(f for f in known if f not in reads))
+
+
+def _written_for_every_system(fields: set[str]) -> bool:
+    """Whether fighters carry every system's own block (``deathwish:`` and ``d6:``)."""
+    blocks = {m.NAME for m in SYSTEMS.values() if m.NAME in m.FIGHTER_FIELDS}
+    return bool(blocks) and blocks <= fields
 
 
 @cache
@@ -114,8 +120,7 @@ def document_notes(
     system = rules if isinstance(rules, str) else (rules or {}).get("system", "wargame")
     battle = doc.get("battle")
     scale = battle.get("large_scale", "turns") if isinstance(battle, dict) else "turns"
-    blocks = {f for _, fields in _fighters(doc) for f in fields if f in ("deathwish", "d6")}
-    every = blocks == {"deathwish", "d6"}
+    every = _written_for_every_system({f for _, fields in _fighters(doc) for f in fields})
     skip = ignored(str(system), str(scale)) if systems and not every else ()
     seen: dict[str, list[str]] = {}
     aliases = changed_meaning()
