@@ -62,6 +62,8 @@ from sim.records import TABLES, fingerprint
 from sim.scenario import Issue, ScenarioError, read_yaml
 
 SEEDS = ("independent", "shared")
+LABEL = "label"
+"""The runs table's column of a ``list`` design's point labels (when it has any)."""
 KEYS = (
     "name",
     "description",
@@ -161,11 +163,21 @@ class Experiment:
         ``fields`` is :meth:`param_fields`, passed in when calling for many points.
         """
         types = {f.name: f.type for f in (fields or self.param_fields())}
-        return {p: _column_value(self.points[point][p], types[p]) for p in self.parameters}
+        values = {p: _column_value(self.points[point][p], types[p]) for p in self.parameters}
+        if LABEL in types:
+            return {LABEL: self.point_labels[point], **values}
+        return values
 
     def param_fields(self) -> list[pa.Field]:
-        """Arrow fields of the parameter columns, typed from every point's values."""
-        return [pa.field(p, _arrow_type([pt[p] for pt in self.points])) for p in self.parameters]
+        """Arrow fields of the parameter columns, typed from every point's values.
+
+        A ``list`` design with ``label:`` points has a ``label`` column first (a string;
+        null for a point with none).
+        """
+        fields = [pa.field(p, _arrow_type([pt[p] for pt in self.points])) for p in self.parameters]
+        if any(x is not None for x in self.point_labels):
+            fields.insert(0, pa.field(LABEL, pa.string()))
+        return fields
 
     def fingerprint(self) -> str:
         """What identifies the experiment: its text, its scenario's text and overrides.

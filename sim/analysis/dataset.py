@@ -73,10 +73,19 @@ def flatten_sides(sides: pa.ChunkedArray) -> tuple[pd.DataFrame, np.ndarray[Any,
 
 
 def load(root: str | Path) -> Dataset:
-    """Open the dataset at ``root`` (a clear error if it is not one)."""
+    """Open the dataset at ``root`` (a clear error if it is not one).
+
+    Its ``params`` are the swept parameters, after a ``label`` column if the runs have
+    one (a ``list`` design's point labels), so every table shows the labels.
+    """
     root = Path(root)
     manifest = records.read_manifest(root)
-    return Dataset(root, manifest, tuple(manifest.get("parameters", [])))
+    params = tuple(manifest.get("parameters", []))
+    folder = root / "runs"
+    if folder.is_dir() and any(folder.glob("part-*.parquet")):
+        if "label" in pads.dataset(folder, format="parquet").schema.names:
+            params = ("label", *params)  # a list design's point labels, shown first
+    return Dataset(root, manifest, params)
 
 
 def has_table(ds: Dataset, table: str) -> bool:

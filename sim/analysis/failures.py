@@ -52,7 +52,8 @@ def rerun_command(ds: Dataset, run_id: int, seed: int) -> str:
     m = ds.manifest
     points = m.get("points") or [{}]
     point = points[min(run_id // int(m.get("replicates", 1) or 1), len(points) - 1)]
-    sets = [*m.get("overrides", []), *(f"{p}={json.dumps(point[p])}" for p in ds.params)]
+    params = m.get("parameters", [])
+    sets = [*m.get("overrides", []), *(f"{p}={json.dumps(point[p])}" for p in params)]
     words = ["sim", "run", str(m.get("scenario_file", "SCENARIO")), "--seed", str(seed)]
     for s in sets:
         words += ["--set", s]
