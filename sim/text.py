@@ -341,8 +341,12 @@ def summary_text(ds: Any, s: Any, fmt: str) -> str:
     """The summary ``s`` of dataset ``ds`` as ``sim analyze`` prints it in ``fmt``."""
     from sim import analysis
 
+    pairs = analysis.paired(ds, s)  # with shared seeds (common random numbers)
     if fmt == "json":
-        return json.dumps(analysis.groups_json(ds, s))
+        objects = analysis.groups_json(ds, s)
+        if pairs is not None:
+            analysis.paired_json(s, pairs, objects)
+        return json.dumps(objects)
     if fmt == "csv":
         return render_csv(*analysis.flat_rows(s))
     name = ds.manifest.get("experiment_name") or ds.root.name
@@ -358,9 +362,23 @@ def summary_text(ds: Any, s: Any, fmt: str) -> str:
             render_table(*analysis.outcome_rows(s)),
             "Losses: mean fighters per battle by final status; leader lost: share of battles",
             render_table(*analysis.loss_rows(s)),
+            *_paired_section(s, pairs),
             *_after_sections(ds, s.by),
         ]
     )
+
+
+def _paired_section(s: Any, pairs: Any) -> list[str]:
+    """The paired differences of a sweep with shared seeds (none otherwise)."""
+    from sim import analysis
+
+    if pairs is None:
+        return []
+    return [
+        "Paired differences from the reference point (seeds: shared, so replicate r met the "
+        "same dice at every point): mean per-replicate difference, 95% t interval over pairs",
+        render_table(*analysis.paired_rows(s, pairs)),
+    ]
 
 
 def _after_sections(ds: Any, by: Sequence[str]) -> list[str]:

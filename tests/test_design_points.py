@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+import json
 import textwrap
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+import pytest
 
 from sim.cli import main
 from sim.experiment import load_experiment
@@ -61,8 +64,6 @@ def test_list_design_labels_are_a_column_and_shown_in_every_table(tmp_path, caps
 
 
 def test_a_label_must_be_text_and_unique(tmp_path):
-    import pytest
-
     from sim.scenario import ScenarioError
 
     path = write(
@@ -74,3 +75,70 @@ def test_a_label_must_be_text_and_unique(tmp_path):
     assert str(err.value).splitlines() == [
         f"{path}:4: points[0].label: label 'a' names more than one point"
     ]
+
+
+# --------------------------------------------------------------------------- common random numbers
+
+CRN = """
+parameters:
+  sides.guards.tactic: [balanced, aggressive, defensive]
+replicates: 12
+seed: 3
+"""
+
+
+def test_shared_seeds_give_replicate_r_one_seed_at_every_point(tmp_path):
+    shared = load_experiment(write(tmp_path, CRN + "seeds: shared\n", "shared.yaml"))
+    alone = load_experiment(write(tmp_path, CRN, "alone.yaml"))
+    assert shared.shared_seeds and not alone.shared_seeds
+    reps = shared.replicates
+    for r in range(reps):
+        assert len({shared.run_seed(p * reps + r) for p in range(3)}) == 1
+        assert len({alone.run_seed(p * reps + r) for p in range(3)}) == 3
+    assert len({shared.run_seed(r) for r in range(reps)}) == reps  # replicates still differ
+    assert [alone.run_seed(i) for i in range(36)] == [
+        int(np.random.SeedSequence(3, spawn_key=(i,)).generate_state(1, np.uint64)[0])
+        for i in range(36)
+    ]  # the default is unchanged: run i's seed is the i-th child
+
+
+def test_seeds_must_be_independent_or_shared(tmp_path):
+    from sim.scenario import ScenarioError
+
+    path = write(tmp_path, CRN + "seeds: common\n")
+    with pytest.raises(ScenarioError) as err:
+        load_experiment(path)
+    assert str(err.value) == f"{path}:6: seeds: expected independent or shared, got 'common'"
+
+
+def test_analyze_reports_paired_differences_with_shared_seeds(tmp_path, capsys):
+    from sim.analysis.stats import t975
+
+    out = tmp_path / "out"
+    path = write(tmp_path, CRN + "seeds: shared\n")
+    assert cli(capsys, "sweep", path, "--out", out, "--executor", "serial")[0] == 0
+    runs = pd.read_parquet(out / "runs").sort_values("run_id")
+    win = (runs["winner"] == "guards").to_numpy(float).reshape(3, 12)
+    diff = win[1] - win[0]  # aggressive - balanced, replicate by replicate
+    half = t975(11) * diff.std(ddof=1) / np.sqrt(12)
+    code, js, _ = cli(capsys, "analyze", out, "--format", "json")
+    groups = {g["sides.guards.tactic"]: g for g in json.loads(js)}
+    assert groups["balanced"]["paired"] == "reference"  # the first design point
+    got = groups["aggressive"]["paired"]
+    assert got["vs"] == {"sides.guards.tactic": "balanced"} and got["pairs"] == 12
+    assert got["win_rate"]["guards"]["diff"] == pytest.approx(diff.mean())
+    assert got["win_rate"]["guards"]["lo"] == pytest.approx(diff.mean() - half)
+    assert got["win_rate"]["guards"]["hi"] == pytest.approx(diff.mean() + half)
+    code, text, _ = cli(capsys, "analyze", out)
+    assert "Paired differences from the reference point" in text
+    assert "guards win diff [95% CI]" in text
+
+
+def test_no_paired_differences_with_independent_seeds(tmp_path, capsys):
+    out = tmp_path / "out"
+    path = write(tmp_path, CRN)
+    assert cli(capsys, "sweep", path, "--out", out, "--executor", "serial")[0] == 0
+    _, text, _ = cli(capsys, "analyze", out)
+    assert "Paired differences" not in text
+    _, js, _ = cli(capsys, "analyze", out, "--format", "json")
+    assert all("paired" not in g for g in json.loads(js))

@@ -28,6 +28,7 @@ from sim.analysis.after import (
 from sim.analysis.dataset import Dataset, flatten_sides, has_table, load
 from sim.analysis.failures import FailureGroup, failure_groups, failures_text
 from sim.analysis.fmt import _short
+from sim.analysis.paired import Paired, paired, paired_json, paired_rows, shared_seeds
 from sim.analysis.stats import Z95, t975, wilson
 from sim.analysis.summary import CASUALTIES, GROUPABLE, Summary, summarize
 from sim.analysis.tables import flat_rows, loss_rows, outcome_rows
@@ -39,6 +40,7 @@ __all__ = [
     "Dataset",
     "ExtraTable",
     "FailureGroup",
+    "Paired",
     "Summary",
     "_short",
     "aftermath_rows",
@@ -51,10 +53,14 @@ __all__ = [
     "flat_rows",
     "flatten_sides",
     "groups_json",
+    "paired",
+    "paired_json",
+    "paired_rows",
     "has_table",
     "load",
     "loss_rows",
     "outcome_rows",
+    "shared_seeds",
     "summarize",
     "t975",
     "wilson",
