@@ -142,3 +142,35 @@ def test_no_paired_differences_with_independent_seeds(tmp_path, capsys):
     assert "Paired differences" not in text
     _, js, _ = cli(capsys, "analyze", out, "--format", "json")
     assert all("paired" not in g for g in json.loads(js))
+
+
+# --------------------------------------------------------------------------- previews
+
+
+def test_a_preview_runs_every_point_with_the_full_sweeps_seeds(tmp_path, capsys):
+    path = write(tmp_path, "parameters:\n  max_rounds: [5, 6, 7]\nreplicates: 5\nseed: 9\n")
+    full = load_experiment(path)
+    out = tmp_path / "out"
+    code, stdout, err = cli(
+        capsys, "sweep", path, "--out", out, "--executor", "serial", "--replicates", 2
+    )
+    assert code == 0, err
+    runs = pd.read_parquet(out / "runs").sort_values("run_id")
+    assert runs["max_rounds"].tolist() == [5, 5, 6, 6, 7, 7]
+    want = [full.run_seed(p * 5 + r) for p in range(3) for r in range(2)]
+    assert runs["seed"].tolist() == want
+    assert "6 of 6 planned runs" in stdout
+    code, _, err = cli(capsys, "replay", out, "--run", 5)
+    assert code == 0, err  # a preview's run replays
+
+
+def test_a_preview_of_shared_seeds_keeps_them_shared(tmp_path):
+    exp = load_experiment(write(tmp_path, CRN + "seeds: shared\n")).preview(3)
+    assert exp.planned_runs == 9
+    assert [exp.run_seed(i) for i in range(9)] == [exp.run_seed(r) for r in range(3)] * 3
+
+
+def test_preview_replicates_must_be_positive(tmp_path, capsys):
+    path = write(tmp_path, "parameters:\n  max_rounds: [5]\nreplicates: 5\n")
+    code, _, err = cli(capsys, "sweep", path, "--out", tmp_path / "o", "--replicates", 0)
+    assert code == 2 and "--replicates must be 1 or more, got 0" in err
