@@ -286,6 +286,8 @@ def _analyze(a: argparse.Namespace) -> str:
     from sim import analysis
 
     ds = analysis.load(a.dataset)
+    if a.sensitivity:
+        return _sensitivity(a, ds)
     s = analysis.summarize(ds, a.by or None)
     out = text.summary_text(ds, s, a.format)
     notes = []
@@ -302,6 +304,23 @@ def _analyze(a: argparse.Namespace) -> str:
         out += "\n\n" + "\n".join(notes)
     elif notes:
         print("\n".join(notes), file=sys.stderr)  # keep stdout pure JSON or CSV
+    return out
+
+
+def _sensitivity(a: argparse.Namespace, ds: Any) -> str:
+    """``sim analyze --sensitivity``: the indices, and their chart with ``--plot``."""
+    from sim.analysis.sensitivity import sensitivity
+
+    sens = sensitivity(ds)
+    out = text.sensitivity_text(ds, sens, a.format)
+    if a.plot:
+        from sim import plots, sensplot
+
+        name = str(ds.manifest.get("experiment_name") or ds.root.name)
+        note = f"plot: {plots.save_png(sensplot.figure(sens, name), a.plot)}"
+        if a.format == "table":
+            return f"{out}\n\n{note}"
+        print(note, file=sys.stderr)
     return out
 
 
@@ -460,6 +479,12 @@ def _add_analyze(sub: Any) -> None:
     _add_format(p_an)
     p_an.add_argument("--plot", metavar="FILE.png", help="also draw the charts to this PNG")
     p_an.add_argument("--report", metavar="FILE.html", help="also write a self-contained report")
+    p_an.add_argument(
+        "--sensitivity",
+        action="store_true",
+        help="Sobol indices S1 and ST (Morris: mu*, sigma; FAST: S1, ST) with 95%% intervals "
+        "of a sweep with a sobol, morris or fast design; --plot draws them",
+    )
     p_an.set_defaults(run=_analyze)
 
 

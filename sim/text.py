@@ -368,6 +368,27 @@ def summary_text(ds: Any, s: Any, fmt: str) -> str:
     )
 
 
+def sensitivity_text(ds: Any, sens: Any, fmt: str) -> str:
+    """``sim analyze --sensitivity``'s indices in ``fmt``."""
+    from sim.analysis import sensitivity as sa
+
+    if fmt == "json":
+        return json.dumps(sa.sensitivity_json(sens))
+    if fmt == "csv":
+        return render_csv(*sa.sensitivity_rows(sens))
+    name = ds.manifest.get("experiment_name") or ds.root.name
+    what = {
+        "sobol": "Sobol indices: S1 first order, ST total, each with a 95% bootstrap interval",
+        "fast": "FAST indices: S1 first order, ST total (95% bootstrap intervals, indicative)",
+        "morris": "Morris elementary effects: mu* with a 95% bootstrap interval, sigma",
+    }[sens.method]
+    head = (
+        f"{name}: {sens.method} sensitivity over {sens.points} design points x "
+        f"{sens.replicates} replicates (each point's outcome: its mean over its replicates)"
+    )
+    return "\n\n".join([head, what, render_table(*sa.sensitivity_rows(sens))])
+
+
 def _paired_section(s: Any, pairs: Any) -> list[str]:
     """The paired differences of a sweep with shared seeds (none otherwise)."""
     from sim import analysis
