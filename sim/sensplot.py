@@ -27,8 +27,8 @@ def figure(s: Sensitivity, title: str) -> Figure:
     cols = min(3, n)
     rows = math.ceil(n / cols)
     height = 0.45 * len(s.parameters) + 1.6
-    fig = Figure(figsize=(4.2 * cols, height * rows), layout="constrained")
-    axes = fig.subplots(rows, cols, squeeze=False).ravel()
+    fig = Figure(figsize=(2.6 + 3.2 * cols, height * rows), layout="constrained")
+    axes = fig.subplots(rows, cols, squeeze=False, sharey=True).ravel()
     y = np.arange(len(s.parameters))
     for ax, outcome in zip(axes, s.outcomes, strict=False):
         for k, (key, label) in enumerate(BARS[s.method]):
@@ -44,13 +44,15 @@ def figure(s: Sensitivity, title: str) -> Figure:
                 label=label,
                 capsize=2,
             )
-        ax.set_yticks(y, list(s.parameters), fontsize="small")
-        ax.invert_yaxis()
         ax.axvline(0, color="black", lw=0.6)
         ax.set_title(outcome_name(outcome), fontsize="medium")
         ax.grid(axis="x", alpha=0.3)
         if s.method != "morris":
             ax.set_xlim(min(-0.05, ax.get_xlim()[0]), max(1.0, ax.get_xlim()[1]))
+    axes[0].set_yticks(y, list(s.parameters), fontsize="small")
+    axes[0].invert_yaxis()  # shared: the first parameter on top in every panel
+    for ax in axes[::cols]:
+        ax.tick_params(axis="y", labelsize="small")
     for ax in axes[n:]:
         ax.set_visible(False)
     axes[0].legend(loc="lower right", fontsize="small")
