@@ -132,6 +132,9 @@ def test_analyze_reports_paired_differences_with_shared_seeds(tmp_path, capsys):
     code, text, _ = cli(capsys, "analyze", out)
     assert "Paired differences from the reference point" in text
     assert "guards win diff [95% CI]" in text
+    page = tmp_path / "report.html"
+    assert cli(capsys, "analyze", out, "--report", page)[0] == 0
+    assert "<h2>Paired differences</h2>" in page.read_text()
 
 
 def test_no_paired_differences_with_independent_seeds(tmp_path, capsys):
@@ -142,6 +145,10 @@ def test_no_paired_differences_with_independent_seeds(tmp_path, capsys):
     assert "Paired differences" not in text
     _, js, _ = cli(capsys, "analyze", out, "--format", "json")
     assert all("paired" not in g for g in json.loads(js))
+    page = tmp_path / "report.html"
+    assert cli(capsys, "analyze", out, "--report", page)[0] == 0
+    html = page.read_text()
+    assert "Paired differences" not in html and "Sensitivity" not in html
 
 
 # --------------------------------------------------------------------------- previews

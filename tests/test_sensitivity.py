@@ -116,6 +116,10 @@ def test_a_sobol_sweep_and_its_indices(tmp_path, capsys):
     assert main(["analyze", str(out), "--sensitivity"]) == 0
     text = capsys.readouterr().out
     assert "S1 [95% CI]" in text and "ST [95% CI]" in text and "guards win rate" in text
+    page = tmp_path / "report.html"
+    assert main(["analyze", str(out), "--report", str(page)]) == 0
+    html = page.read_text()
+    assert "<h2>Sensitivity</h2>" in html and "<th>S1 [95% CI]</th>" in html
 
 
 def test_sensitivity_needs_a_sensitivity_design(tmp_path, capsys):
