@@ -233,3 +233,27 @@ def test_an_alias_that_changes_meaning_is_warned_about(tmp_path, capsys):
         "warning: <--set>: sides.guards.fighters[0].weapon: 'sword' is read as the War Game "
         "weapon 'plain', not as the category it resembles (and 1 more)"
     ) in err.splitlines()
+
+
+def test_an_experiment_is_warned_about_its_set_entries_and_its_values(tmp_path, capsys):
+    path = write(tmp_path, "set: [rules=2w2p]\nparameters:\n  max_rounds: [5, 6]\n")
+    code, _, err = cli(capsys, "validate", path)
+    assert code == 0
+    assert [line for line in err.splitlines() if line.startswith("warning:")] == [
+        f"warning: {SKIRMISH}:10: sides.guards.fighters[0].shield: ignored under 2w2p: a War "
+        "Game shield",
+        f"warning: {SKIRMISH}:10: sides.guards.fighters[0].weapon: ignored under 2w2p: a War "
+        "Game weapon category (and 5 more)",
+        f"warning: {SKIRMISH}:17: sides.bandits.fighters[0].two_handed: ignored under 2w2p: a "
+        "War Game weapon effect",
+    ]
+    path = write(tmp_path, "parameters:\n  sides.guards.fighters[0].weapon: [sword, axe, sword]\n")
+    code, _, err = cli(capsys, "validate", path)
+    assert code == 0
+    assert [line for line in err.splitlines() if line.startswith("warning:")] == [
+        f"warning: {path}:3: parameters.sides.guards.fighters[0].weapon: 'sword' is read as the "
+        "War Game weapon 'plain', not as the category it resembles (2 design points)"
+    ]
+    path = write(tmp_path, "parameters:\n  rules.system: [wargame, 2w2p]\n")
+    code, _, err = cli(capsys, "validate", path)
+    assert code == 0 and "warning" not in err  # a scenario swept over systems is meant for them

@@ -178,4 +178,33 @@ def experiment_notes(exp: Experiment) -> list[Issue]:
     except ScenarioError:
         return []
     systems = not any(p in ("rules", "rules.system") for p in exp.parameters)
-    return document_notes(doc, exp.scenario_path, locate, systems)
+    return document_notes(doc, exp.scenario_path, locate, systems) + _point_aliases(exp)
+
+
+def _point_aliases(exp: Experiment) -> list[Issue]:
+    """Misleading weapon aliases among the design's values, once per parameter and alias."""
+    aliases = changed_meaning()
+    found: dict[tuple[str, str], int] = {}
+    for p in exp.parameters:
+        if not p.endswith("weapon"):
+            continue
+        for point in exp.points:
+            v = point.get(p)
+            if isinstance(v, str) and _key(v) in aliases:
+                found[(p, _key(v))] = found.get((p, _key(v)), 0) + 1
+    if not found:
+        return []
+    _, locate = read_yaml(exp.text, exp.path)
+    out = []
+    for (p, alias), n in found.items():
+        where = f"parameters.{p}"
+        if exp.design == "list":
+            k = next(i for i, pt in enumerate(exp.points) if _key(str(pt.get(p))) == alias)
+            where = f"points[{k}].{p}"
+        points = f" ({n} design point{'s' if n > 1 else ''})"
+        message = (
+            f"{alias!r} is read as the War Game weapon {aliases[alias]!r}, not as the "
+            f"category it resembles{points}"
+        )
+        out.append(Issue(exp.path, locate(where), where, message))
+    return out
