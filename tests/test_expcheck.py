@@ -257,3 +257,12 @@ def test_an_experiment_is_warned_about_its_set_entries_and_its_values(tmp_path, 
     path = write(tmp_path, "parameters:\n  rules.system: [wargame, 2w2p]\n")
     code, _, err = cli(capsys, "validate", path)
     assert code == 0 and "warning" not in err  # a scenario swept over systems is meant for them
+
+
+def test_wrong_types_and_nan_values_are_refused(tmp_path, capsys):
+    err = refused(tmp_path, capsys, "parameters:\n  max_rounds: [abc, 5]\n")
+    assert err == [
+        "exp.yaml:3: parameters.max_rounds: expected a whole number, got 'abc' (design point 0)"
+    ]
+    err = refused(tmp_path, capsys, "parameters:\n  max_rounds: [5, .nan]\n")
+    assert err == ["exp.yaml:3: parameters.max_rounds[1]: expected a finite number, got nan"]
