@@ -386,7 +386,13 @@ def sensitivity_text(ds: Any, sens: Any, fmt: str) -> str:
         f"{name}: {sens.method} sensitivity over {sens.points} design points x "
         f"{sens.replicates} replicates (each point's outcome: its mean over its replicates)"
     )
-    return "\n\n".join([head, what, render_table(*sa.sensitivity_rows(sens))])
+    parts = [head, what, render_table(*sa.sensitivity_rows(sens))]
+    if sens.second:
+        parts += [
+            "Second-order Sobol indices S2 (each pair's interaction), 95% bootstrap intervals",
+            render_table(*sa.second_order_rows(sens)),
+        ]
+    return "\n\n".join(parts)
 
 
 def _paired_section(s: Any, pairs: Any) -> list[str]:

@@ -55,6 +55,18 @@ def test_sobol_indices_of_the_ishigami_function():
         assert 0 < got[n]["S1_conf"] < 0.05 and 0 < got[n]["ST_conf"] < 0.05
 
 
+def test_second_order_sobol_indices_of_the_ishigami_function():
+    # the only interaction is x1 with x3: S13 = 0.2437; S12 = S23 = 0
+    doc, x, names = sample("sobol", 4096, [(-math.pi, math.pi)] * 3, second_order=True)
+    assert x.shape == (4096 * 8, 3)
+    pairs = {}
+    got = analyze_design(doc, 2026, names, ishigami(x), pairs)
+    assert got["x2"]["S1"] == pytest.approx(0.4424, abs=0.03)
+    assert {k: round(v["S2"], 2) for k, v in pairs.items()} == pytest.approx(
+        {"x1 x x2": 0.0, "x1 x x3": 0.24, "x2 x x3": 0.0}, abs=0.05
+    )
+
+
 def test_morris_effects_of_a_linear_function_are_its_slopes_times_the_ranges():
     doc, x, names = sample("morris", 20, [(0.0, 1.0), (0.0, 2.0), (5.0, 6.0)], levels=4)
     assert x.shape == (20 * 4, 3)
@@ -120,6 +132,21 @@ def test_a_sobol_sweep_and_its_indices(tmp_path, capsys):
     assert main(["analyze", str(out), "--report", str(page)]) == 0
     html = page.read_text()
     assert "<h2>Sensitivity</h2>" in html and "<th>S1 [95% CI]</th>" in html
+
+
+def test_second_order_indices_are_printed_and_in_the_json(tmp_path, capsys):
+    path = write(tmp_path, SOBOL.replace("replicates: 2", "replicates: 1") + "second_order: true\n")
+    assert len(load_experiment(path).points) == 4 * 6
+    out = tmp_path / "out"
+    assert main(["sweep", str(path), "--out", str(out), "--executor", "serial"]) == 0
+    capsys.readouterr()
+    assert main(["analyze", str(out), "--sensitivity", "--format", "json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    pair = "sides.guards.fighters[0].hit_dice x sides.guards.tactic.params.recover_below"
+    assert set(got["second_order"]["rounds"]) == {pair}
+    assert set(got["second_order"]["rounds"][pair]) == {"S2", "S2_lo", "S2_hi"}
+    assert main(["analyze", str(out), "--sensitivity"]) == 0
+    assert "Second-order Sobol indices S2" in capsys.readouterr().out
 
 
 def test_sensitivity_needs_a_sensitivity_design(tmp_path, capsys):

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -47,7 +47,11 @@ COLUMNS = {
 
 @dataclass(frozen=True)
 class Sensitivity:
-    """The indices of each outcome: ``indices[outcome][parameter][figure]``."""
+    """The indices of each outcome: ``indices[outcome][parameter][figure]``.
+
+    ``second`` holds a Sobol design's second-order indices with ``second_order: true``:
+    ``second[outcome]["A x B"]`` is ``{"S2", "S2_conf"}`` for each pair of parameters.
+    """
 
     method: str
     parameters: tuple[str, ...]
@@ -55,16 +59,23 @@ class Sensitivity:
     indices: dict[str, dict[str, dict[str, float]]]
     points: int
     replicates: int
+    second: dict[str, dict[str, dict[str, float]]] = field(default_factory=dict)
 
 
 def analyze_design(
-    doc: Mapping[str, Any], seed: int, names: Sequence[str], y: Any
+    doc: Mapping[str, Any],
+    seed: int,
+    names: Sequence[str],
+    y: Any,
+    pairs: dict[str, dict[str, float]] | None = None,
 ) -> dict[str, dict[str, float]]:
     """SALib's indices of outcome ``y`` (one value per design point, in order).
 
     ``doc`` is the experiment document (its ``design``, ``samples``, ``levels``,
     ``second_order``) and ``seed`` its master seed: the same unit sample the sweep ran is
     drawn again (:func:`sim.designs.unit_sample`) where the method needs it (Morris).
+    A Sobol design with ``second_order: true`` also fills ``pairs`` (when given) with
+    ``{"A x B": {"S2", "S2_conf"}}``.
     """
     design = str(doc.get("design"))
     d = len(names)
@@ -76,6 +87,14 @@ def analyze_design(
         warnings.simplefilter("ignore", RuntimeWarning)
         warnings.simplefilter("ignore", UserWarning)
         got = _salib(design, doc, problem, y, seed)
+    if pairs is not None and "S2" in got:
+        s2, conf = np.asarray(got["S2"]), np.asarray(got["S2_conf"])
+        for i in range(d):
+            for j in range(i + 1, d):
+                pairs[f"{names[i]} x {names[j]}"] = {
+                    "S2": float(s2[i, j]),
+                    "S2_conf": float(conf[i, j]),
+                }
     return {
         n: {c: float(np.asarray(got[c])[j]) for c in COLUMNS[design]} for j, n in enumerate(names)
     }
@@ -153,9 +172,11 @@ def sensitivity(ds: Dataset) -> Sensitivity:
     names = tuple(ds.manifest.get("parameters", []))
     seed = int(ds.manifest.get("master_seed", 0))
     y = point_outcomes(ds)
-    indices = {o: analyze_design(doc, seed, names, y[o].to_numpy()) for o in y.columns}
+    second: dict[str, dict[str, dict[str, float]]] = {o: {} for o in y.columns}
+    indices = {o: analyze_design(doc, seed, names, y[o].to_numpy(), second[o]) for o in y.columns}
     reps = int(ds.manifest.get("replicates", 1) or 1)
-    return Sensitivity(str(design), names, tuple(y.columns), indices, len(y), reps)
+    second = {o: v for o, v in second.items() if v}
+    return Sensitivity(str(design), names, tuple(y.columns), indices, len(y), reps, second)
 
 
 def outcome_name(outcome: str) -> str:
@@ -186,6 +207,16 @@ def sensitivity_rows(s: Sensitivity) -> tuple[list[str], list[list[str]]]:
     return headers, rows
 
 
+def second_order_rows(s: Sensitivity) -> tuple[list[str], list[list[str]]]:
+    """Headers and rows of the second-order table (none without ``second_order: true``)."""
+    rows = [
+        [outcome_name(o), pair, _ci(f["S2"], f["S2_conf"])]
+        for o in s.outcomes
+        for pair, f in s.second.get(o, {}).items()
+    ]
+    return ["outcome", "parameters", "S2 [95% CI]"], rows
+
+
 def _num(x: float) -> str:
     return "-" if math.isnan(x) else f"{x:.3f}"
 
@@ -203,7 +234,8 @@ def sensitivity_json(s: Sensitivity) -> dict[str, Any]:
 
     Each parameter's figures are ``S1``, ``S1_lo``, ``S1_hi``, ``ST``... (Sobol and FAST)
     or ``mu_star`` with ``lo``/``hi`` and ``sigma`` (Morris): the index and its 95%
-    interval (NaN as null).
+    interval (NaN as null); with ``second_order: true``, ``second_order`` by outcome and
+    pair of parameters (``"A x B"``): ``S2``, ``S2_lo``, ``S2_hi``.
     """
 
     def figures(f: Mapping[str, float]) -> dict[str, float | None]:
@@ -217,13 +249,18 @@ def sensitivity_json(s: Sensitivity) -> dict[str, Any]:
                 out[k] = _plain(v)
         return out
 
-    return {
+    out: dict[str, Any] = {
         "method": s.method,
         "points": s.points,
         "replicates": s.replicates,
         "parameters": list(s.parameters),
         "indices": {o: {p: figures(s.indices[o][p]) for p in s.parameters} for o in s.outcomes},
     }
+    if s.second:
+        out["second_order"] = {
+            o: {pair: figures(f) for pair, f in pairs.items()} for o, pairs in s.second.items()
+        }
+    return out
 
 
 def _plain(x: float) -> float | None:
