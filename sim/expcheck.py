@@ -59,8 +59,15 @@ def check_design(exp: Experiment, locate: Locate, set_offset: int) -> list[Issue
         return issues
     found: dict[tuple[str, str], list[int]] = {}
     missing = {p: _missing_step(doc, p) for p in exp.parameters}
+    good: set[str] = set()  # points already found good (a design may repeat a point)
     for k in range(len(exp.points)):
-        for where, message in _point_problems(exp, k, doc, base_locate, name, missing):
+        key = json.dumps(exp.points[k], sort_keys=True, default=str)
+        if key in good:
+            continue
+        problems = _point_problems(exp, k, doc, base_locate, name, missing)
+        if not problems:
+            good.add(key)
+        for where, message in problems:
             found.setdefault((where, message), []).append(k)
     return _report(exp, found, locate)
 
