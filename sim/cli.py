@@ -37,6 +37,14 @@ class SweepInterrupted(SimError):
     """A sweep stopped by Ctrl-C: what is done is kept (exit code 130)."""
 
 
+class SweepFailed(SimError):
+    """A sweep some of whose runs failed: its output, then the failures (exit code 1)."""
+
+    def __init__(self, output: str, failures: str) -> None:
+        super().__init__(failures)
+        self.output = output
+
+
 # ---------------------------------------------------------------------------------------
 # sim odds
 
@@ -165,6 +173,7 @@ def _run(a: argparse.Namespace) -> str:
     from sim.scenario import load_scenario
 
     scenario = load_scenario(a.file, a.set)
+    _run_warnings(a.file, a.set)
     seed = a.seed if a.seed is not None else scenario.seed
     if seed is None:
         seed = draw_seed()
@@ -184,6 +193,16 @@ def _run(a: argparse.Namespace) -> str:
     if a.events:
         out += "\n\n" + "\n".join(fought.battle.narrative())
     return out + text.after_text(fought)
+
+
+def _run_warnings(file: str, sets: Sequence[str]) -> None:
+    """The scenario's warnings on stderr (fields its system ignores, misleading aliases)."""
+    from pathlib import Path
+
+    from sim.scenario.notes import scenario_notes
+
+    source = Path(file).read_text(encoding="utf-8-sig")
+    _print_warnings([str(i) for i in scenario_notes(source, str(file), tuple(sets))])
 
 
 def _replay(a: argparse.Namespace) -> str:
@@ -245,18 +264,35 @@ def _page(a: argparse.Namespace, fought: Any, seed: int) -> None:
 
 
 def _validate(a: argparse.Namespace) -> str:
-    from sim.scenario import load_scenario
-
+    """Check scenario and experiment files (an experiment: every design point too)."""
     problems: list[str] = []
     names = []
     for file in a.files:
         try:
-            names.append(text.scenario_line(file, load_scenario(file)))
+            line, notes = _validate_one(file)
+            names.append(line)
+            _print_warnings(notes)
         except SimError as err:
             problems.append(str(err))
     if problems:
         raise SimError("\n".join(problems))
     return "\n".join(names)
+
+
+def _validate_one(file: str) -> tuple[str, list[str]]:
+    """One checked file's line, and its warnings."""
+    from pathlib import Path
+
+    from sim.experiment import is_experiment, load_experiment
+    from sim.scenario import load_scenario
+    from sim.scenario.notes import scenario_notes
+
+    if is_experiment(file):
+        exp = load_experiment(file)
+        return text.experiment_line(file, exp), exp_warnings(exp)
+    scenario = load_scenario(file)
+    source = Path(file).read_text(encoding="utf-8-sig")
+    return text.scenario_line(file, scenario), [str(i) for i in scenario_notes(source, file)]
 
 
 # ---------------------------------------------------------------------------------------
@@ -267,10 +303,14 @@ def _sweep(a: argparse.Namespace) -> str:
     import os
     from pathlib import Path
 
+    from sim import analysis
     from sim.experiment import load_experiment
     from sim.runner import summary, sweep
 
-    exp = load_experiment(a.experiment)
+    exp = load_experiment(a.experiment)  # every design point checked: exit 2 before a run
+    _print_warnings(exp_warnings(exp))
+    if a.replicates is not None:
+        exp = exp.preview(a.replicates)
     workers = a.workers or os.cpu_count() or 1
     executor = a.executor or ("processes" if workers > 1 else "serial")
     if executor == "serial":
@@ -288,13 +328,31 @@ def _sweep(a: argparse.Namespace) -> str:
     done = summary(exp, result, executor, workers)
     if result.interrupted:
         raise SweepInterrupted(done)
-    return f"{done}\n\n{text.analyze_text(out)}\n\n(sim analyze {out} prints this again)"
+    text_out = f"{done}\n\n{text.analyze_text(out)}\n\n(sim analyze {out} prints this again)"
+    ds = analysis.load(out)
+    if analysis.failure_groups(ds):
+        raise SweepFailed(text_out, analysis.failures_text(ds))
+    return text_out
+
+
+def exp_warnings(exp: Any) -> list[str]:
+    """Warnings about the experiment's scenario (fields its system ignores, aliases)."""
+    from sim.scenario.notes import experiment_notes
+
+    return [str(w) for w in experiment_notes(exp)]
+
+
+def _print_warnings(lines: Sequence[str]) -> None:
+    for line in lines:
+        print(f"warning: {line}", file=sys.stderr)
 
 
 def _analyze(a: argparse.Namespace) -> str:
     from sim import analysis
 
     ds = analysis.load(a.dataset)
+    if a.sensitivity:
+        return _sensitivity(a, ds)
     s = analysis.summarize(ds, a.by or None)
     out = text.summary_text(ds, s, a.format)
     notes = []
@@ -311,6 +369,23 @@ def _analyze(a: argparse.Namespace) -> str:
         out += "\n\n" + "\n".join(notes)
     elif notes:
         print("\n".join(notes), file=sys.stderr)  # keep stdout pure JSON or CSV
+    return out
+
+
+def _sensitivity(a: argparse.Namespace, ds: Any) -> str:
+    """``sim analyze --sensitivity``: the indices, and their chart with ``--plot``."""
+    from sim.analysis.sensitivity import sensitivity
+
+    sens = sensitivity(ds)
+    out = text.sensitivity_text(ds, sens, a.format)
+    if a.plot:
+        from sim import plots, sensplot
+
+        name = str(ds.manifest.get("experiment_name") or ds.root.name)
+        note = f"plot: {plots.save_png(sensplot.figure(sens, name), a.plot)}"
+        if a.format == "table":
+            return f"{out}\n\n{note}"
+        print(note, file=sys.stderr)
     return out
 
 
@@ -476,6 +551,13 @@ def _add_sweep(sub: Any) -> None:
     p_sw.add_argument("--scheduler", help="a dask scheduler address, e.g. tcp://host:8786")
     p_sw.add_argument("--resume", action="store_true", help="finish an interrupted sweep")
     p_sw.add_argument("--limit", type=int, help="run only the first N planned runs")
+    p_sw.add_argument(
+        "--replicates",
+        type=int,
+        metavar="N",
+        help="a preview: only the first N replicates of every design point, each run with "
+        "the seed it has in the full sweep",
+    )
     p_sw.set_defaults(run=_sweep)
 
 
@@ -491,12 +573,22 @@ def _add_analyze(sub: Any) -> None:
     _add_format(p_an)
     p_an.add_argument("--plot", metavar="FILE.png", help="also draw the charts to this PNG")
     p_an.add_argument("--report", metavar="FILE.html", help="also write a self-contained report")
+    p_an.add_argument(
+        "--sensitivity",
+        action="store_true",
+        help="Sobol indices S1 and ST (Morris: mu*, sigma; FAST: S1, ST) with 95%% intervals "
+        "of a sweep with a sobol, morris or fast design; --plot draws them",
+    )
     p_an.set_defaults(run=_analyze)
 
 
 def _add_validate(sub: Any) -> None:
-    p_val = sub.add_parser("validate", help="check scenario files without running them")
-    p_val.add_argument("files", nargs="+", help="scenario YAML files")
+    p_val = sub.add_parser(
+        "validate",
+        help="check scenario and experiment files without running them (an experiment: "
+        "every design point)",
+    )
+    p_val.add_argument("files", nargs="+", help="scenario or experiment YAML files")
     p_val.set_defaults(run=_validate)
 
 
@@ -575,6 +667,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SweepInterrupted as err:
         print(str(err), file=sys.stderr)
         return 130
+    except SweepFailed as err:
+        print(err.output)
+        print(str(err), file=sys.stderr)
+        return 1
     except (SimError, DiceError) as err:
         message = str(err)
         if getattr(err, "issues", None) or args.command == "validate":

@@ -292,6 +292,16 @@ def scenario_line(file: str, sc: Scenario) -> str:
     return f"{file}: ok ({sc.name}, {sc.rules}, {fighters} fighters{where})"
 
 
+def experiment_line(file: str, exp: Any) -> str:
+    """``sim validate``'s line for a good experiment: its design, points, runs and seeds."""
+    seeds = "shared seeds" if exp.shared_seeds else "independent seeds"
+    return (
+        f"{file}: ok (experiment {exp.name}, {exp.design} design, {len(exp.points)} points "
+        f"x {exp.replicates} replicates = {exp.planned_runs} runs, {seeds}; every point "
+        f"checked against {exp.scenario_path})"
+    )
+
+
 # ---------------------------------------------------------------------------------------
 # one run (sim run, sim replay)
 
@@ -406,8 +416,12 @@ def summary_text(ds: Any, s: Any, fmt: str) -> str:
     """The summary ``s`` of dataset ``ds`` as ``sim analyze`` prints it in ``fmt``."""
     from sim import analysis
 
+    pairs = analysis.paired(ds, s)  # with shared seeds (common random numbers)
     if fmt == "json":
-        return json.dumps(analysis.groups_json(ds, s))
+        objects = analysis.groups_json(ds, s)
+        if pairs is not None:
+            analysis.paired_json(s, pairs, objects)
+        return json.dumps(objects)
     if fmt == "csv":
         return render_csv(*analysis.flat_rows(s))
     name = ds.manifest.get("experiment_name") or ds.root.name
@@ -423,9 +437,50 @@ def summary_text(ds: Any, s: Any, fmt: str) -> str:
             render_table(*analysis.outcome_rows(s)),
             "Losses: mean fighters per battle by final status; leader lost: share of battles",
             render_table(*analysis.loss_rows(s)),
+            *_paired_section(s, pairs),
             *_after_sections(ds, s.by),
         ]
     )
+
+
+def sensitivity_text(ds: Any, sens: Any, fmt: str) -> str:
+    """``sim analyze --sensitivity``'s indices in ``fmt``."""
+    from sim.analysis import sensitivity as sa
+
+    if fmt == "json":
+        return json.dumps(sa.sensitivity_json(sens))
+    if fmt == "csv":
+        return render_csv(*sa.sensitivity_rows(sens))
+    name = ds.manifest.get("experiment_name") or ds.root.name
+    what = {
+        "sobol": "Sobol indices: S1 first order, ST total, each with a 95% bootstrap interval",
+        "fast": "FAST indices: S1 first order, ST total (95% bootstrap intervals, indicative)",
+        "morris": "Morris elementary effects: mu* with a 95% bootstrap interval, sigma",
+    }[sens.method]
+    head = (
+        f"{name}: {sens.method} sensitivity over {sens.points} design points x "
+        f"{sens.replicates} replicates (each point's outcome: its mean over its replicates)"
+    )
+    parts = [head, what, render_table(*sa.sensitivity_rows(sens))]
+    if sens.second:
+        parts += [
+            "Second-order Sobol indices S2 (each pair's interaction), 95% bootstrap intervals",
+            render_table(*sa.second_order_rows(sens)),
+        ]
+    return "\n\n".join(parts)
+
+
+def _paired_section(s: Any, pairs: Any) -> list[str]:
+    """The paired differences of a sweep with shared seeds (none otherwise)."""
+    from sim import analysis
+
+    if pairs is None:
+        return []
+    return [
+        "Paired differences from the reference point (seeds: shared, so replicate r met the "
+        "same dice at every point): mean per-replicate difference, 95% t interval over pairs",
+        render_table(*analysis.paired_rows(s, pairs)),
+    ]
 
 
 def _after_sections(ds: Any, by: Sequence[str]) -> list[str]:

@@ -27,8 +27,9 @@ def write(tmp_path, body, name="exp.yaml", scenario=SKIRMISH):
     return path
 
 
-def load(tmp_path, body, **kw):
-    return load_experiment(write(tmp_path, body, **kw))
+def load(tmp_path, body, check=False, **kw):
+    """The experiment (design points not checked against the scenario unless ``check``)."""
+    return load_experiment(write(tmp_path, body, **kw), check_points=check)
 
 
 def issues_of(err):
@@ -388,7 +389,11 @@ def test_scenario_key_left_out(tmp_path):
             "parameters.max_rounds",
             "non-empty",
         ),
-        ("design: lhs\nsamples: 0\nparameters:\n  x: {low: 0, high: 1}\n", "samples", "1.."),
+        (
+            "design: lhs\nsamples: 0\nparameters:\n  x: {low: 0, high: 1}\n",
+            "samples",
+            "a whole number 1 or more",
+        ),
         (
             "design: list\npoints:\n  - {max_rounds: 1}\n  - {battle.x: 2}\n",
             "points[0]",

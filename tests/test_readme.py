@@ -7,6 +7,8 @@ import contextlib
 import io
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
 
@@ -73,3 +75,23 @@ def test_the_tour_shows_a_dice_expression_and_its_check():
     shown = _block('sim odds dice "d8 vs d8" --check 100000')
     assert shown[-1] == "P(first higher): exact 43.75%, simulated 43.7% ± 0.3"
     assert _shown_in(shown, _printed("odds", "dice", "d8 vs d8", "--check", "100000"))
+
+
+@pytest.mark.slow
+def test_the_tour_shows_the_real_sensitivity_table(tmp_path):
+    from sim.cli import main
+
+    start = README.index("$ sim analyze results/sensitivity --sensitivity")
+    block = README[start : README.index("```", start)].splitlines()[1:]
+    shown = [line for line in block if not line.startswith("plot:")]
+    out = tmp_path / "sensitivity"
+    sweep = ["sweep", str(ROOT / "experiments" / "sensitivity.yaml"), "--out", str(out)]
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main([*sweep, "--executor", "serial"]) == 0
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        assert main(["analyze", str(out), "--sensitivity"]) == 0
+    real = buf.getvalue().rstrip("\n").splitlines()
+    assert real[0] == shown[0]
+    for line in shown:
+        assert line == "..." or line in real, line

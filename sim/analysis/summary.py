@@ -1,0 +1,175 @@
+"""Per-group figures of a dataset's runs: win and draw rates, length, losses."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow.compute as pc
+
+from sim.analysis.dataset import Dataset, flatten_sides
+from sim.analysis.fmt import _fmt_value, _interval, _num, _plain, _short
+from sim.analysis.stats import t975, wilson
+from sim.errors import SimError, unknown
+
+CASUALTIES = ("fleeing", "fled", "surrendered", "incapacitated", "dead")
+GROUPABLE = ("scenario", "rules")  # columns besides the parameters one may group by
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Per-group figures of a dataset.
+
+    ``frame`` has one row per group, sorted by the ``by`` columns, and these columns:
+    ``runs``, ``failed``; ``win.<side>`` with ``.lo`` and ``.hi`` (95% Wilson);
+    ``draw`` likewise; ``rounds.mean``, ``rounds.median``, ``rounds.lo``, ``rounds.hi``
+    (a 95% t interval of the mean); ``casualties.<side>.<status>`` (mean per battle);
+    ``leader_lost.<side>`` (share of battles whose leader ended not active); and
+    ``scale_switch`` (share of battles that switched scale at least once).
+    """
+
+    by: tuple[str, ...]
+    sides: tuple[str, ...]
+    statuses: tuple[str, ...]
+    frame: pd.DataFrame
+    lengths: pd.DataFrame = field(repr=False)  # group, rounds: each finished battle's length
+
+    def group_label(self, i: int) -> str:
+        """Group ``i``'s parameter values as one short label (``all`` with no grouping)."""
+        if not self.by:
+            return "all"
+        row = self.frame.iloc[i]
+        return ", ".join(f"{_short(b)}={_fmt_value(row[b])}" for b in self.by)
+
+    def group_values(self, i: int) -> str:
+        """Group ``i``'s parameter values alone, for a tick label (``all`` with no grouping)."""
+        if not self.by:
+            return "all"
+        row = self.frame.iloc[i]
+        return ", ".join(_fmt_value(row[b]) for b in self.by)
+
+    def groups(self) -> list[dict[str, Any]]:
+        """The groups as JSON-ready objects (the ``--format json`` output)."""
+        out = []
+        for _, row in self.frame.iterrows():
+            obj: dict[str, Any] = {b: _plain(row[b]) for b in self.by}
+            obj["runs"] = int(row["runs"])
+            obj["failed"] = int(row["failed"])
+            obj["win_rate"] = {
+                s: _interval(row, f"win.{s}", "p")
+                for s in self.sides  # each side: {"p", "lo", "hi"}
+            }
+            obj["draw_rate"] = _interval(row, "draw", "p")
+            obj["rounds"] = {
+                "mean": _num(row["rounds.mean"]),
+                "median": _num(row["rounds.median"]),
+                "lo": _num(row["rounds.lo"]),
+                "hi": _num(row["rounds.hi"]),
+            }
+            obj["casualties"] = {
+                s: {st: _num(row[f"casualties.{s}.{st}"]) for st in self.statuses}
+                for s in self.sides
+            }
+            obj["leader_loss_rate"] = {s: _num(row[f"leader_lost.{s}"]) for s in self.sides}
+            obj["scale_switch_rate"] = _num(row["scale_switch"])
+            out.append(obj)
+        return out
+
+
+def summarize(ds: Dataset, by: Sequence[str] | None = None) -> Summary:
+    """Summarise ``ds`` per group of ``by`` (default: every swept parameter)."""
+    by = _check_by(ds, by)
+    t = ds.arrow("runs", [*by, "winner", "rounds", "scale_switches", "sides", "error"])
+    gid, frame = _group(t.select(list(by)).to_pandas(), by, t.num_rows)
+    groups = len(frame)
+
+    def count(mask: np.ndarray[Any, Any], where: np.ndarray[Any, Any] = gid) -> Any:
+        return np.bincount(where, weights=mask, minlength=groups)
+
+    ok = t["error"].is_null().to_numpy(zero_copy_only=False)
+    frame["runs"] = np.bincount(gid, minlength=groups)
+    frame["failed"] = frame["runs"] - count(ok).astype(np.int64)
+    n_ok = count(ok)
+
+    flat, parent = flatten_sides(t["sides"])
+    flat_gid = gid[parent]
+    sides = tuple(pd.unique(flat["side"]))
+    winner = t["winner"]
+    for s in sides:
+        won = pc.fill_null(pc.equal(winner, s), False).to_numpy(zero_copy_only=False)
+        _add_interval(frame, f"win.{s}", count(ok & won), n_ok)
+    draw = ok & winner.is_null().to_numpy(zero_copy_only=False)
+    _add_interval(frame, "draw", count(draw), n_ok)
+
+    rounds = t["rounds"].to_numpy(zero_copy_only=False).astype(float)
+    _add_mean(frame, "rounds", gid[ok], rounds[ok], groups)
+
+    statuses = tuple(s for s in CASUALTIES if s in flat and flat[s].any())
+    leader = flat["leader_status"].to_numpy(dtype=object)
+    has_leader = pd.notna(leader)
+    lost = has_leader & (leader != "active")
+    for s in sides:
+        mine = (flat["side"] == s).to_numpy()
+        where = flat_gid[mine]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            for st in statuses:
+                total = np.bincount(where, weights=flat[st].to_numpy()[mine], minlength=groups)
+                frame[f"casualties.{s}.{st}"] = total / n_ok
+            frame[f"leader_lost.{s}"] = count(lost[mine], where) / count(has_leader[mine], where)
+    switched = ok & (np.nan_to_num(t["scale_switches"].to_numpy(zero_copy_only=False)) > 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        frame["scale_switch"] = count(switched) / n_ok
+    lengths = pd.DataFrame({"group": gid[ok], "rounds": rounds[ok]})
+    return Summary(by, sides, statuses, frame, lengths)
+
+
+def _check_by(ds: Dataset, by: Sequence[str] | None) -> tuple[str, ...]:
+    """The grouping columns (default: every swept parameter); a clear error for unknown ones."""
+    by = tuple(ds.params if by is None else by)
+    allowed = (*ds.params, *GROUPABLE)
+    for b in by:
+        if b not in allowed:
+            raise SimError(unknown("parameter to group by", b, allowed))
+    return by
+
+
+def _group(
+    keys: pd.DataFrame, by: Sequence[str], n: int
+) -> tuple[np.ndarray[Any, Any], pd.DataFrame]:
+    """Each of ``n`` rows' group id (groups sorted by ``by``), and the groups' ``by`` values.
+
+    With no ``by`` every row is in one group (none if there are no rows).
+    """
+    if not by:
+        return np.zeros(n, dtype=np.int64), pd.DataFrame(index=range(1 if n else 0))
+    grouped = keys.groupby(list(by), sort=True, dropna=False)
+    return grouped.ngroup().to_numpy(), grouped.size().reset_index()[list(by)]
+
+
+def _add_interval(
+    frame: pd.DataFrame, name: str, k: np.ndarray[Any, Any], n: np.ndarray[Any, Any]
+) -> None:
+    p, lo, hi = wilson(k, n)
+    frame[name], frame[f"{name}.lo"], frame[f"{name}.hi"] = p, lo, hi
+
+
+def _add_mean(
+    frame: pd.DataFrame,
+    name: str,
+    gid: np.ndarray[Any, Any],
+    x: np.ndarray[Any, Any],
+    groups: int,
+) -> None:
+    """Mean, median and a 95% t interval of the mean of ``x`` per group."""
+    n = np.bincount(gid, minlength=groups).astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.bincount(gid, weights=x, minlength=groups) / n
+        dev = x - mean[gid]
+        var = np.bincount(gid, weights=dev * dev, minlength=groups) / (n - 1)
+        half = np.array([t975(int(k) - 1) for k in n]) * np.sqrt(var / n)
+    median = pd.Series(x).groupby(gid).median().reindex(range(groups)).to_numpy()
+    frame[f"{name}.mean"], frame[f"{name}.median"] = mean, median
+    frame[f"{name}.lo"], frame[f"{name}.hi"] = mean - half, mean + half
