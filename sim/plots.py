@@ -17,7 +17,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
-from sim.analysis import Summary, _short
+from sim.analysis import Summary
 
 COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 STATUS_COLORS = {
@@ -215,7 +215,7 @@ def casualty_chart(ax: Axes, s: Summary) -> None:
         fontsize="small",
     )
     if per_group:
-        ax.set_xlabel(", ".join(_short(b) for b in s.by))
+        ax.set_xlabel(", ".join(s.name(b) for b in s.by))
     ax.set_ylabel("fighters per battle")
     ax.set_title("casualties by final status", fontsize="medium")
     if s.statuses:
@@ -238,7 +238,7 @@ CHARTS: dict[str, tuple[str, Callable[[Axes, Summary], None]]] = {
 
 def _title(s: Summary, name: str) -> str:
     if name == "win" and varying(s):
-        return "win rate by " + ", ".join(_short(b) for b in varying(s))
+        return "win rate by " + ", ".join(s.name(b) for b in varying(s))
     return CHARTS[name][0].lower()
 
 

@@ -95,7 +95,7 @@ def render(ds: analysis.Dataset, s: analysis.Summary) -> str:
 def _aftermath_sections(ds: analysis.Dataset, s: analysis.Summary) -> list[str]:
     """The aftermath and campaign tables, where the dataset has them."""
     out = []
-    for title, caption, headers, rows in analysis.extra_tables(ds, s.by):
+    for title, caption, headers, rows in analysis.extra_tables(ds, s.by, s.names):
         out += [
             f"<h2>{html.escape(title)}</h2>",
             f"<p>{html.escape(caption[0].upper() + caption[1:])}.</p>",

@@ -26,7 +26,7 @@ from sim.analysis.after import (
     groups_json,
 )
 from sim.analysis.dataset import Dataset, flatten_sides, has_table, load
-from sim.analysis.fmt import _short
+from sim.analysis.fmt import _short, short_names
 from sim.analysis.stats import Z95, t975, wilson
 from sim.analysis.summary import CASUALTIES, GROUPABLE, Summary, summarize
 from sim.analysis.tables import flat_rows, loss_rows, outcome_rows
@@ -51,6 +51,7 @@ __all__ = [
     "load",
     "loss_rows",
     "outcome_rows",
+    "short_names",
     "summarize",
     "t975",
     "wilson",

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from sim.analysis.dataset import Dataset, has_table
-from sim.analysis.fmt import _f2, _fmt_value, _interval, _num, _pct, _pct_ci, _plain, _short
+from sim.analysis.fmt import _f2, _fmt_value, _interval, _num, _pct, _pct_ci, _plain, short_names
 from sim.analysis.summary import Summary, _add_interval, _check_by, _group
 
 
@@ -126,11 +126,14 @@ def campaign_summary(ds: Dataset, by: Sequence[str] | None = None) -> pd.DataFra
 ExtraTable = tuple[str, str, list[str], list[list[str]]]  # title, caption, headers, rows
 
 
-def extra_tables(ds: Dataset, by: Sequence[str]) -> list[ExtraTable]:
+def extra_tables(
+    ds: Dataset, by: Sequence[str], names: Mapping[str, str] | None = None
+) -> list[ExtraTable]:
     """(title, caption, headers, rows) of the aftermath and campaign tables ``ds`` has.
 
     The first ``len(by) + 1`` columns of each are keys: the group's values, then the side
-    (aftermath) or the battle (campaign).
+    (aftermath) or the battle (campaign). ``names`` gives the parameters' headers (a
+    summary's ``names``; default: :func:`short_names` of ``by``).
     """
     out = []
     if has_table(ds, "aftermath"):
@@ -139,7 +142,7 @@ def extra_tables(ds: Dataset, by: Sequence[str]) -> list[ExtraTable]:
                 "Aftermath",
                 "wounded (alive after the battle and hurt) and died of wounds, means per run; "
                 "died and recovered by the last day: shares of the wounded, 95% Wilson intervals",
-                *aftermath_rows(aftermath_summary(ds, by), by),
+                *aftermath_rows(aftermath_summary(ds, by), by, names),
             )
         )
     if has_table(ds, "campaign"):
@@ -148,7 +151,7 @@ def extra_tables(ds: Dataset, by: Sequence[str]) -> list[ExtraTable]:
                 "Campaign",
                 "the company after each battle and its aftermath, means per run; veteran "
                 "share: Veterans and Heroes among the living, 95% Wilson intervals",
-                *campaign_rows(campaign_summary(ds, by), by),
+                *campaign_rows(campaign_summary(ds, by), by, names),
             )
         )
     return out
@@ -199,9 +202,15 @@ def groups_json(ds: Dataset, s: Summary) -> list[dict[str, Any]]:
     return groups
 
 
-def aftermath_rows(frame: pd.DataFrame, by: Sequence[str]) -> tuple[list[str], list[list[str]]]:
-    """Headers and rows of the aftermath table (:func:`aftermath_summary`) for reading."""
-    headers = [_short(b) for b in by] + ["side", "runs", "days", "wounded", "died of wounds"]
+def aftermath_rows(
+    frame: pd.DataFrame, by: Sequence[str], names: Mapping[str, str] | None = None
+) -> tuple[list[str], list[list[str]]]:
+    """Headers and rows of the aftermath table (:func:`aftermath_summary`) for reading.
+
+    ``names`` gives the parameters' headers (default: :func:`short_names` of ``by``).
+    """
+    names = names or short_names(by)
+    headers = [names[b] for b in by] + ["side", "runs", "days", "wounded", "died of wounds"]
     headers += ["died [95% CI]", "recovered [95% CI]", "still wounded"]
     rows = []
     for _, r in frame.iterrows():
@@ -212,9 +221,15 @@ def aftermath_rows(frame: pd.DataFrame, by: Sequence[str]) -> tuple[list[str], l
     return headers, rows
 
 
-def campaign_rows(frame: pd.DataFrame, by: Sequence[str]) -> tuple[list[str], list[list[str]]]:
-    """Headers and rows of the campaign table (:func:`campaign_summary`) for reading."""
-    headers = [_short(b) for b in by] + ["battle", "runs", "fought", "alive", "veterans"]
+def campaign_rows(
+    frame: pd.DataFrame, by: Sequence[str], names: Mapping[str, str] | None = None
+) -> tuple[list[str], list[list[str]]]:
+    """Headers and rows of the campaign table (:func:`campaign_summary`) for reading.
+
+    ``names`` gives the parameters' headers (default: :func:`short_names` of ``by``).
+    """
+    names = names or short_names(by)
+    headers = [names[b] for b in by] + ["battle", "runs", "fought", "alive", "veterans"]
     headers += ["veteran share [95% CI]"]
     rows = []
     for _, r in frame.iterrows():

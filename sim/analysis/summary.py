@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,7 +11,7 @@ import pandas as pd
 import pyarrow.compute as pc
 
 from sim.analysis.dataset import Dataset, flatten_sides
-from sim.analysis.fmt import _fmt_value, _interval, _num, _plain, _short
+from sim.analysis.fmt import _fmt_value, _interval, _num, _plain, short_names
 from sim.analysis.stats import t975, wilson
 from sim.errors import SimError, unknown
 
@@ -36,13 +36,18 @@ class Summary:
     statuses: tuple[str, ...]
     frame: pd.DataFrame
     lengths: pd.DataFrame = field(repr=False)  # group, rounds: each finished battle's length
+    names: Mapping[str, str] = field(default_factory=dict)  # parameter -> its header
+
+    def name(self, param: str) -> str:
+        """The header of grouping column ``param`` (unique: :func:`short_names`)."""
+        return self.names.get(param) or short_names(self.by).get(param, param)
 
     def group_label(self, i: int) -> str:
         """Group ``i``'s parameter values as one short label (``all`` with no grouping)."""
         if not self.by:
             return "all"
         row = self.frame.iloc[i]
-        return ", ".join(f"{_short(b)}={_fmt_value(row[b])}" for b in self.by)
+        return ", ".join(f"{self.name(b)}={_fmt_value(row[b])}" for b in self.by)
 
     def group_values(self, i: int) -> str:
         """Group ``i``'s parameter values alone, for a tick label (``all`` with no grouping)."""
@@ -123,7 +128,7 @@ def summarize(ds: Dataset, by: Sequence[str] | None = None) -> Summary:
     with np.errstate(invalid="ignore", divide="ignore"):
         frame["scale_switch"] = count(switched) / n_ok
     lengths = pd.DataFrame({"group": gid[ok], "rounds": rounds[ok]})
-    return Summary(by, sides, statuses, frame, lengths)
+    return Summary(by, sides, statuses, frame, lengths, short_names(by))
 
 
 def _check_by(ds: Dataset, by: Sequence[str] | None) -> tuple[str, ...]:
