@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
@@ -59,7 +60,7 @@ def win_chart(ax: Axes, s: Summary) -> None:
         _win_heatmap(ax, s, *vary)
         return
     if len(vary) == 1:
-        f = f.sort_values(vary[0], kind="stable")
+        # the summary's order: numbers ascending, other levels as the experiment declares
         col = f[vary[0]]
         numeric = _numeric(list(col))
         x = col.to_numpy(dtype=float) if numeric else np.arange(len(f))
@@ -104,15 +105,21 @@ def win_chart(ax: Axes, s: Summary) -> None:
 def _win_heatmap(ax: Axes, s: Summary, rows_key: str, cols_key: str) -> None:
     """The first side's win rate over two parameters, each cell labelled."""
     side = s.sides[0] if s.sides else None
-    table = s.frame.pivot(index=rows_key, columns=cols_key, values=f"win.{side}")
+    rows, cols = (list(dict.fromkeys(s.frame[k])) for k in (rows_key, cols_key))
+
+    def pivot(values: str) -> pd.DataFrame:  # in the summary's (the declared) order
+        return s.frame.pivot(index=rows_key, columns=cols_key, values=values).reindex(
+            index=rows, columns=cols
+        )
+
+    table = pivot(f"win.{side}")
     data = table.to_numpy(dtype=float)
     im = ax.imshow(data, cmap="RdBu_r", vmin=0, vmax=1, aspect="auto")
     ax.set_xticks(range(data.shape[1]), [str(v) for v in table.columns])
     ax.set_yticks(range(data.shape[0]), [str(v) for v in table.index])
     ax.set_xlabel(cols_key)
     ax.set_ylabel(rows_key)
-    lo = s.frame.pivot(index=rows_key, columns=cols_key, values=f"win.{side}.lo").to_numpy()
-    hi = s.frame.pivot(index=rows_key, columns=cols_key, values=f"win.{side}.hi").to_numpy()
+    lo, hi = pivot(f"win.{side}.lo").to_numpy(), pivot(f"win.{side}.hi").to_numpy()
     for (r, c), p in np.ndenumerate(data):
         if np.isnan(p):
             continue

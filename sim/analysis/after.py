@@ -10,7 +10,7 @@ import pandas as pd
 
 from sim.analysis.dataset import Dataset, has_table
 from sim.analysis.fmt import _f2, _fmt_value, _interval, _num, _pct, _pct_ci, _plain, short_names
-from sim.analysis.summary import Summary, _add_interval, _check_by, _group
+from sim.analysis.summary import Summary, _add_interval, _check_by, _declared, _group
 
 
 def _run_groups(ds: Dataset, by: Sequence[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -18,7 +18,7 @@ def _run_groups(ds: Dataset, by: Sequence[str]) -> tuple[pd.DataFrame, pd.DataFr
     by = _check_by(ds, by)
     t = ds.arrow("runs", ["run_id", *by, "error"])
     runs = t.filter(t["error"].is_null()).drop_columns(["error"]).to_pandas()
-    runs["group"], groups = _group(runs, by, len(runs))
+    runs["group"], groups = _group(runs, by, len(runs), _declared(ds, by))
     return runs[["run_id", "group"]], groups
 
 

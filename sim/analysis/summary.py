@@ -88,7 +88,7 @@ def summarize(ds: Dataset, by: Sequence[str] | None = None) -> Summary:
     """Summarise ``ds`` per group of ``by`` (default: every swept parameter)."""
     by = _check_by(ds, by)
     t = ds.arrow("runs", [*by, "winner", "rounds", "scale_switches", "sides", "error"])
-    gid, frame = _group(t.select(list(by)).to_pandas(), by, t.num_rows)
+    gid, frame = _group(t.select(list(by)).to_pandas(), by, t.num_rows, _declared(ds, by))
     groups = len(frame)
 
     def count(mask: np.ndarray[Any, Any], where: np.ndarray[Any, Any] = gid) -> Any:
@@ -131,6 +131,11 @@ def summarize(ds: Dataset, by: Sequence[str] | None = None) -> Summary:
     return Summary(by, sides, statuses, frame, lengths, short_names(by))
 
 
+def _declared(ds: Dataset, by: Sequence[str]) -> dict[str, list[Any]]:
+    """Each grouping column's levels in the experiment's order (:meth:`Dataset.declared`)."""
+    return {b: ds.declared(b) for b in by}
+
+
 def _check_by(ds: Dataset, by: Sequence[str] | None) -> tuple[str, ...]:
     """The grouping columns (default: every swept parameter); a clear error for unknown ones."""
     by = tuple(ds.params if by is None else by)
@@ -142,16 +147,52 @@ def _check_by(ds: Dataset, by: Sequence[str] | None) -> tuple[str, ...]:
 
 
 def _group(
-    keys: pd.DataFrame, by: Sequence[str], n: int
+    keys: pd.DataFrame,
+    by: Sequence[str],
+    n: int,
+    declared: Mapping[str, Sequence[Any]] | None = None,
 ) -> tuple[np.ndarray[Any, Any], pd.DataFrame]:
-    """Each of ``n`` rows' group id (groups sorted by ``by``), and the groups' ``by`` values.
+    """Each of ``n`` rows' group id (groups in order of ``by``), and the groups' ``by`` values.
 
-    With no ``by`` every row is in one group (none if there are no rows).
+    A text column's levels keep the order ``declared`` gives (the experiment's, see
+    :meth:`Dataset.declared`), others after them in sorted order; numbers are sorted by
+    value (a random or Latin hypercube design declares them in no useful order); missing
+    values come last. With no ``by`` every row is in one group (none if there are no rows).
     """
     if not by:
         return np.zeros(n, dtype=np.int64), pd.DataFrame(index=range(1 if n else 0))
-    grouped = keys.groupby(list(by), sort=True, dropna=False)
-    return grouped.ngroup().to_numpy(), grouped.size().reset_index()[list(by)]
+    grouped = keys.groupby(list(by), sort=False, dropna=False)
+    first_gid = grouped.ngroup().to_numpy()
+    groups = grouped.size().reset_index()[list(by)]
+    ranks = [_ranks(groups[b], (declared or {}).get(b, ())) for b in by]
+    order = np.lexsort(ranks[::-1]) if len(groups) else np.zeros(0, dtype=np.int64)
+    new_id = np.empty(len(groups), dtype=np.int64)
+    new_id[order] = np.arange(len(groups))
+    return new_id[first_gid], groups.iloc[order].reset_index(drop=True)
+
+
+def _ranks(values: pd.Series, declared: Sequence[Any]) -> np.ndarray[Any, Any]:
+    """Each value's place among ``values``: declared order first, then sorted, missing last."""
+    known = pd.notna(values).to_numpy()
+    present = list(values[known])
+    numeric = all(
+        isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
+        for v in present
+    )
+    first = [] if numeric else [v for v in declared if v in set(present)]
+    rest = sorted((v for v in set(present) if v not in set(first)), key=_sort_key)
+    place = {v: i for i, v in enumerate([*first, *rest])}
+    return np.array(
+        [place[v] if ok else len(place) for v, ok in zip(values, known, strict=True)],
+        dtype=np.int64,
+    )
+
+
+def _sort_key(v: Any) -> tuple[int, Any]:
+    """Numbers before text, each in its own order (a column may mix them)."""
+    if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool):
+        return (0, float(v))
+    return (1, str(v))
 
 
 def _add_interval(
