@@ -229,15 +229,25 @@ def _sweep(a: argparse.Namespace) -> str:
 def _analyze(a: argparse.Namespace) -> str:
     from sim import analysis
 
-    ds = analysis.load(a.dataset)
-    s = analysis.summarize(ds, a.by or None)
-    out = text.summary_text(ds, s, a.format)
-    notes = []
     if a.plot:
         from sim import plots
 
+        plots.plot_format(a.plot)  # a bad ending refused before any work
+    if a.dpi is not None and not 10 <= a.dpi <= 2400:
+        raise SimError(f"--dpi must be from 10 to 2400, got {a.dpi:g}")
+    labels = {}
+    for item in a.label:
+        path, eq, name = item.partition("=")
+        if not eq or not path.strip() or not name.strip():
+            raise SimError(f"--label {item!r}: expected PATH=TEXT, e.g. sides.red.tactic=tactic")
+        labels[path.strip()] = name.strip()
+    ds = analysis.load(a.dataset)
+    s = analysis.summarize(ds, a.by or None, labels)
+    out = text.summary_text(ds, s, a.format)
+    notes = []
+    if a.plot:
         name = ds.manifest.get("experiment_name") or ds.root.name
-        notes.append(f"plot: {plots.save_png(plots.figure(s, str(name)), a.plot)}")
+        notes.append(f"plot: {plots.save(plots.figure(s, str(name), ds), a.plot, a.dpi)}")
     if a.report:
         from sim import report
 
@@ -395,7 +405,20 @@ def _add_analyze(sub: Any) -> None:
         help="group by these swept parameters (default: all of them)",
     )
     _add_format(p_an)
-    p_an.add_argument("--plot", metavar="FILE.png", help="also draw the charts to this PNG")
+    p_an.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="also draw the charts to FILE: .png, or .svg / .pdf for vector figures",
+    )
+    p_an.add_argument("--dpi", type=float, help="the plot's resolution (default 100)")
+    p_an.add_argument(
+        "--label",
+        action="append",
+        default=[],
+        metavar="PATH=TEXT",
+        help="name a parameter in headers and on axes, e.g. sides.guards.tactic='guard tactic' "
+        "(over the experiment's labels: map)",
+    )
     p_an.add_argument("--report", metavar="FILE.html", help="also write a self-contained report")
     p_an.set_defaults(run=_analyze)
 

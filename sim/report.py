@@ -93,14 +93,17 @@ def render(ds: analysis.Dataset, s: analysis.Summary) -> str:
 
 
 def _aftermath_sections(ds: analysis.Dataset, s: analysis.Summary) -> list[str]:
-    """The aftermath and campaign tables, where the dataset has them."""
+    """The aftermath and campaign tables and charts, where the dataset has them."""
     out = []
+    charts = dict(plots.extra_charts(ds, s))
     for title, caption, headers, rows in analysis.extra_tables(ds, s.by, s.names):
         out += [
             f"<h2>{html.escape(title)}</h2>",
             f"<p>{html.escape(caption[0].upper() + caption[1:])}.</p>",
             html_table(headers, rows, keys=len(s.by) + 1),
         ]
+        if title.lower() in charts:
+            out.append(_img(charts[title.lower()], title.lower()))
     return out
 
 

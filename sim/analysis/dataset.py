@@ -54,6 +54,25 @@ class Dataset:
         return list(dict.fromkeys(values))
 
     @cached_property
+    def labels(self) -> dict[str, str]:
+        """The names the experiment gives its parameters (its ``labels:`` map), if any.
+
+        Read from the copy of the experiment file the manifest keeps; only the labels of
+        swept parameters, as text.
+        """
+        import yaml
+
+        text = self.manifest.get("experiment_text") or ""
+        try:
+            doc = yaml.safe_load(text) if text else None
+        except yaml.YAMLError:
+            return {}
+        given = doc.get("labels") if isinstance(doc, dict) else None
+        if not isinstance(given, dict):
+            return {}
+        return {str(k): str(v) for k, v in given.items() if str(k) in self.params}
+
+    @cached_property
     def runs(self) -> pd.DataFrame:
         """One row per battle (``sides`` left as lists), sorted by run id."""
         frame = self.arrow("runs").to_pandas()

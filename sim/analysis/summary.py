@@ -84,9 +84,20 @@ class Summary:
         return out
 
 
-def summarize(ds: Dataset, by: Sequence[str] | None = None) -> Summary:
-    """Summarise ``ds`` per group of ``by`` (default: every swept parameter)."""
+def summarize(
+    ds: Dataset, by: Sequence[str] | None = None, labels: Mapping[str, str] | None = None
+) -> Summary:
+    """Summarise ``ds`` per group of ``by`` (default: every swept parameter).
+
+    ``labels`` names parameters for headers and axes (``--label PATH=TEXT``), over the
+    experiment's own ``labels:`` map (:attr:`Dataset.labels`); a clear error for a path
+    that is not a parameter.
+    """
     by = _check_by(ds, by)
+    for path in labels or {}:
+        if path not in ds.params:
+            raise SimError(unknown("parameter to label", path, ds.params))
+    names = short_names(by, {**ds.labels, **(labels or {})})
     t = ds.arrow("runs", [*by, "winner", "rounds", "scale_switches", "sides", "error"])
     gid, frame = _group(t.select(list(by)).to_pandas(), by, t.num_rows, _declared(ds, by))
     groups = len(frame)
@@ -128,7 +139,7 @@ def summarize(ds: Dataset, by: Sequence[str] | None = None) -> Summary:
     with np.errstate(invalid="ignore", divide="ignore"):
         frame["scale_switch"] = count(switched) / n_ok
     lengths = pd.DataFrame({"group": gid[ok], "rounds": rounds[ok]})
-    return Summary(by, sides, statuses, frame, lengths, short_names(by))
+    return Summary(by, sides, statuses, frame, lengths, names)
 
 
 def _declared(ds: Dataset, by: Sequence[str]) -> dict[str, list[Any]]:
