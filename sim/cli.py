@@ -259,6 +259,15 @@ def _analyze(a: argparse.Namespace) -> str:
     return out
 
 
+def _export(a: argparse.Namespace) -> str:
+    from sim import analysis, export
+
+    written = export.export(analysis.load(a.dataset), a.out, a.table or ["runs"], a.format)
+    return "\n".join(
+        f"{t}: {path} ({rows} rows, {cols} columns)" for t, path, rows, cols in written
+    )
+
+
 def _options(a: argparse.Namespace) -> str:
     return text.options_text(option_rows(a.system), a.format)
 
@@ -297,8 +306,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="sim", description="Agent-based battle simulator.")
     parser.add_argument("--version", action="version", version=f"sim {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for add in (_add_odds, _add_run, _add_sweep, _add_analyze, _add_validate, _add_replay):
+    for add in (_add_odds, _add_run, _add_sweep, _add_analyze, _add_export, _add_validate):
         add(sub)
+    _add_replay(sub)
     _add_options(sub)
     return parser
 
@@ -421,6 +431,26 @@ def _add_analyze(sub: Any) -> None:
     )
     p_an.add_argument("--report", metavar="FILE.html", help="also write a self-contained report")
     p_an.set_defaults(run=_analyze)
+
+
+def _add_export(sub: Any) -> None:
+    from sim.records import TABLES
+
+    p_ex = sub.add_parser("export", help="a dataset's tables as flat CSV or Parquet files")
+    p_ex.add_argument("dataset", help="a dataset directory (from sim sweep or sim run --out)")
+    p_ex.add_argument(
+        "--out",
+        required=True,
+        help="a new file (one table) or folder (several); an existing one is refused",
+    )
+    p_ex.add_argument(
+        "--table",
+        action="append",
+        choices=TABLES,
+        help="a table to export, repeatable (default: runs)",
+    )
+    p_ex.add_argument("--format", choices=["csv", "parquet"], default="csv")
+    p_ex.set_defaults(run=_export)
 
 
 def _add_validate(sub: Any) -> None:
