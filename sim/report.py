@@ -68,8 +68,9 @@ def render(ds: analysis.Dataset, s: analysis.Summary) -> str:
         f"<h1>{html.escape(str(name))}</h1>",
         f'<p class="meta">{meta}</p>',
         f"<p>Grouped by: <b>{html.escape(by)}</b>. Win and draw rates carry 95% Wilson "
-        "score intervals; battle length (rounds) a 95% t interval of the mean. Failed runs "
-        "are counted and left out of every rate.</p>",
+        "score intervals; battle length (rounds) a 95% t interval of the mean; the shares of "
+        "fighters in the aftermath and campaign tables a 95% cluster bootstrap by run. "
+        "Failed runs are counted and left out of every rate.</p>",
         "<h2>Outcomes</h2>",
         html_table(*analysis.outcome_rows(s), keys=len(s.by)),
         _img(plots.chart(s, "win"), "win rates"),

@@ -27,12 +27,13 @@ from sim.analysis.after import (
 )
 from sim.analysis.dataset import Dataset, flatten_sides, has_table, load
 from sim.analysis.fmt import _short, short_names
-from sim.analysis.stats import Z95, t975, wilson
+from sim.analysis.stats import CLUSTER_INTERVAL, Z95, cluster_bootstrap, t975, wilson
 from sim.analysis.summary import CASUALTIES, GROUPABLE, Summary, summarize
 from sim.analysis.tables import flat_rows, loss_rows, outcome_rows
 
 __all__ = [
     "CASUALTIES",
+    "CLUSTER_INTERVAL",
     "GROUPABLE",
     "Z95",
     "Dataset",
@@ -43,6 +44,7 @@ __all__ = [
     "aftermath_summary",
     "campaign_rows",
     "campaign_summary",
+    "cluster_bootstrap",
     "extra_tables",
     "flat_rows",
     "flatten_sides",
