@@ -33,6 +33,7 @@ HATCHES = ("", "///", "...", "xxx", "\\\\\\", "ooo")
 MAX_LENGTH_GROUPS = 6  # battle-length histograms drawn per group up to this many groups
 MAX_BAR_GROUPS = 12  # casualty bars drawn per group up to this many groups
 MAX_LINE_LEVELS = 20  # one numeric parameter with more values: a scatter, smoothed
+GRID_DESIGNS = ("grid", "list")  # designs of chosen levels; the others sample points
 FORMATS = ("png", "svg", "pdf")  # --plot's file types, by the name's ending
 
 
@@ -51,19 +52,20 @@ def varying(s: Summary) -> list[str]:
 def sparse(s: Summary) -> bool:
     """Whether the groups are scattered points of a numeric space, not a grid's levels.
 
-    So a random or Latin hypercube design: one numeric parameter with more than
+    So a sampled design (any but ``grid`` and ``list``: ``random``, ``lhs`` ...) over
+    numbers. Without the experiment to say, a guess: one numeric parameter with more than
     :data:`MAX_LINE_LEVELS` values, or two and more varying parameters, the first two
-    numeric, whose value pairs fill less than half of their grid (or over
-    :data:`MAX_BAR_GROUPS` groups of three and more parameters).
+    numeric, whose value pairs fill less than half of their grid.
     """
     vary = varying(s)
     if not vary or not all(_numeric(list(s.frame[b].dropna())) for b in vary[:2]):
         return False
+    if s.design is not None:
+        return s.design not in GRID_DESIGNS
     if len(vary) == 1:
         return int(s.frame[vary[0]].nunique()) > MAX_LINE_LEVELS
     cells = int(s.frame[vary[0]].nunique()) * int(s.frame[vary[1]].nunique())
-    pairs = len(s.frame[vary[:2]].drop_duplicates())
-    return pairs < cells / 2 or (len(vary) > 2 and len(s.frame) > MAX_BAR_GROUPS)
+    return len(s.frame[vary[:2]].drop_duplicates()) < cells / 2
 
 
 def _win_scatter(ax: Axes, s: Summary) -> None:

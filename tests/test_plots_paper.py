@@ -162,3 +162,17 @@ def test_aftermath_and_campaign_charts(tmp_path, hand):  # noqa: F811
     assert len(page.images) == 5, "win, length, casualties, aftermath, campaign"
     path = plots.save(fig, tmp_path / "all.svg")
     assert ET.fromstring(path.read_bytes()).tag.endswith("svg")
+
+
+def test_the_experiment_says_whether_points_were_sampled(tmp_path):
+    ds = sampled(tmp_path, ["x"])
+    assert ds.design is None and plots.sparse(analysis.summarize(ds))
+    for design, scatter in (("grid", False), ("list", False), ("lhs", True), ("random", True)):
+        records.write_manifest(
+            ds.root, {**ds.manifest, "experiment_text": f"name: t\ndesign: {design}\n"}
+        )
+        again = analysis.load(ds.root)
+        assert again.design == design
+        assert plots.sparse(analysis.summarize(again)) is scatter, design
+    three = sweep_dataset(tmp_path / "3", {"x": [1, 2, 3], "y": [1, 2, 3], "z": [1, 2]})
+    assert not plots.sparse(analysis.summarize(three)), "a full grid of numbers: not sampled"

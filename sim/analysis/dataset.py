@@ -54,12 +54,8 @@ class Dataset:
         return list(dict.fromkeys(values))
 
     @cached_property
-    def labels(self) -> dict[str, str]:
-        """The names the experiment gives its parameters (its ``labels:`` map), if any.
-
-        Read from the copy of the experiment file the manifest keeps; only the labels of
-        swept parameters, as text.
-        """
+    def experiment(self) -> dict[str, Any]:
+        """The experiment file's document, from the copy the manifest keeps (empty if none)."""
         import yaml
 
         text = self.manifest.get("experiment_text") or ""
@@ -67,10 +63,25 @@ class Dataset:
             doc = yaml.safe_load(text) if text else None
         except yaml.YAMLError:
             return {}
-        given = doc.get("labels") if isinstance(doc, dict) else None
+        return doc if isinstance(doc, dict) else {}
+
+    @cached_property
+    def labels(self) -> dict[str, str]:
+        """The names the experiment gives its parameters (its ``labels:`` map), if any.
+
+        Only the labels of swept parameters, as text.
+        """
+        given = self.experiment.get("labels")
         if not isinstance(given, dict):
             return {}
         return {str(k): str(v) for k, v in given.items() if str(k) in self.params}
+
+    @property
+    def design(self) -> str | None:
+        """The experiment's design (``grid`` when it names none); None without an experiment."""
+        if not self.experiment:
+            return None
+        return str(self.experiment.get("design") or "grid")
 
     @cached_property
     def runs(self) -> pd.DataFrame:

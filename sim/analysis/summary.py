@@ -37,6 +37,7 @@ class Summary:
     frame: pd.DataFrame
     lengths: pd.DataFrame = field(repr=False)  # group, rounds: each finished battle's length
     names: Mapping[str, str] = field(default_factory=dict)  # parameter -> its header
+    design: str | None = None  # the experiment's design (grid, list, random, lhs ...), if known
 
     def name(self, param: str) -> str:
         """The header of grouping column ``param`` (unique: :func:`short_names`)."""
@@ -139,7 +140,7 @@ def summarize(
     with np.errstate(invalid="ignore", divide="ignore"):
         frame["scale_switch"] = count(switched) / n_ok
     lengths = pd.DataFrame({"group": gid[ok], "rounds": rounds[ok]})
-    return Summary(by, sides, statuses, frame, lengths, names)
+    return Summary(by, sides, statuses, frame, lengths, names, ds.design)
 
 
 def _declared(ds: Dataset, by: Sequence[str]) -> dict[str, list[Any]]:
