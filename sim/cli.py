@@ -350,17 +350,27 @@ def _print_warnings(lines: Sequence[str]) -> None:
 def _analyze(a: argparse.Namespace) -> str:
     from sim import analysis
 
-    ds = analysis.load(a.dataset)
-    if a.sensitivity:
-        return _sensitivity(a, ds)
-    s = analysis.summarize(ds, a.by or None)
-    out = text.summary_text(ds, s, a.format)
-    notes = []
     if a.plot:
         from sim import plots
 
+        plots.plot_format(a.plot)  # a bad ending refused before any work
+    if a.dpi is not None and not 10 <= a.dpi <= 2400:
+        raise SimError(f"--dpi must be from 10 to 2400, got {a.dpi:g}")
+    labels = {}
+    for item in a.label:
+        path, eq, name = item.partition("=")
+        if not eq or not path.strip() or not name.strip():
+            raise SimError(f"--label {item!r}: expected PATH=TEXT, e.g. sides.red.tactic=tactic")
+        labels[path.strip()] = name.strip()
+    ds = analysis.load(a.dataset)
+    if a.sensitivity:
+        return _sensitivity(a, ds)
+    s = analysis.summarize(ds, a.by or None, labels)
+    out = text.summary_text(ds, s, a.format)
+    notes = []
+    if a.plot:
         name = ds.manifest.get("experiment_name") or ds.root.name
-        notes.append(f"plot: {plots.save_png(plots.figure(s, str(name)), a.plot)}")
+        notes.append(f"plot: {plots.save(plots.figure(s, str(name), ds), a.plot, a.dpi)}")
     if a.report:
         from sim import report
 
@@ -382,11 +392,20 @@ def _sensitivity(a: argparse.Namespace, ds: Any) -> str:
         from sim import plots, sensplot
 
         name = str(ds.manifest.get("experiment_name") or ds.root.name)
-        note = f"plot: {plots.save_png(sensplot.figure(sens, name), a.plot)}"
+        note = f"plot: {plots.save(sensplot.figure(sens, name), a.plot, a.dpi)}"
         if a.format == "table":
             return f"{out}\n\n{note}"
         print(note, file=sys.stderr)
     return out
+
+
+def _export(a: argparse.Namespace) -> str:
+    from sim import analysis, export
+
+    written = export.export(analysis.load(a.dataset), a.out, a.table or ["runs"], a.format)
+    return "\n".join(
+        f"{t}: {path} ({rows} rows, {cols} columns)" for t, path, rows, cols in written
+    )
 
 
 def _options(a: argparse.Namespace) -> str:
@@ -448,8 +467,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="sim", description="Agent-based battle simulator.")
     parser.add_argument("--version", action="version", version=f"sim {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for add in (_add_odds, _add_run, _add_sweep, _add_analyze, _add_validate, _add_replay):
+    for add in (_add_odds, _add_run, _add_sweep, _add_analyze, _add_export, _add_validate):
         add(sub)
+    _add_replay(sub)
     _add_options(sub)
     _add_tables(sub)
     _add_schema(sub)
@@ -571,7 +591,20 @@ def _add_analyze(sub: Any) -> None:
         help="group by these swept parameters (default: all of them)",
     )
     _add_format(p_an)
-    p_an.add_argument("--plot", metavar="FILE.png", help="also draw the charts to this PNG")
+    p_an.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="also draw the charts to FILE: .png, or .svg / .pdf for vector figures",
+    )
+    p_an.add_argument("--dpi", type=float, help="the plot's resolution (default 100)")
+    p_an.add_argument(
+        "--label",
+        action="append",
+        default=[],
+        metavar="PATH=TEXT",
+        help="name a parameter in headers and on axes, e.g. sides.guards.tactic='guard tactic' "
+        "(over the experiment's labels: map)",
+    )
     p_an.add_argument("--report", metavar="FILE.html", help="also write a self-contained report")
     p_an.add_argument(
         "--sensitivity",
@@ -580,6 +613,26 @@ def _add_analyze(sub: Any) -> None:
         "of a sweep with a sobol, morris or fast design; --plot draws them",
     )
     p_an.set_defaults(run=_analyze)
+
+
+def _add_export(sub: Any) -> None:
+    from sim.records import TABLES
+
+    p_ex = sub.add_parser("export", help="a dataset's tables as flat CSV or Parquet files")
+    p_ex.add_argument("dataset", help="a dataset directory (from sim sweep or sim run --out)")
+    p_ex.add_argument(
+        "--out",
+        required=True,
+        help="a new file (one table) or folder (several); an existing one is refused",
+    )
+    p_ex.add_argument(
+        "--table",
+        action="append",
+        choices=TABLES,
+        help="a table to export, repeatable (default: runs)",
+    )
+    p_ex.add_argument("--format", choices=["csv", "parquet"], default="csv")
+    p_ex.set_defaults(run=_export)
 
 
 def _add_validate(sub: Any) -> None:

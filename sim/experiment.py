@@ -80,6 +80,7 @@ KEYS = (
     "seeds",
     "tables",
     "chunk",
+    "labels",
 )
 MAX_RUNS = 100_000_000
 MAX_FILE = 1024 * 1024
@@ -272,6 +273,7 @@ def parse_experiment(text: str, source: str, check_points: bool = True) -> Exper
         bad("seeds", f"expected independent or shared, got {seeds!r}")
     design, points, params, point_labels = _design(doc, seed, replicates, bad)
     tables = _tables(doc.get("tables", ["runs"]), bad)
+    _labels(doc.get("labels", {}), params, bad)
     chunk = _chunk(doc.get("chunk"), len(points) * replicates, bad)
     overrides = _overrides(sets, params, scenario_path, scenario_text)
     if issues:
@@ -335,6 +337,21 @@ def _scenario(doc: Mapping[str, Any], source: str, bad: Any) -> tuple[str, str]:
         bad("scenario", f"scenario file not found: {sp}")
         return "", ""
     return str(sp), sp.read_text(encoding="utf-8")
+
+
+def _labels(labels: Any, params: list[str], bad: Any) -> None:
+    """``labels:``: a name for the charts and tables of each swept parameter it maps."""
+    if not isinstance(labels, dict):
+        bad(
+            "labels", "expected a mapping of swept parameter -> name, e.g. sides.red.tactic: tactic"
+        )
+        return
+    for path, name in labels.items():
+        if path not in params:
+            hint = did_you_mean(str(path), params) or "; swept: " + ", ".join(params)
+            bad(f"labels.{path}", f"{path!r} is not a swept parameter{hint}")
+        elif not isinstance(name, str) or not name.strip():
+            bad(f"labels.{path}", f"expected a name as text, got {name!r}")
 
 
 def _design(

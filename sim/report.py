@@ -69,8 +69,9 @@ def render(ds: analysis.Dataset, s: analysis.Summary) -> str:
         f"<h1>{html.escape(str(name))}</h1>",
         f'<p class="meta">{meta}</p>',
         f"<p>Grouped by: <b>{html.escape(by)}</b>. Win and draw rates carry 95% Wilson "
-        "score intervals; battle length (rounds) a 95% t interval of the mean. Failed runs "
-        "are counted and left out of every rate.</p>",
+        "score intervals; battle length (rounds) a 95% t interval of the mean; the shares of "
+        "fighters in the aftermath and campaign tables a 95% cluster bootstrap by run. "
+        "Failed runs are counted and left out of every rate.</p>",
         "<h2>Outcomes</h2>",
         html_table(*analysis.outcome_rows(s), keys=len(s.by)),
         _img(plots.chart(s, "win"), "win rates"),
@@ -95,14 +96,17 @@ def render(ds: analysis.Dataset, s: analysis.Summary) -> str:
 
 
 def _aftermath_sections(ds: analysis.Dataset, s: analysis.Summary) -> list[str]:
-    """The aftermath and campaign tables, where the dataset has them."""
+    """The aftermath and campaign tables and charts, where the dataset has them."""
     out = []
-    for title, caption, headers, rows in analysis.extra_tables(ds, s.by):
+    charts = dict(plots.extra_charts(ds, s))
+    for title, caption, headers, rows in analysis.extra_tables(ds, s.by, s.names):
         out += [
             f"<h2>{html.escape(title)}</h2>",
             f"<p>{html.escape(caption[0].upper() + caption[1:])}.</p>",
             html_table(headers, rows, keys=len(s.by) + 1),
         ]
+        if title.lower() in charts:
+            out.append(_img(charts[title.lower()], title.lower()))
     return out
 
 

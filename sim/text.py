@@ -438,7 +438,7 @@ def summary_text(ds: Any, s: Any, fmt: str) -> str:
             "Losses: mean fighters per battle by final status; leader lost: share of battles",
             render_table(*analysis.loss_rows(s)),
             *_paired_section(s, pairs),
-            *_after_sections(ds, s.by),
+            *_after_sections(ds, s.by, s.names),
         ]
     )
 
@@ -483,11 +483,11 @@ def _paired_section(s: Any, pairs: Any) -> list[str]:
     ]
 
 
-def _after_sections(ds: Any, by: Sequence[str]) -> list[str]:
+def _after_sections(ds: Any, by: Sequence[str], names: Any = None) -> list[str]:
     """The aftermath and campaign tables of ``sim analyze`` (none without those tables)."""
     from sim import analysis
 
     out = []
-    for title, caption, headers, rows in analysis.extra_tables(ds, by):
+    for title, caption, headers, rows in analysis.extra_tables(ds, by, names):
         out += [f"{title}: {caption}", render_table(headers, rows)]
     return out

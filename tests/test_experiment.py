@@ -558,3 +558,25 @@ def test_mixed_type_values_fit_their_column(tmp_path):
     rows = [exp.param_values(p) for p in range(3)]
     table = pa.Table.from_pylist(rows, schema=pa.schema(exp.param_fields()))
     assert table.num_rows == 3
+
+
+# --------------------------------------------------------------------------- labels
+
+
+def test_labels_name_swept_parameters_and_a_stranger_is_refused_where_it_stands(tmp_path):
+    body = """\
+    parameters:
+      sides.guards.tactic: [balanced, aggressive]
+    labels:
+      sides.guards.tactic: guard tactic
+    """
+    assert load(tmp_path, body).parameters == ("sides.guards.tactic",)
+    with pytest.raises(ScenarioError) as err:
+        load(tmp_path, body.replace("tactic: guard", "tactik: guard"))
+    assert issues_of(err) == [
+        f"{tmp_path / 'exp.yaml'}:5: labels.sides.guards.tactik: 'sides.guards.tactik' is not a"
+        " swept parameter; did you mean 'sides.guards.tactic'?"
+    ]
+    with pytest.raises(ScenarioError) as err:
+        load(tmp_path, body.replace("guard tactic", "''"))
+    assert issues_of(err)[0].endswith("labels.sides.guards.tactic: expected a name as text, got ''")

@@ -95,3 +95,13 @@ def test_the_tour_shows_the_real_sensitivity_table(tmp_path):
     assert real[0] == shown[0]
     for line in shown:
         assert line == "..." or line in real, line
+
+
+def test_the_readme_and_analysis_page_say_what_each_interval_is():
+    analysis_page = (ROOT / "docs" / "analysis.md").read_text()
+    for text in (README, analysis_page):
+        assert "95% Wilson score" in text, "the win-rate interval"
+        assert "Student-t" in text, "the battle-length interval"
+        assert "cluster bootstrap by run" in text, "the per-fighter shares' interval"
+    assert "## What each interval is" in analysis_page
+    assert "docs/analysis.md#what-each-interval-is" in README

@@ -27,14 +27,15 @@ from sim.analysis.after import (
 )
 from sim.analysis.dataset import Dataset, flatten_sides, has_table, load
 from sim.analysis.failures import FailureGroup, failure_groups, failures_text
-from sim.analysis.fmt import _short
+from sim.analysis.fmt import _short, short_names
 from sim.analysis.paired import Paired, paired, paired_json, paired_rows, shared_seeds
-from sim.analysis.stats import Z95, t975, wilson
+from sim.analysis.stats import CLUSTER_INTERVAL, Z95, cluster_bootstrap, t975, wilson
 from sim.analysis.summary import CASUALTIES, GROUPABLE, Summary, summarize
 from sim.analysis.tables import flat_rows, loss_rows, outcome_rows
 
 __all__ = [
     "CASUALTIES",
+    "CLUSTER_INTERVAL",
     "GROUPABLE",
     "Z95",
     "Dataset",
@@ -47,6 +48,7 @@ __all__ = [
     "aftermath_summary",
     "campaign_rows",
     "campaign_summary",
+    "cluster_bootstrap",
     "extra_tables",
     "failure_groups",
     "failures_text",
@@ -61,6 +63,7 @@ __all__ = [
     "loss_rows",
     "outcome_rows",
     "shared_seeds",
+    "short_names",
     "summarize",
     "t975",
     "wilson",

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from sim.analysis.dataset import Dataset, has_table
-from sim.analysis.fmt import _f2, _fmt_value, _interval, _num, _pct, _pct_ci, _plain, _short
-from sim.analysis.summary import Summary, _add_interval, _check_by, _group
+from sim.analysis.fmt import _f2, _fmt_value, _interval, _num, _pct, _pct_ci, _plain, short_names
+from sim.analysis.stats import CLUSTER_INTERVAL, cluster_bootstrap
+from sim.analysis.summary import Summary, _check_by, _declared, _group
 
 
 def _run_groups(ds: Dataset, by: Sequence[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -18,8 +19,31 @@ def _run_groups(ds: Dataset, by: Sequence[str]) -> tuple[pd.DataFrame, pd.DataFr
     by = _check_by(ds, by)
     t = ds.arrow("runs", ["run_id", *by, "error"])
     runs = t.filter(t["error"].is_null()).drop_columns(["error"]).to_pandas()
-    runs["group"], groups = _group(runs, by, len(runs))
+    runs["group"], groups = _group(runs, by, len(runs), _declared(ds, by))
     return runs[["run_id", "group"]], groups
+
+
+def _clusters(
+    fighters: pd.DataFrame, out: pd.DataFrame, keys: list[str], counts: list[str]
+) -> pd.DataFrame:
+    """Each run's ``counts`` per row of ``out`` (whose ``keys`` columns name its rows).
+
+    One row per (``out`` row, run): the clusters of :func:`cluster_bootstrap`, its row
+    number in ``row``.
+    """
+    per_run = fighters.groupby([*keys, "run_id"], sort=False)[counts].sum().reset_index()
+    where = out[keys].reset_index(names="row")
+    return per_run.merge(where, on=keys, how="inner", validate="many_to_one")
+
+
+def _add_cluster_interval(
+    out: pd.DataFrame, name: str, clusters: pd.DataFrame, k: str, n: str
+) -> None:
+    """``name`` (pooled ``k / n``) with its cluster bootstrap interval (``.lo``, ``.hi``)."""
+    p, lo, hi = cluster_bootstrap(
+        clusters[k].to_numpy(), clusters[n].to_numpy(), clusters["row"].to_numpy(), len(out)
+    )
+    out[name], out[f"{name}.lo"], out[f"{name}.hi"] = p, lo, hi
 
 
 def aftermath_summary(ds: Dataset, by: Sequence[str] | None = None) -> pd.DataFrame:
@@ -30,7 +54,8 @@ def aftermath_summary(ds: Dataset, by: Sequence[str] | None = None) -> pd.DataFr
     dead on its last aftermath day, and ``recovered`` when it is up with no open wound then.
     One row per group and side: ``runs``, ``days`` (the aftermath's length), ``wounded`` and
     ``died`` (means per run), ``died_share`` and ``recovered_share`` (shares of the wounded,
-    with 95% Wilson intervals ``.lo``/``.hi``), and ``still_share`` (neither).
+    with 95% intervals ``.lo``/``.hi`` that respect the runs: :func:`cluster_bootstrap`),
+    and ``still_share`` (neither).
     """
     by = tuple(ds.params if by is None else by)
     runs, groups = _run_groups(ds, by)
@@ -50,6 +75,7 @@ def aftermath_summary(ds: Dataset, by: Sequence[str] | None = None) -> pd.DataFr
             "died": died.astype(np.int64),
             "recovered": recovered.astype(np.int64),
             "days": last["day"].to_numpy() + 1,
+            "run_id": last["run_id"].to_numpy(),
         }
     )
     out = (
@@ -65,8 +91,9 @@ def aftermath_summary(ds: Dataset, by: Sequence[str] | None = None) -> pd.DataFr
     n_runs = runs.groupby("group").size()
     out["runs"] = out["group"].map(n_runs).to_numpy()
     k_w = out["wounded"].to_numpy(dtype=float)
-    _add_interval(out, "died_share", out["died"].to_numpy(), k_w)
-    _add_interval(out, "recovered_share", out["recovered"].to_numpy(), k_w)
+    clusters = _clusters(frame, out, ["group", "side"], ["wounded", "died", "recovered"])
+    _add_cluster_interval(out, "died_share", clusters, "died", "wounded")
+    _add_cluster_interval(out, "recovered_share", clusters, "recovered", "wounded")
     with np.errstate(invalid="ignore", divide="ignore"):
         out["still_share"] = (k_w - out["died"] - out["recovered"]) / k_w
     out["wounded"] = k_w / out["runs"]
@@ -85,7 +112,7 @@ def campaign_summary(ds: Dataset, by: Sequence[str] | None = None) -> pd.DataFra
     ``alive`` unless dead, a veteran when alive with tier Veteran or Hero (10 fights or
     more). One row per group and battle: ``runs`` (that reached the battle), means per run
     of ``fought``, ``alive``, ``veterans``, and ``veteran_share`` (of the living, with a 95%
-    Wilson interval ``.lo``/``.hi``).
+    interval ``.lo``/``.hi`` by :func:`cluster_bootstrap` over the runs).
     """
     by = tuple(ds.params if by is None else by)
     runs, groups = _run_groups(ds, by)
@@ -116,7 +143,8 @@ def campaign_summary(ds: Dataset, by: Sequence[str] | None = None) -> pd.DataFra
         )
         .reset_index()
     )
-    _add_interval(out, "veteran_share", out["veterans"].to_numpy(), out["alive"].to_numpy())
+    clusters = _clusters(frame, out, ["group", "battle"], ["alive", "veterans"])
+    _add_cluster_interval(out, "veteran_share", clusters, "veterans", "alive")
     for col in ("fought", "alive", "veterans"):
         out[col] = out[col] / out["runs"]
     keys = groups.reset_index(names="group")
@@ -126,11 +154,14 @@ def campaign_summary(ds: Dataset, by: Sequence[str] | None = None) -> pd.DataFra
 ExtraTable = tuple[str, str, list[str], list[list[str]]]  # title, caption, headers, rows
 
 
-def extra_tables(ds: Dataset, by: Sequence[str]) -> list[ExtraTable]:
+def extra_tables(
+    ds: Dataset, by: Sequence[str], names: Mapping[str, str] | None = None
+) -> list[ExtraTable]:
     """(title, caption, headers, rows) of the aftermath and campaign tables ``ds`` has.
 
     The first ``len(by) + 1`` columns of each are keys: the group's values, then the side
-    (aftermath) or the battle (campaign).
+    (aftermath) or the battle (campaign). ``names`` gives the parameters' headers (a
+    summary's ``names``; default: :func:`short_names` of ``by``).
     """
     out = []
     if has_table(ds, "aftermath"):
@@ -138,8 +169,9 @@ def extra_tables(ds: Dataset, by: Sequence[str]) -> list[ExtraTable]:
             (
                 "Aftermath",
                 "wounded (alive after the battle and hurt) and died of wounds, means per run; "
-                "died and recovered by the last day: shares of the wounded, 95% Wilson intervals",
-                *aftermath_rows(aftermath_summary(ds, by), by),
+                "died and recovered by the last day: shares of the wounded, "
+                f"{CLUSTER_INTERVAL}",
+                *aftermath_rows(aftermath_summary(ds, by), by, names),
             )
         )
     if has_table(ds, "campaign"):
@@ -147,8 +179,8 @@ def extra_tables(ds: Dataset, by: Sequence[str]) -> list[ExtraTable]:
             (
                 "Campaign",
                 "the company after each battle and its aftermath, means per run; veteran "
-                "share: Veterans and Heroes among the living, 95% Wilson intervals",
-                *campaign_rows(campaign_summary(ds, by), by),
+                f"share: Veterans and Heroes among the living, {CLUSTER_INTERVAL}",
+                *campaign_rows(campaign_summary(ds, by), by, names),
             )
         )
     return out
@@ -159,8 +191,9 @@ def groups_json(ds: Dataset, s: Summary) -> list[dict[str, Any]]:
 
     Each group object gains ``aftermath`` (per side: ``runs``, ``days``, ``wounded`` and
     ``died`` per run, ``died_share`` and ``recovered_share`` as ``{p, lo, hi}``,
-    ``still_share``) and ``campaign`` (a list per battle: ``battle``, ``label``, ``runs``,
-    ``fought``, ``alive``, ``veterans`` per run, ``veteran_share`` as ``{p, lo, hi}``).
+    ``still_share``, ``interval``: what the intervals are) and ``campaign`` (a list per
+    battle: ``battle``, ``label``, ``runs``, ``fought``, ``alive``, ``veterans`` per run,
+    ``veteran_share`` as ``{p, lo, hi}``, ``interval``).
     """
     groups = s.groups()
     index = {tuple(g[b] for b in s.by): g for g in groups}
@@ -180,6 +213,7 @@ def groups_json(ds: Dataset, s: Summary) -> list[dict[str, Any]]:
                     "died_share": _interval(r, "died_share", "p"),
                     "recovered_share": _interval(r, "recovered_share", "p"),
                     "still_share": _num(r["still_share"]),
+                    "interval": CLUSTER_INTERVAL,
                 }
     if groups and has_table(ds, "campaign"):
         for _, r in campaign_summary(ds, s.by).iterrows():
@@ -194,14 +228,21 @@ def groups_json(ds: Dataset, s: Summary) -> list[dict[str, Any]]:
                         "alive": _num(r["alive"]),
                         "veterans": _num(r["veterans"]),
                         "veteran_share": _interval(r, "veteran_share", "p"),
+                        "interval": CLUSTER_INTERVAL,
                     }
                 )
     return groups
 
 
-def aftermath_rows(frame: pd.DataFrame, by: Sequence[str]) -> tuple[list[str], list[list[str]]]:
-    """Headers and rows of the aftermath table (:func:`aftermath_summary`) for reading."""
-    headers = [_short(b) for b in by] + ["side", "runs", "days", "wounded", "died of wounds"]
+def aftermath_rows(
+    frame: pd.DataFrame, by: Sequence[str], names: Mapping[str, str] | None = None
+) -> tuple[list[str], list[list[str]]]:
+    """Headers and rows of the aftermath table (:func:`aftermath_summary`) for reading.
+
+    ``names`` gives the parameters' headers (default: :func:`short_names` of ``by``).
+    """
+    names = names or short_names(by)
+    headers = [names[b] for b in by] + ["side", "runs", "days", "wounded", "died of wounds"]
     headers += ["died [95% CI]", "recovered [95% CI]", "still wounded"]
     rows = []
     for _, r in frame.iterrows():
@@ -212,9 +253,15 @@ def aftermath_rows(frame: pd.DataFrame, by: Sequence[str]) -> tuple[list[str], l
     return headers, rows
 
 
-def campaign_rows(frame: pd.DataFrame, by: Sequence[str]) -> tuple[list[str], list[list[str]]]:
-    """Headers and rows of the campaign table (:func:`campaign_summary`) for reading."""
-    headers = [_short(b) for b in by] + ["battle", "runs", "fought", "alive", "veterans"]
+def campaign_rows(
+    frame: pd.DataFrame, by: Sequence[str], names: Mapping[str, str] | None = None
+) -> tuple[list[str], list[list[str]]]:
+    """Headers and rows of the campaign table (:func:`campaign_summary`) for reading.
+
+    ``names`` gives the parameters' headers (default: :func:`short_names` of ``by``).
+    """
+    names = names or short_names(by)
+    headers = [names[b] for b in by] + ["battle", "runs", "fought", "alive", "veterans"]
     headers += ["veteran share [95% CI]"]
     rows = []
     for _, r in frame.iterrows():

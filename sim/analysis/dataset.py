@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -37,6 +38,50 @@ class Dataset:
 
     def _param_fields(self) -> list[pa.Field]:
         return [pa.field(p, pa.string()) for p in self.params]
+
+    def declared(self, param: str) -> list[Any]:
+        """``param``'s values in the order the experiment declares them (its first points first).
+
+        As the ``runs`` column holds them: text columns hold anything but a string as JSON.
+        Empty for a column no design point sets (``scenario``, ``rules``) or a dataset whose
+        manifest keeps no points.
+        """
+        values = [pt[param] for pt in self.manifest.get("points") or () if param in pt]
+        if any(isinstance(v, str) for v in values) or not all(
+            isinstance(v, (int, float)) for v in values
+        ):
+            values = [v if isinstance(v, str) else json.dumps(v, sort_keys=True) for v in values]
+        return list(dict.fromkeys(values))
+
+    @cached_property
+    def experiment(self) -> dict[str, Any]:
+        """The experiment file's document, from the copy the manifest keeps (empty if none)."""
+        import yaml
+
+        text = self.manifest.get("experiment_text") or ""
+        try:
+            doc = yaml.safe_load(text) if text else None
+        except yaml.YAMLError:
+            return {}
+        return doc if isinstance(doc, dict) else {}
+
+    @cached_property
+    def labels(self) -> dict[str, str]:
+        """The names the experiment gives its parameters (its ``labels:`` map), if any.
+
+        Only the labels of swept parameters, as text.
+        """
+        given = self.experiment.get("labels")
+        if not isinstance(given, dict):
+            return {}
+        return {str(k): str(v) for k, v in given.items() if str(k) in self.params}
+
+    @property
+    def design(self) -> str | None:
+        """The experiment's design (``grid`` when it names none); None without an experiment."""
+        if not self.experiment:
+            return None
+        return str(self.experiment.get("design") or "grid")
 
     @cached_property
     def runs(self) -> pd.DataFrame:

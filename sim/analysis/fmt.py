@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -10,8 +11,40 @@ import pandas as pd
 
 
 def _short(param: str) -> str:
-    """A dotted parameter path shortened for a column header: its last two parts."""
+    """A dotted parameter path shortened for a column header: its last two parts.
+
+    Alone it may clash with another parameter's; headers use :func:`short_names`.
+    """
     return ".".join(param.split(".")[-2:])
+
+
+def short_names(params: Sequence[str], labels: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Each parameter's column header: its shortest unique dotted suffix, never a clash.
+
+    A header keeps at least the path's last two parts (``guards.tactic``, or the whole
+    path if it is shorter) and grows part by part, leftwards, until no other parameter's
+    suffix of the same length is equal, so ``sides.troopers.fighters[1].count`` and
+    ``sides.pirates.fighters[1].count`` become ``troopers.fighters[1].count`` and
+    ``pirates.fighters[1].count``. ``labels`` (the experiment's ``labels:`` map and
+    ``--label PATH=TEXT``) names some parameters outright.
+    """
+    split = {p: p.split(".") for p in params}
+    names: dict[str, str] = {}
+    for p, parts in split.items():
+        others = [o for q, o in split.items() if q != p]
+        k = min(2, len(parts))
+        while k < len(parts) and any(o[-k:] == parts[-k:] for o in others):
+            k += 1
+        names[p] = ".".join(parts[-k:])
+    short = dict(names)
+    for p, label in (labels or {}).items():
+        if p in names:
+            names[p] = label
+    shown = list(names.values())
+    for p, name in names.items():
+        if shown.count(name) > 1:  # a label equal to another header: say which path
+            names[p] = name if name == short[p] else f"{name} ({short[p]})"
+    return names
 
 
 def _plain(v: Any) -> Any:

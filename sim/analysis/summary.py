@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,7 +11,7 @@ import pandas as pd
 import pyarrow.compute as pc
 
 from sim.analysis.dataset import Dataset, flatten_sides
-from sim.analysis.fmt import _fmt_value, _interval, _num, _plain, _short
+from sim.analysis.fmt import _fmt_value, _interval, _num, _plain, short_names
 from sim.analysis.stats import t975, wilson
 from sim.errors import SimError, unknown
 
@@ -36,13 +36,19 @@ class Summary:
     statuses: tuple[str, ...]
     frame: pd.DataFrame
     lengths: pd.DataFrame = field(repr=False)  # group, rounds: each finished battle's length
+    names: Mapping[str, str] = field(default_factory=dict)  # parameter -> its header
+    design: str | None = None  # the experiment's design (grid, list, random, lhs ...), if known
+
+    def name(self, param: str) -> str:
+        """The header of grouping column ``param`` (unique: :func:`short_names`)."""
+        return self.names.get(param) or short_names(self.by).get(param, param)
 
     def group_label(self, i: int) -> str:
         """Group ``i``'s parameter values as one short label (``all`` with no grouping)."""
         if not self.by:
             return "all"
         row = self.frame.iloc[i]
-        return ", ".join(f"{_short(b)}={_fmt_value(row[b])}" for b in self.by)
+        return ", ".join(f"{self.name(b)}={_fmt_value(row[b])}" for b in self.by)
 
     def group_values(self, i: int) -> str:
         """Group ``i``'s parameter values alone, for a tick label (``all`` with no grouping)."""
@@ -79,11 +85,22 @@ class Summary:
         return out
 
 
-def summarize(ds: Dataset, by: Sequence[str] | None = None) -> Summary:
-    """Summarise ``ds`` per group of ``by`` (default: every swept parameter)."""
+def summarize(
+    ds: Dataset, by: Sequence[str] | None = None, labels: Mapping[str, str] | None = None
+) -> Summary:
+    """Summarise ``ds`` per group of ``by`` (default: every swept parameter).
+
+    ``labels`` names parameters for headers and axes (``--label PATH=TEXT``), over the
+    experiment's own ``labels:`` map (:attr:`Dataset.labels`); a clear error for a path
+    that is not a parameter.
+    """
     by = _check_by(ds, by)
+    for path in labels or {}:
+        if path not in ds.params:
+            raise SimError(unknown("parameter to label", path, ds.params))
+    names = short_names(by, {**ds.labels, **(labels or {})})
     t = ds.arrow("runs", [*by, "winner", "rounds", "scale_switches", "sides", "error"])
-    gid, frame = _group(t.select(list(by)).to_pandas(), by, t.num_rows)
+    gid, frame = _group(t.select(list(by)).to_pandas(), by, t.num_rows, _declared(ds, by))
     groups = len(frame)
 
     def count(mask: np.ndarray[Any, Any], where: np.ndarray[Any, Any] = gid) -> Any:
@@ -123,7 +140,12 @@ def summarize(ds: Dataset, by: Sequence[str] | None = None) -> Summary:
     with np.errstate(invalid="ignore", divide="ignore"):
         frame["scale_switch"] = count(switched) / n_ok
     lengths = pd.DataFrame({"group": gid[ok], "rounds": rounds[ok]})
-    return Summary(by, sides, statuses, frame, lengths)
+    return Summary(by, sides, statuses, frame, lengths, names, ds.design)
+
+
+def _declared(ds: Dataset, by: Sequence[str]) -> dict[str, list[Any]]:
+    """Each grouping column's levels in the experiment's order (:meth:`Dataset.declared`)."""
+    return {b: ds.declared(b) for b in by}
 
 
 def _check_by(ds: Dataset, by: Sequence[str] | None) -> tuple[str, ...]:
@@ -137,16 +159,52 @@ def _check_by(ds: Dataset, by: Sequence[str] | None) -> tuple[str, ...]:
 
 
 def _group(
-    keys: pd.DataFrame, by: Sequence[str], n: int
+    keys: pd.DataFrame,
+    by: Sequence[str],
+    n: int,
+    declared: Mapping[str, Sequence[Any]] | None = None,
 ) -> tuple[np.ndarray[Any, Any], pd.DataFrame]:
-    """Each of ``n`` rows' group id (groups sorted by ``by``), and the groups' ``by`` values.
+    """Each of ``n`` rows' group id (groups in order of ``by``), and the groups' ``by`` values.
 
-    With no ``by`` every row is in one group (none if there are no rows).
+    A text column's levels keep the order ``declared`` gives (the experiment's, see
+    :meth:`Dataset.declared`), others after them in sorted order; numbers are sorted by
+    value (a random or Latin hypercube design declares them in no useful order); missing
+    values come last. With no ``by`` every row is in one group (none if there are no rows).
     """
     if not by:
         return np.zeros(n, dtype=np.int64), pd.DataFrame(index=range(1 if n else 0))
-    grouped = keys.groupby(list(by), sort=True, dropna=False)
-    return grouped.ngroup().to_numpy(), grouped.size().reset_index()[list(by)]
+    grouped = keys.groupby(list(by), sort=False, dropna=False)
+    first_gid = grouped.ngroup().to_numpy()
+    groups = grouped.size().reset_index()[list(by)]
+    ranks = [_ranks(groups[b], (declared or {}).get(b, ())) for b in by]
+    order = np.lexsort(ranks[::-1]) if len(groups) else np.zeros(0, dtype=np.int64)
+    new_id = np.empty(len(groups), dtype=np.int64)
+    new_id[order] = np.arange(len(groups))
+    return new_id[first_gid], groups.iloc[order].reset_index(drop=True)
+
+
+def _ranks(values: pd.Series, declared: Sequence[Any]) -> np.ndarray[Any, Any]:
+    """Each value's place among ``values``: declared order first, then sorted, missing last."""
+    known = pd.notna(values).to_numpy()
+    present = list(values[known])
+    numeric = all(
+        isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
+        for v in present
+    )
+    first = [] if numeric else [v for v in declared if v in set(present)]
+    rest = sorted((v for v in set(present) if v not in set(first)), key=_sort_key)
+    place = {v: i for i, v in enumerate([*first, *rest])}
+    return np.array(
+        [place[v] if ok else len(place) for v, ok in zip(values, known, strict=True)],
+        dtype=np.int64,
+    )
+
+
+def _sort_key(v: Any) -> tuple[int, Any]:
+    """Numbers before text, each in its own order (a column may mix them)."""
+    if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool):
+        return (0, float(v))
+    return (1, str(v))
 
 
 def _add_interval(

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.analysis.fmt import _f1, _f2, _fmt_value, _pct, _pct_ci, _plain, _short
+from sim.analysis.fmt import _f1, _f2, _fmt_value, _pct, _pct_ci, _plain
 from sim.analysis.summary import Summary
 
 
 def outcome_rows(s: Summary) -> tuple[list[str], list[list[str]]]:
     """Headers and rows of the outcome table: runs, win rates, draws, length, scale switches."""
-    headers = [_short(b) for b in s.by] + ["runs"]
+    headers = [s.name(b) for b in s.by] + ["runs"]
     failed = bool(s.frame["failed"].any())
     if failed:
         headers.append("failed")
@@ -35,7 +35,7 @@ def loss_rows(s: Summary) -> tuple[list[str], list[list[str]]]:
     Mean fighters per battle by final status, and the share of battles in which each
     side's leader ended not active.
     """
-    headers = [_short(b) for b in s.by]
+    headers = [s.name(b) for b in s.by]
     rows: list[list[str]] = [[_fmt_value(r[b]) for b in s.by] for _, r in s.frame.iterrows()]
     for side in s.sides:
         headers += [f"{side} {st}" for st in s.statuses] + [f"{side} leader lost"]
