@@ -45,6 +45,7 @@ import pyarrow as pa
 from sim.errors import SimError, did_you_mean
 from sim.records import TABLES, fingerprint
 from sim.scenario import Issue, ScenarioError, read_yaml
+from sim.scenario.reader import read_text_file
 
 DESIGNS = ("grid", "random", "lhs", "list")
 KEYS = (
@@ -149,11 +150,9 @@ def _arrow_type(values: Sequence[Any]) -> pa.DataType:
 def load_experiment(path: str | os.PathLike[str]) -> Experiment:
     """Read and check an experiment file; every problem at once as ``file:line: path: ...``."""
     p = Path(path)
-    if not p.is_file():
-        raise SimError(f"{p}: file not found")
-    if p.stat().st_size > MAX_FILE:
+    if p.is_file() and p.stat().st_size > MAX_FILE:
         raise SimError(f"{p}: file is {p.stat().st_size / 2**20:.1f} MB; the limit is 1 MB")
-    return parse_experiment(p.read_text(encoding="utf-8"), str(p))
+    return parse_experiment(read_text_file(p), str(p))
 
 
 def parse_experiment(text: str, source: str) -> Experiment:
@@ -173,7 +172,7 @@ def parse_experiment(text: str, source: str) -> Experiment:
         if key not in KEYS:
             hint = did_you_mean(str(key), KEYS) or "; known: " + ", ".join(KEYS)
             bad(str(key), f"unknown key {key!r}{hint}")
-    name = doc.get("name") or Path(source).stem
+    name = _name(doc.get("name"), Path(source).name, bad)
     scen = doc.get("scenario")
     scenario_path, scenario_text = "", ""
     if not isinstance(scen, str) or not scen:
@@ -183,7 +182,10 @@ def parse_experiment(text: str, source: str) -> Experiment:
         if not sp.is_file():
             bad("scenario", f"scenario file not found: {sp}")
         else:
-            scenario_path, scenario_text = str(sp), sp.read_text(encoding="utf-8")
+            try:
+                scenario_path, scenario_text = str(sp), read_text_file(sp)
+            except ScenarioError as err:
+                bad("scenario", f"cannot read the scenario: {err}")
     sets = doc.get("set") or []
     if not isinstance(sets, list) or not all(isinstance(s, str) for s in sets):
         bad("set", "expected a list of PATH=VALUE overrides")
@@ -231,6 +233,45 @@ def parse_experiment(text: str, source: str) -> Experiment:
         tables=tuple(tables),
         chunk=int(chunk),
     )
+
+
+MAX_NAME = 100
+"""Longest experiment name (it names the default output folder, results/<name>/)."""
+
+
+def _name(value: Any, file: str, bad: Any) -> str:
+    """The experiment's name: ``name:``, or the file's name without its extension.
+
+    A name is a name, not a path: it names the default output folder ``results/<name>/``,
+    so a separator, ``.``/``..``, a control character or a name over :data:`MAX_NAME`
+    characters is refused (a name from the file's name too: then ``name:`` is needed).
+    """
+    given = value is not None and value != ""
+    if isinstance(value, bool) or (given and not isinstance(value, (str, int))):
+        bad("name", f"expected a name (text), got {_shown(value)}")
+        return "experiment"
+    name = str(value) if given else (Path(file).stem or file)
+    problem = None
+    if "/" in name or "\\" in name:
+        problem = "holds a path separator; a name is not a path"
+    elif name in (".", ".."):
+        problem = "is not a name"
+    elif len(name) > MAX_NAME:
+        problem = f"is {len(name)} characters long; the limit is {MAX_NAME}"
+    elif not name.isprintable():
+        problem = "holds characters that are not printable"
+    if problem:
+        if given:
+            bad("name", f"{_shown(name)} {problem} (it names the folder results/<name>/)")
+        else:
+            bad("", f"the file's name {_shown(name)} {problem}; give the experiment a name")
+        return "experiment"
+    return name
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 43 else text[:40] + "..."
 
 
 def _whole(value: Any, path: str, low: int, high: int, bad: Any) -> int | None:

@@ -1,0 +1,190 @@
+"""Hostile input ends in a one-line located error and exit 2, never a traceback (issue 16).
+
+The scenario reader refuses control characters, lone surrogates, empty keys and YAML 1.1's
+base-60 numbers; files are read only when they are regular UTF-8 files; an experiment's
+name is a name, not a path; the command line turns every filesystem error into one line.
+"""
+
+import os
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from sim.cli import main
+from sim.experiment import load_experiment
+from sim.scenario import ScenarioError, load_scenario
+from tests.scenario.helpers import TWO_SIDES, errors
+
+ROOT = Path(__file__).resolve().parents[1]
+SKIRMISH = ROOT / "scenarios" / "skirmish.yaml"
+
+
+def cli(capsys, *argv):
+    try:
+        code = main([str(a) for a in argv])
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_error(capsys, *argv):
+    """Run ``sim ARGV``: it must fail with exit 2 and one line on stderr; that line."""
+    code, out, err = cli(capsys, *argv)
+    assert code == 2, (code, out, err)
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+# --------------------------------------------------------------------------- the reader
+
+
+def test_control_characters_in_text_are_refused():
+    assert errors('name: "a\\e[31mred"\n' + TWO_SIDES) == [
+        "t.yaml:1: name: the text 'a\\x1b[31mred' holds the control character U+001B; text "
+        "must be printable"
+    ]
+
+
+def test_a_line_break_is_fine_in_a_description_but_not_in_a_name():
+    assert errors('description: "two\\nlines"\nname: "two\\nlines"\n' + TWO_SIDES) == [
+        "t.yaml:2: name: the text 'two\\nlines' holds the control character U+000A; text "
+        "must be printable"
+    ]
+
+
+def test_control_characters_in_a_fighter_name_are_refused():
+    text = TWO_SIDES.replace("{name: a}", '{name: "\\x07bell"}')
+    assert errors(text) == [
+        "t.yaml:4: sides.red.fighters[0].name: the text '\\x07bell' holds the control "
+        "character U+0007; text must be printable"
+    ]
+
+
+def test_a_lone_surrogate_is_refused():
+    text = TWO_SIDES.replace("{name: a}", '{name: "a\\ud800"}')
+    assert errors(text) == [
+        "t.yaml:4: sides.red.fighters[0].name: the text 'a\\ud800' holds a lone surrogate "
+        "U+D800, which is not a character"
+    ]
+
+
+def test_control_characters_in_a_key_are_refused():
+    text = TWO_SIDES.replace("  blue:", '  "bl\\tue":')
+    assert errors(text) == [
+        "t.yaml:5: sides: the key 'bl\\tue' holds the control character U+0009; text must be "
+        "printable"
+    ]
+
+
+def test_an_empty_side_name_is_refused():
+    assert errors(TWO_SIDES.replace("  blue:", '  "":')) == ["t.yaml:5: sides: an empty key"]
+
+
+@pytest.mark.parametrize("value", ["1:30", "-1:30", "1:30:00", "1:30.5"])
+def test_base_60_numbers_are_refused(value):
+    text = TWO_SIDES.replace("{name: a}", f"{{name: a, hit_dice: {value}}}")
+    assert errors(text) == [
+        f"t.yaml:4: sides.red.fighters[0].hit_dice: bad value {value!r}: a YAML 1.1 base-60 "
+        "number; write the number you mean, or quote it if it is text"
+    ]
+
+
+def test_quoted_text_with_a_colon_is_text():
+    text = 'description: "1:30"\n' + TWO_SIDES
+    assert load_scenario_text(text).name == "t"
+
+
+def load_scenario_text(text):
+    from sim.scenario import parse_scenario
+
+    return parse_scenario(text, "t.yaml")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_is_refused_not_read(tmp_path, capsys):
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)
+    with pytest.raises(ScenarioError, match=r"pipe.yaml: not a regular file \(a FIFO"):
+        load_scenario(fifo)  # it would block forever if it were opened for reading
+    line = one_error(capsys, "validate", fifo)
+    assert line == f"{fifo}: not a regular file (a FIFO, socket or device); give a file"
+
+
+def test_a_non_utf8_scenario_is_located(tmp_path, capsys):
+    bad = tmp_path / "bad.yaml"
+    bad.write_bytes(b"name: ok\ndescription: caf\xe9\n")
+    assert one_error(capsys, "run", bad) == f"{bad}:2: not UTF-8 text (byte 25)"
+
+
+# --------------------------------------------------------------------------- experiments
+
+
+def write_exp(tmp_path, body, name="exp.yaml"):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(body), encoding="utf-8")
+    return path
+
+
+EXP = f"""\
+name: {{name}}
+scenario: {SKIRMISH}
+parameters:
+  max_rounds: [3]
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        ("../../../escaped", "'../../../escaped' holds a path separator; a name is not a path"),
+        ("/tmp/anywhere", "'/tmp/anywhere' holds a path separator; a name is not a path"),
+        ("a\\b", "'a\\\\b' holds a path separator; a name is not a path"),
+        ("..", "'..' is not a name"),
+        ("'.'", "'.' is not a name"),
+        ("x" * 101, f"'{'x' * 39}... is 101 characters long; the limit is 100"),
+        ("[a, b]", "expected a name (text), got ['a', 'b']"),
+    ],
+)
+def test_an_experiment_name_is_a_name(tmp_path, capsys, monkeypatch, name, problem):
+    monkeypatch.chdir(tmp_path)
+    path = write_exp(tmp_path, EXP.format(name=name))
+    with pytest.raises(ScenarioError) as err:
+        load_experiment(path)
+    tail = "" if problem.startswith("expected") else " (it names the folder results/<name>/)"
+    assert str(err.value) == f"{path}:1: name: {problem}{tail}"
+    assert one_error(capsys, "sweep", path, "--limit", 1) == str(err.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["exp.yaml"], "nothing written"
+
+
+def test_a_file_name_that_is_no_name_needs_a_name(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path = write_exp(tmp_path, EXP.format(name="").replace("name: \n", ""), name="...yaml")
+    assert one_error(capsys, "sweep", path, "--limit", 1) == (
+        f"{path}:1: the file's name '..' is not a name; give the experiment a name"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["...yaml"]
+
+
+def test_a_plain_name_still_names_the_default_folder(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path = write_exp(tmp_path, EXP.format(name="armor 2"))
+    assert load_experiment(path).name == "armor 2"
+
+
+def test_a_non_utf8_experiment_is_located(tmp_path, capsys):
+    path = tmp_path / "exp.yaml"
+    path.write_bytes(b"name: x\nscenario: \xff\n")
+    assert one_error(capsys, "sweep", path) == f"{path}:2: not UTF-8 text (byte 18)"
+
+
+def test_a_non_utf8_scenario_through_an_experiment_is_located(tmp_path, capsys):
+    (tmp_path / "bad.yaml").write_bytes(b"name: \xff\n")
+    path = write_exp(tmp_path, "scenario: bad.yaml\nparameters: {max_rounds: [3]}\n")
+    assert one_error(capsys, "sweep", path) == (
+        f"{path}:1: scenario: cannot read the scenario: {tmp_path / 'bad.yaml'}:1: "
+        "not UTF-8 text (byte 6)"
+    )
