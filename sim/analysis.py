@@ -100,14 +100,15 @@ class Dataset:
     root: Path
     manifest: dict[str, Any]
     params: tuple[str, ...]
+    unlisted: tuple[str, ...] = ()  # part files the manifest does not list (not read)
 
     def arrow(self, table: str, columns: Sequence[str] | None = None) -> pa.Table:
         """One table (every part) as Arrow, optionally only some columns."""
-        folder = self.root / table
-        if not has_table(self, table):
+        files = records.table_files(self.root, table, self.manifest)
+        if not files:
             empty = records.schema(table, self._param_fields())
             return empty.empty_table().select(list(columns)) if columns else empty.empty_table()
-        data = pads.dataset(folder, format="parquet")  # skips ".part-*.tmp" (hidden) files
+        data = pads.dataset([str(f) for f in files], format="parquet")
         return data.to_table(columns=list(columns) if columns is not None else None)
 
     def _param_fields(self) -> list[pa.Field]:
@@ -149,9 +150,11 @@ def flatten_sides(sides: pa.ChunkedArray) -> tuple[pd.DataFrame, np.ndarray[Any,
 
 def load(root: str | Path) -> Dataset:
     """Open the dataset at ``root`` (a clear error if it is not one)."""
+    from sim import store
+
     root = Path(root)
-    manifest = records.read_manifest(root)
-    return Dataset(root, manifest, tuple(manifest.get("parameters", [])))
+    manifest, extra = store.open_manifest(root)
+    return Dataset(root, manifest, tuple(manifest.get("parameters", [])), tuple(extra))
 
 
 # ---------------------------------------------------------------------------------------
@@ -422,8 +425,7 @@ def _f2(x: Any) -> str:
 
 def has_table(ds: Dataset, table: str) -> bool:
     """Whether the dataset holds any part of ``table``."""
-    folder = ds.root / table
-    return folder.is_dir() and any(folder.glob("part-*.parquet"))
+    return bool(records.table_files(ds.root, table, ds.manifest))
 
 
 def _run_groups(ds: Dataset, by: Sequence[str]) -> tuple[pd.DataFrame, pd.DataFrame]:

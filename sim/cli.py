@@ -206,7 +206,12 @@ def _sweep(a: argparse.Namespace) -> str:
     from sim.runner import summary, sweep
 
     exp = load_experiment(a.experiment)
-    workers = a.workers or os.cpu_count() or 1
+    cpus = os.cpu_count() or 1
+    if a.workers is not None and a.workers < 1:
+        raise SimError(f"--workers must be 1 or more, got {a.workers}")
+    if a.workers is not None and a.workers > cpus:
+        print(f"warning: --workers {a.workers} is more than the {cpus} CPUs", file=sys.stderr)
+    workers = a.workers or cpus
     executor = a.executor or ("processes" if workers > 1 else "serial")
     if executor == "serial":
         workers = 1
@@ -219,6 +224,8 @@ def _sweep(a: argparse.Namespace) -> str:
         scheduler=a.scheduler,
         resume=a.resume,
         limit=a.limit,
+        force=a.force,
+        rebuild_manifest=a.rebuild_manifest,
     )
     done = summary(exp, result, executor, workers)
     if result.interrupted:
@@ -230,6 +237,12 @@ def _analyze(a: argparse.Namespace) -> str:
     from sim import analysis
 
     ds = analysis.load(a.dataset)
+    if ds.unlisted:
+        print(
+            f"note: {ds.root}: ignored {len(ds.unlisted)} files the manifest does not list: "
+            + ", ".join(ds.unlisted[:5]),
+            file=sys.stderr,
+        )
     s = analysis.summarize(ds, a.by or None)
     out = text.summary_text(ds, s, a.format)
     notes = []
@@ -382,6 +395,17 @@ def _add_sweep(sub: Any) -> None:
     p_sw.add_argument("--scheduler", help="a dask scheduler address, e.g. tcp://host:8786")
     p_sw.add_argument("--resume", action="store_true", help="finish an interrupted sweep")
     p_sw.add_argument("--limit", type=int, help="run only the first N planned runs")
+    p_sw.add_argument(
+        "--force",
+        action="store_true",
+        help="resume a dataset made by other sim code (the manifest records it)",
+    )
+    p_sw.add_argument(
+        "--rebuild-manifest",
+        action="store_true",
+        help="with --resume: write a lost or damaged manifest again from the experiment "
+        "and the whole chunks in the folder",
+    )
     p_sw.set_defaults(run=_sweep)
 
 
@@ -444,6 +468,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SweepInterrupted as err:
         print(str(err), file=sys.stderr)
         return 130
+    except OSError as err:  # the filesystem said no: one line, never a traceback
+        where = f"{err.filename}: " if err.filename else ""
+        print(f"sim {args.command}: error: {where}{err.strerror or err}", file=sys.stderr)
+        return EXIT_USAGE
     except (SimError, DiceError) as err:
         message = str(err)
         if getattr(err, "issues", None) or args.command == "validate":
