@@ -151,18 +151,15 @@ def _replay(a: argparse.Namespace) -> str:
 
 def _check_pictures(a: argparse.Namespace, scenario: Any, where: str) -> None:
     """Refuse ``--frames``/``--gif`` before fighting when nothing could be drawn or written."""
-    from pathlib import Path
-
     if not (a.frames or a.gif):
         return
     battles = scenario.campaign.battles if scenario.campaign is not None else (scenario,)
     if all(b.map is None for b in battles):
         flag = "--frames" if a.frames else "--gif"
         raise SimError(f"{where} has no `map:`, so there is nothing to draw for {flag}")
-    if a.frames and Path(a.frames).exists() and not Path(a.frames).is_dir():
-        raise SimError(f"--frames {a.frames}: not a directory")
-    if a.gif and Path(a.gif).is_dir():
-        raise SimError(f"--gif {a.gif}: is a directory, not a file name")
+    from sim.frames import check_targets
+
+    check_targets(a.frames or None, a.gif or None, a.force)
 
 
 def _pictures(a: argparse.Namespace, fought: Any) -> None:
@@ -176,7 +173,8 @@ def _pictures(a: argparse.Namespace, fought: Any) -> None:
 
     from sim import frames  # matplotlib: imported only when drawing
 
-    frames.draw_run(fought, a.frames or None, a.gif or None, partial(print, file=sys.stderr))
+    say = partial(print, file=sys.stderr)
+    frames.draw_run(fought, a.frames or None, a.gif or None, say, a.force)
 
 
 def _validate(a: argparse.Namespace) -> str:
@@ -285,13 +283,20 @@ def _add_pictures(p: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="draw the battle on its map: one PNG per round in DIR, round-000.png (the "
         "deployment) to round-NNN.png (DIR is created; old frames there are replaced); a "
-        "campaign draws each battle, battle-N-round-NNN.png; needs a scenario with map:",
+        "campaign draws each battle, battle-N-round-NNN.png; needs a scenario with map: "
+        "(DIR must be new, empty or an earlier --frames folder)",
     )
     p.add_argument(
         "--gif",
         metavar="FILE",
         help="draw the battle on its map as an animated GIF, one frame per round (a "
-        "campaign: FILE-battle-N.gif per battle); needs a scenario with map:",
+        "campaign: FILE-battle-N.gif per battle; an existing FILE only if sim drew it); "
+        "needs a scenario with map:",
+    )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="draw --frames/--gif even over files that sim did not write",
     )
 
 

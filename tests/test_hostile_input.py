@@ -188,3 +188,40 @@ def test_a_non_utf8_scenario_through_an_experiment_is_located(tmp_path, capsys):
         f"{path}:1: scenario: cannot read the scenario: {tmp_path / 'bad.yaml'}:1: "
         "not UTF-8 text (byte 6)"
     )
+
+
+# --------------------------------------------------------------------------- where we write
+
+
+def test_run_out_refuses_a_folder_that_is_not_empty(tmp_path, capsys):
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    assert one_error(capsys, "run", SKIRMISH, "--seed", 1, "--out", out) == (
+        f"sim run: error: {out}: exists and is not empty; choose another --out"
+    )
+    assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
+    (tmp_path / "file").write_text("x")
+    assert one_error(capsys, "run", SKIRMISH, "--seed", 1, "--out", tmp_path / "file") == (
+        f"sim run: error: {tmp_path / 'file'}: is a file, not a folder; choose another --out"
+    )
+
+
+def test_gif_never_overwrites_a_file_sim_did_not_draw(tmp_path, capsys):
+    from tests.test_cli_frames import scenario
+
+    path = scenario(tmp_path)
+    victim = tmp_path / "victim.yaml"
+    victim.write_text("name: precious\n")
+    assert one_error(capsys, "run", path, "--seed", 1, "--gif", victim) == (
+        f"sim run: error: --gif {victim}: is a file that sim did not draw; choose another "
+        "name, or add --force to overwrite it"
+    )
+    assert victim.read_text() == "name: precious\n"
+    gif = tmp_path / "fight.gif"
+    for _ in range(2):  # a GIF sim drew may be drawn again
+        code, _, err = cli(capsys, "run", path, "--seed", 1, "--gif", gif)
+        assert code == 0, err
+    code, _, err = cli(capsys, "run", path, "--seed", 1, "--gif", victim, "--force")
+    assert code == 0, err
+    assert victim.read_bytes().startswith(b"GIF8")
