@@ -121,6 +121,11 @@ def _run(a: argparse.Namespace) -> str:
         print(f"seed {seed} (replay with --seed {seed})", file=sys.stderr)
     if seed < 0:
         raise SimError(f"--seed must be 0 or more, got {seed}")
+    if a.out is not None and seed >= 2**64:
+        raise SimError(
+            f"seed {seed} does not fit a dataset's seed column (0 to 2**64-1); run it "
+            "without --out, or choose a smaller seed"
+        )
     _check_pictures(a, scenario, a.file)
     fought = fight(scenario, seed, events=a.events)
     if a.out is not None:
@@ -485,7 +490,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"sim {args.command}: error: {message}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        print(out)
+        try:
+            print(out)
+        except UnicodeEncodeError:  # a file name that is not text in the terminal's encoding
+            enc = sys.stdout.encoding or "utf-8"
+            print(out.encode(enc, "backslashreplace").decode(enc))
     except BrokenPipeError:  # e.g. `sim odds deathwish | head`
         sys.stderr.close()
     return 0

@@ -138,9 +138,16 @@ def _column_value(v: Any, kind: pa.DataType) -> Any:
 
 
 def _arrow_type(values: Sequence[Any]) -> pa.DataType:
+    """The column type of a parameter: bool, int64, float64, or JSON text for the rest.
+
+    Whole numbers beyond 64 bits (or too large for a float) are kept as text, as written.
+    """
     if all(isinstance(v, bool) for v in values):
         return pa.bool_()
-    if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+    ints = [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
+    if any(not -(2**63) <= v < 2**63 for v in ints):
+        return pa.string()
+    if len(ints) == len(values):
         return pa.int64()
     if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
         return pa.float64()

@@ -18,6 +18,7 @@ a crash leaves only whole files behind. Any tool reads the tables with no glue:
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -193,7 +194,13 @@ def error_row(
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same directory."""
+    """Write ``data`` to ``path`` through a temporary file in the same directory.
+
+    Raises:
+        OSError: the file cannot be written (``path`` a folder, a full or read-only disk).
+    """
+    if path.is_dir():
+        raise IsADirectoryError(errno.EISDIR, "is a directory, not a file name", str(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:

@@ -225,3 +225,79 @@ def test_gif_never_overwrites_a_file_sim_did_not_draw(tmp_path, capsys):
     code, _, err = cli(capsys, "run", path, "--seed", 1, "--gif", victim, "--force")
     assert code == 0, err
     assert victim.read_bytes().startswith(b"GIF8")
+
+
+# --------------------------------------------------------------------------- no traceback
+
+
+def test_a_seed_beyond_the_seed_column_is_refused_with_out(tmp_path, capsys):
+    assert one_error(capsys, "run", SKIRMISH, "--seed", 2**64, "--out", tmp_path / "o") == (
+        f"sim run: error: seed {2**64} does not fit a dataset's seed column (0 to 2**64-1); "
+        "run it without --out, or choose a smaller seed"
+    )
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_parameter_beyond_64_bits_is_kept_as_text(tmp_path, capsys):
+    path = write_exp(tmp_path, f"scenario: {SKIRMISH}\nparameters:\n  max_rounds: [{2**63}]\n")
+    code, _, err = cli(capsys, "sweep", path, "--out", tmp_path / "o", "--executor", "serial")
+    assert code == 0, err
+    import pandas as pd
+
+    runs = pd.read_parquet(tmp_path / "o" / "runs")
+    assert runs["max_rounds"].tolist() == [str(2**63)]
+    assert "must be 1..10000, got 9223372036854775808" in runs["error"][0]
+    code, _, err = cli(capsys, "sweep", path, "--out", tmp_path / "o", "--resume")
+    assert code == 0, err
+
+
+def test_replay_of_a_run_id_beyond_64_bits_is_one_line(tmp_path, capsys):
+    out = tmp_path / "o"
+    assert cli(capsys, "run", SKIRMISH, "--seed", 1, "--out", out)[0] == 0
+    assert one_error(capsys, "replay", out, "--run", 10**30) == (
+        f"sim replay: error: {out}: no run {10**30} (run ids: 0..0)"
+    )
+
+
+@pytest.mark.parametrize("flag", ["--report", "--plot"])
+def test_a_report_or_plot_into_a_folder_is_one_line(tmp_path, capsys, flag):
+    out = tmp_path / "o"
+    assert cli(capsys, "run", SKIRMISH, "--seed", 1, "--out", out)[0] == 0
+    assert one_error(capsys, "analyze", out, flag, tmp_path) == (
+        f"sim analyze: error: {tmp_path}: is a directory, not a file name"
+    )
+
+
+def test_a_file_name_too_long_is_one_line(tmp_path, capsys):
+    path = write_exp(tmp_path, EXP.format(name="long"))
+    out = tmp_path / ("x" * 300)
+    assert one_error(capsys, "sweep", path, "--out", out) == (
+        f"sim sweep: error: {out}: File name too long"
+    )
+
+
+def test_a_malformed_scheduler_leaves_no_dataset(tmp_path, capsys):
+    pytest.importorskip("distributed")
+    path = write_exp(tmp_path, EXP.format(name="dask"))
+    out = tmp_path / "o"
+    line = one_error(
+        capsys, "sweep", path, "--out", out, "--executor", "dask", "--scheduler", "nope://x"
+    )
+    assert line.startswith("sim sweep: error: --scheduler nope://x: cannot reach it: unknown ")
+    assert not out.exists(), "no manifest-only dataset left behind"
+
+
+def test_stray_and_garbage_files_in_runs_are_ignored(tmp_path, capsys):
+    path = write_exp(tmp_path, EXP.format(name="stray"))
+    out = tmp_path / "o"
+    assert cli(capsys, "sweep", path, "--out", out, "--executor", "serial")[0] == 0
+    (out / "runs" / "part-999999.parquet").write_bytes(b"not parquet")
+    (out / "runs" / "part-dir.parquet").mkdir()
+    for argv in (["analyze", out], ["replay", out, "--run", 0]):
+        code, _, err = cli(capsys, *argv)
+        assert code == 0, err
+        assert "Traceback" not in err
+    code, _, err = cli(capsys, "analyze", out)
+    assert "ignored 2 files the manifest does not list" in err
+    code, stdout, err = cli(capsys, "sweep", path, "--out", out, "--resume")
+    assert code == 0, err
