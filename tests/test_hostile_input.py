@@ -301,3 +301,69 @@ def test_stray_and_garbage_files_in_runs_are_ignored(tmp_path, capsys):
     assert "ignored 2 files the manifest does not list" in err
     code, stdout, err = cli(capsys, "sweep", path, "--out", out, "--resume")
     assert code == 0, err
+
+
+# --------------------------------------------------------------------------- bounds
+
+BIG_AFTERMATH = """\
+rules: {system: 2w2p}
+aftermath: {days: DAYS}
+sides:
+  red:
+    fighters:
+      - {name: a, count: 500}
+  blue:
+    fighters:
+      - {name: b, count: 500}
+"""
+
+
+def test_an_aftermath_is_bounded_in_fighter_days():
+    assert errors(BIG_AFTERMATH.replace("DAYS", "3650")) == [
+        "t.yaml:2: aftermath.days: 3650 days x 1000 fighters is 3650000 fighter-days (a row "
+        "each); the limit is 500000: fewer days or fighters"
+    ]
+    assert load_scenario_text(BIG_AFTERMATH.replace("DAYS", "500")).aftermath.days == 500
+
+
+@pytest.mark.parametrize(
+    ("argv", "line"),
+    [
+        (
+            ["deathwish", "--penetration", 10**9, "--lethality", 10],
+            "penetration must be 0..100, got 1000000000",
+        ),
+        (
+            ["2w2p", "--attack", 100, "--defence", 100],
+            "100 attack dice x 100 defence dice is over the limit of 2500 (an exact table that "
+            "size takes minutes)",
+        ),
+        (
+            ["d6", "--damage", "1000D", "--body", "3D"],
+            "1000D against 3D is 1003 dice; the limit is 100 together",
+        ),
+    ],
+)
+def test_odds_inputs_are_bounded(capsys, argv, line):
+    assert one_error(capsys, "odds", *argv) == f"sim odds: error: {line}"
+
+
+@pytest.mark.parametrize("workers", [0, -3])
+def test_fewer_than_one_worker_is_refused(tmp_path, capsys, workers):
+    path = write_exp(tmp_path, EXP.format(name="w"))
+    assert one_error(capsys, "sweep", path, "--out", tmp_path / "o", "--workers", workers) == (
+        f"sim sweep: error: --workers must be 1 or more, got {workers}"
+    )
+    assert not (tmp_path / "o").exists()
+
+
+def test_more_workers_than_cpus_is_a_warning(tmp_path, capsys):
+    path = write_exp(tmp_path, EXP.format(name="w"))
+    many = (os.cpu_count() or 1) + 1
+    code, _, err = cli(
+        capsys, "sweep", path, "--out", tmp_path / "o", "--workers", many, "--executor", "serial"
+    )
+    assert code == 0, err
+    assert err.splitlines()[0] == (
+        f"warning: --workers {many} is more than the {os.cpu_count()} CPUs"
+    )
