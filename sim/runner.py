@@ -334,13 +334,15 @@ def sweep(
         raise SimError(f"{root}: is a file, not a folder; choose another --out")
     if has_content(root) and not (root / "manifest.json").exists() and not rebuild_manifest:
         prepare(exp, root, resume)  # refuses, naming what is there; writes nothing
-    created = not root.exists()
     try:
-        root.mkdir(parents=True, exist_ok=True)
+        root.mkdir(parents=True)
+        created = True  # by this sweep: removed again if it ends before a manifest
+    except FileExistsError:
+        created = False
     except OSError as err:
         raise SimError(f"{root}: cannot make the folder: {err.strerror or err}") from None
-    try:
-        with store.locked(root):
+    with store.locked(root):  # only the holder may remove what it made
+        try:
             return _locked_sweep(
                 exp,
                 root,
@@ -353,11 +355,11 @@ def sweep(
                 force,
                 rebuild_manifest,
             )
-    finally:
-        if created and not (root / "manifest.json").exists():
-            (root / store.LOCK_NAME).unlink(missing_ok=True)
-            with contextlib.suppress(OSError):
-                root.rmdir()  # nothing was made: leave nothing behind
+        finally:
+            if created and not (root / "manifest.json").exists():
+                (root / store.LOCK_NAME).unlink(missing_ok=True)
+                with contextlib.suppress(OSError):
+                    root.rmdir()  # nothing was made: leave nothing behind
 
 
 def _locked_sweep(
