@@ -70,6 +70,7 @@ class Fighter(CellAgent):
             spec.shield,
             max(spec.strength, spec.athletics),
             spec.resolve,
+            spec.inventory_slots,
         )
         self.in_cover = False
         self.acted = False
@@ -142,6 +143,7 @@ def _wargame_start(
     shield: str | int | None,
     strength: int,
     resolve: int,
+    inventory_slots: int = 0,
 ) -> wargame.Combatant:
     """A fresh War Game record (:func:`sim.rules.wargame.combatant`)."""
     return wargame.combatant(
@@ -151,6 +153,7 @@ def _wargame_start(
         shield=shield,
         strength=strength,
         resolve=resolve,
+        inventory_slots=inventory_slots,
     )
 
 

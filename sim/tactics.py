@@ -37,6 +37,12 @@ Parameters (all presets share them):
 - ``all_in_last``: keep no reserve once every enemy has acted this round.
 - ``dodge``: ``never``, ``wound`` (dodge a blow that would wound) or ``out`` (only one that
   would take the fighter out).
+- ``block``: a War Game defender that would avoid a blow (as ``dodge`` says) may block it
+  with an inventory slot instead of dodging (the item is lost; only with the option
+  ``wargame.inventory_block``): ``never``; ``fallback`` (the default: only when it cannot
+  dodge, being distracted, out of HD or after its own mighty attack, since a dodge costs
+  1 HD that comes back next round and an item is gone for good); ``first`` (block while it
+  has items, keeping its HD for attacks).
 - ``mighty``: ``never``, ``armored`` (when the target's armor pool is at least
   ``mighty_pool``), ``exposed`` (when the target cannot dodge it) or ``always``.
 - ``recover_below``: recover armor (1 HD, start of turn) when the pool is below this share
@@ -93,6 +99,12 @@ class Tactic:
         True, "keep no reserve once every enemy has acted this round (spent HD come back)"
     )
     dodge: str = option("wound", "which blows to dodge", choices=("never", "wound", "out"))
+    block: str = option(
+        "fallback",
+        "War Game, with wargame.inventory_block: block a blow it would dodge with an inventory "
+        "slot: never, fallback (only when it cannot dodge), first (before dodging)",
+        choices=("never", "fallback", "first"),
+    )
     mighty: str = option(
         "exposed",
         "when to declare a mighty attack: never, on an armored target, on a target that cannot "
@@ -148,6 +160,18 @@ class Tactic:
         if self.dodge == "out":
             return would_out
         return would_wound
+
+    def defence(self, avoid: bool, can_dodge: bool, can_block: bool) -> str:
+        """How a War Game defender meets a blow: ``dodge``, ``block`` or ``armor``.
+
+        ``avoid``: whether it wants to avoid the blow (:meth:`wants_dodge`). ``block`` says
+        whether an inventory slot is used before a dodge, instead of one, or never.
+        """
+        if not avoid:
+            return "armor"
+        if can_block and (self.block == "first" or (self.block == "fallback" and not can_dodge)):
+            return "block"
+        return "dodge" if can_dodge else "armor"
 
     def wants_mighty(self, target_pool: int, target_can_dodge: bool = True) -> bool:
         """Whether to declare the next attack mighty.

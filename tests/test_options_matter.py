@@ -288,6 +288,11 @@ sides:
       - {name: B2, hit_dice: 4, armor: [gambeson], weapon: axe}
 """
 
+# the same melee where an item may block a blow (ten items each, the default inventory)
+WG_BLOCKS = WG_MELEE.replace(
+    "rules: wargame\n", "rules:\n  system: wargame\n  options: {inventory_block: true}\n"
+)
+
 # six-HD axemen without armor: what they keep back for dodging decides every exchange
 WG_RESERVE = """
 rules: wargame
@@ -1317,6 +1322,7 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "tactic.reserve": _probes(WG_RESERVE, (0, 3), seeds=80),
     "tactic.all_in_last": _probes(WG_MELEE, (False,), seeds=120),
     "tactic.dodge": _probes(WG_MELEE, ("never", "out")),
+    "tactic.block": _probes(WG_BLOCKS, ("never", "first")),
     "tactic.mighty": _probes(WG_MELEE, ("never", "armored", "always"), seeds=80),
     "tactic.mighty_pool": _probes(WG_MELEE_ARMORED, (0, 20), seeds=200),
     "tactic.recover_below": _probes(WG_ARMOR_DUEL, (0.0, 0.9), seeds=200),
@@ -1365,10 +1371,6 @@ PROBES: dict[str, tuple[Probe, ...]] = {
 }
 
 NOT_WIRED: dict[str, str] = {
-    "wargame.inventory_block": (
-        "no tactic ever blocks with an inventory slot: a defender dodges or lets its armor "
-        "absorb (RULES.md 1.3 leaves the choice to a tactic, which has no block policy)"
-    ),
     "wargame.spear_breaks_engagement": (
         "the rules report it (Hit.breaks_engagement) but the battle never reads it: off a map "
         "there is no engagement, on a map a shove always moves the target out of reach"

@@ -251,8 +251,9 @@ def invoke_factor(b: Battle, f: Fighter, target: Fighter, *, hazards: bool = Tru
 def attack(b: Battle, f: Fighter, target: Fighter) -> None:
     """``f`` attacks ``target``.
 
-    Mighty if its tactic says so; the damage rolled; the defender dodging or letting its
-    armor absorb; on a map a spear's hit shoves.
+    Mighty if its tactic says so; the damage rolled; the defender dodging, blocking with an
+    inventory slot or letting its armor absorb (its tactic's :meth:`~sim.tactics.Tactic.defence`);
+    on a map a spear's hit shoves.
     """
     t = b.tactic_of(f)
     weapon = wargame.weapon(f.spec.weapon)
@@ -273,9 +274,12 @@ def attack(b: Battle, f: Fighter, target: Fighter) -> None:
     pool = wargame.effective_pool(target.wg)
     would_wound = mighty or weapon.ignores_armor or roll.total > pool
     would_out = would_wound and target.wg.hit_dice <= (2 if mighty else 1)
-    defence = "armor"
-    if wargame.can_dodge(target.wg) and b.tactic_of(target).wants_dodge(would_wound, would_out):
-        defence = "dodge"
+    guard = b.tactic_of(target)
+    defence = guard.defence(
+        guard.wants_dodge(would_wound, would_out),
+        wargame.can_dodge(target.wg),
+        wargame.can_block(target.wg, b.frame),
+    )
     before = target.wg.hit_dice
     target.wg, hit = wargame.resolve_attack(
         target.wg,

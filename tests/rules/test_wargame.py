@@ -288,12 +288,35 @@ def test_dodge_not_while_distracted_or_fleeing_unless_damaged():
 
 
 def test_inventory_block_is_an_option():
-    c = wg.combatant(3)
+    c = wg.combatant(3, inventory_slots=2)
     with pytest.raises(SimError, match="inventory_block"):
         wg.resolve_attack(c, hit(5), defence="block")
     on = wg.make_options({"inventory_block": True})
     c2, h = wg.resolve_attack(c, hit(5), defence="block", options=on)
     assert h.blocked and c2.inventory_lost == 1 and c2.hit_dice == 3
+    assert c2.spendable == 3 and wg.inventory_left(c2) == 1  # a block spends no HD
+    assert h.describe() == "plain: blocked with an inventory slot (item lost)"
+
+
+def test_a_block_needs_an_item_left_and_works_when_no_hd_can_be_spent():
+    on = wg.make_options({"inventory_block": True})
+    assert not wg.can_block(wg.combatant(3, inventory_slots=2))  # the option is off
+    assert not wg.can_block(wg.combatant(3), on)  # nothing carried
+    c = wg.combatant(3, inventory_slots=1)
+    distracted, _ = wg.distract(c, "sand")
+    assert not wg.can_dodge(distracted) and wg.can_block(distracted, on)
+    spent = wg.spend(c, 3)
+    assert not wg.can_dodge(spent) and wg.can_block(spent, on)
+    c2, h = wg.resolve_attack(spent, hit(16, 8, 8), "axe", defence="block", options=on)
+    assert h.blocked and c2.hit_dice == 3 and not wg.can_block(c2, on)
+    with pytest.raises(SimError, match="no item left"):
+        wg.resolve_attack(c2, hit(5), defence="block", options=on)
+    acid, _ = wg.apply_hazard(wg.combatant(4, inventory_slots=3), "acid")
+    assert wg.inventory_left(acid) == 0 and not wg.can_block(acid, on)  # 5 slots destroyed
+    assert not wg.can_block(wg.start_fleeing(c), on)
+    assert wg.attack_dist(c, 2, defence="block", options=on) == Dist.constant(
+        replace(c, inventory_lost=1)
+    )
 
 
 # --------------------------------------------------------------------------- wounds

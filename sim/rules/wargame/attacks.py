@@ -28,7 +28,7 @@ from sim.rules.wargame.base import (
 from sim.rules.wargame.combatant import Combatant, Wound, effective_pool, is_out, warbow_blocked
 from sim.rules.wargame.damage import DamageRoll, absorb, damage_roll_dist
 from sim.rules.wargame.factors import cover_protects
-from sim.rules.wargame.maneuvers import can_dodge, spend
+from sim.rules.wargame.maneuvers import can_block, can_dodge, spend
 from sim.rules.wargame.options import DEFAULT_OPTIONS, Options
 from sim.rules.wargame.tables import Factor, Weapon, armor_spec, weapon
 from sim.rules.wargame.wounds import _weapon_wound_type, lose_hd
@@ -203,6 +203,8 @@ def _blocked(blow: _Blow) -> tuple[Combatant, Hit]:
     """The target blocks with an inventory slot (option ``inventory_block``); the item is lost."""
     if not blow.options.inventory_block:
         raise SimError("blocking with an inventory slot is off (option inventory_block)")
+    if not can_block(blow.c, blow.options):
+        raise SimError("the target cannot block now (no item left to block with)")
     blow.c = blow.c.evolve(inventory_lost=blow.c.inventory_lost + 1)
     return blow.done(blocked=True)
 

@@ -23,7 +23,7 @@ from sim.rules.wargame.base import (
     _check_choice,
     _d,
 )
-from sim.rules.wargame.combatant import Combatant, has_broken_bones
+from sim.rules.wargame.combatant import Combatant, has_broken_bones, inventory_left
 from sim.rules.wargame.options import DEFAULT_OPTIONS, Options
 
 
@@ -125,6 +125,18 @@ def can_dodge(c: Combatant) -> bool:
     fleeing unless damaged while fleeing.
     """
     return not c.mighty_attack_pending and can_spend(c, DODGE_COST, "dodge")
+
+
+def can_block(c: Combatant, options: Options = DEFAULT_OPTIONS) -> bool:
+    """True if ``c`` may block an attack with an inventory slot (RULES.md 1.3 [I]).
+
+    Only with the option ``inventory_block``, and only while it still carries an item. A block
+    spends no HD, so a distracted creature, or one that has spent its HD, may still block;
+    an out or fleeing one may not (unless damaged while fleeing).
+    """
+    if not options.inventory_block or inventory_left(c) < 1:
+        return False
+    return c.status == Status.ACTIVE or (c.status == Status.FLEEING and c.damaged_while_fleeing)
 
 
 def can_act_out_of_turn(c: Combatant, options: Options = DEFAULT_OPTIONS) -> bool:
