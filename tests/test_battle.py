@@ -699,6 +699,7 @@ def test_hazard_push_is_a_contest_and_costs_one_hd_and_the_armor():
     sc = duel(
         FighterSpec("A", hit_dice=6, strength=5),
         FighterSpec("B", armor=("chain",)),
+        params_b={"dodge": "never"},  # B does not spend 1 HD to survive the hazard's wound
         factors=(FactorSpec("hazard", "tangle"),),
     )
     b = Battle(sc, seed=1, events=True)

@@ -1232,6 +1232,7 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "wargame.skewer": _probes(WG_LANCES_ANY_EIGHT, ("kill",)),
     "wargame.spear_breaks_engagement": _probes(MAP_SPEARS, (False,)),
     "wargame.hazard_contest": _probes(WG_CLIFF, (False,)),
+    "wargame.survive": _probes(WG_HAZARD, ("attacks",)),
     "wargame.contest_ties": _probes(classic(WG_CLIFF_DUEL), ("attacker", "reroll"), seeds=200),
     "wargame.contest_roll": _probes(WG_CLIFF, ("spent",), seeds=60),
     "wargame.contest_unable": _probes(classic(WG_CLIFF_DUEL_SPENT), ("auto_lose",)),

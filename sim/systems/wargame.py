@@ -230,7 +230,13 @@ def invoke_factor(b: Battle, f: Fighter, target: Fighter, *, hazards: bool = Tru
         f.wg, paid = wargame.pay_maneuver(f.wg, "contest", b.frame)
         before = target.wg.hit_dice
         target.wg, use = wargame.push_into_hazard(
-            f.wg, target.wg, hazard, b.rng, attacker_dice=paid.cost, options=b.frame
+            f.wg,
+            target.wg,
+            hazard,
+            b.rng,
+            attacker_dice=paid.cost,
+            options=b.frame,
+            survive=survives(b, target, hazard),
         )
         lost = before - target.wg.hit_dice
         b.note(f.name, "hazard", target.name, result=use.describe())
@@ -347,7 +353,13 @@ def map_maneuver(b: Battle, f: Fighter, used_factor: bool) -> str | None:
         f.wg, paid = wargame.pay_maneuver(f.wg, "contest", b.frame)
         before = target.wg.hit_dice
         target.wg, use = wargame.push_into_hazard(
-            f.wg, target.wg, name, b.rng, attacker_dice=paid.cost, options=b.frame
+            f.wg,
+            target.wg,
+            name,
+            b.rng,
+            attacker_dice=paid.cost,
+            options=b.frame,
+            survive=survives(b, target, name),
         )
         if use.applied:
             b.field.put(target, beside)
@@ -364,10 +376,21 @@ def map_maneuver(b: Battle, f: Fighter, used_factor: bool) -> str | None:
 def into_hazard(b: Battle, f: Fighter, target: Fighter, hazard: str) -> None:
     """``target`` lands in a hazard on the map: its effects apply (RULES.md 1.10)."""
     before = target.wg.hit_dice
-    target.wg, use = wargame.apply_hazard(target.wg, hazard, options=b.frame)
+    target.wg, use = wargame.apply_hazard(
+        target.wg, hazard, options=b.frame, survive=survives(b, target, hazard)
+    )
     lost = before - target.wg.hit_dice
     b.note(f.name, "hazard", target.name, result=use.describe())
     after_harm(b, f, target, lost, lost)
+
+
+def survives(b: Battle, target: Fighter, hazard: str | wargame.Factor) -> bool:
+    """Whether ``target`` would spend 1 HD to survive a hazard's wound (option ``survive``).
+
+    Its tactic decides as it decides a dodge (:meth:`~sim.tactics.Tactic.wants_dodge`): the
+    hazard wounds, and takes it out if it has no more HD than the hazard takes.
+    """
+    return b.tactic_of(target).wants_dodge(True, target.wg.hit_dice <= wargame.hazard_hd(hazard))
 
 
 def after_harm(b: Battle, f: Fighter | None, target: Fighter, wounds: int, lost: int) -> None:

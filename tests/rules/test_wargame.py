@@ -58,6 +58,7 @@ def test_option_defaults_match_rules_md():
     assert o.broken_bones == "all_hd_on_8"
     assert o.max_damage == "all_eight"
     assert o.hazard_contest is True
+    assert o.survive == "any_source"
     help_rows = wg.options_help()
     assert {r["name"] for r in help_rows} == set(wg.Options.__dataclass_fields__)
     assert all(r["tag"] in ("I", "H") and r["doc"] for r in help_rows)
@@ -430,6 +431,51 @@ def test_burning_keeps_armor_zero_and_costs_one_hd_each_round():
     one = wg.make_options({"extinguish": "one_hd"})
     c = wg.apply_wound_type(wg.combatant(4), "burning")
     assert wg.put_out_fire(c, one)[0].spendable == 3
+
+
+def test_a_burning_creature_may_spend_one_hd_to_survive_the_burn():
+    c = wg.apply_wound_type(wg.combatant(4, armor=["plate"]), "burning")
+    c2, start = wg.start_round(c, survive=True)
+    assert (c2.hit_dice, c2.spendable, c2.burning, c2.armor_pool) == (4, 3, True, 0)
+    assert start.survived and start.burning is None and start.spendable == 3
+    assert start.describe() == "3 HD to spend; burning: 1 HD spent to survive it"
+    assert wg.can_survive(c) and wg.SURVIVE_COST == 1
+    attacks = wg.make_options({"survive": "attacks"})  # the other reading: only a dodge
+    assert not wg.can_survive(c, attacks)
+    c3, start3 = wg.start_round(c, survive=True, options=attacks)
+    assert (c3.hit_dice, c3.spendable, start3.survived) == (3, 3, False)
+    fleeing = c.evolve(status=Status.FLEEING)  # a fleeing creature spends HD only to run
+    assert not wg.can_survive(fleeing)
+    assert wg.start_round(fleeing, survive=True)[0].hit_dice == 3
+    assert wg.can_survive(fleeing.evolve(damaged_while_fleeing=True))
+
+
+def test_a_hazard_s_wound_may_be_survived_but_not_its_effect():
+    c, use = wg.apply_hazard(wg.combatant(4), "spiked_pit", survive=True)
+    assert (c.hit_dice, c.spendable, c.wounds, use.loss) == (4, 3, (), None)
+    assert use.effects == (
+        "1 HD spent to survive the wound",
+        "armor 0 this round",
+        "the limb is spared",
+    )
+    fire, _ = wg.apply_hazard(wg.combatant(4, armor=["plate"]), "fire", survive=True)
+    assert (fire.hit_dice, fire.burning, fire.armor_pool) == (4, True, 0)
+    storm, _ = wg.apply_hazard(wg.combatant(4), "storm", survive=True)
+    assert (storm.hit_dice, storm.spendable) == (4, 3)  # both HD of the storm survived
+    assert wg.hazard_hd("storm") == 2 and wg.hazard_hd("tangle") == 1
+    held, _ = wg.apply_hazard(wg.combatant(4), "tangle", survive=True)
+    assert held.subdued and held.hit_dice == 4
+    cliff, _ = wg.apply_hazard(wg.combatant(4), "cliff", survive=True)
+    assert cliff.status == Status.DEAD  # the fall still kills
+    spent, _ = wg.apply_hazard(wg.combatant(4).evolve(spendable=0), "storm", survive=True)
+    assert spent.hit_dice == 2  # nothing left to spend: the wound is taken
+    attacks = wg.make_options({"survive": "attacks"})
+    assert wg.apply_hazard(wg.combatant(4), "storm", survive=True, options=attacks)[0].hit_dice == 2
+    a, t = wg.combatant(3), wg.combatant(4)
+    exact = wg.push_into_hazard_dist(a, t, "storm", survive=True)
+    # the target spends 1 HD to resist and, when pushed, 1 more to survive: HD are untouched
+    assert exact.prob(lambda c: c.hit_dice == 4) == 1
+    assert exact.prob(lambda c: c.spendable == 2) == wg.contest_dist(0, 0)["attacker"]
 
 
 def test_lingering_is_recorded_only():

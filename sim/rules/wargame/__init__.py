@@ -22,6 +22,10 @@ Options (fields of :class:`Options`; [I] interpretation, [H] house rule):
 - ``inventory_block`` = False [I]: a defender may block with an inventory slot (item lost).
 - ``broken_bones`` = ``"all_hd_on_8"`` [I]: attacking or moving costs all remaining HD and
   succeeds only on a d8 of 8 (``"forbidden"``: not possible at all).
+- ``survive`` = ``"any_source"`` [I]: a creature with no armor protecting it (burning and a
+  hazard keep its armor at 0) may spend 1 HD to survive an HD loss from burning or a hazard
+  as it may dodge an attack [S: "when it takes damage from any source"] (``"attacks"``:
+  only attacks).
 - ``wound_types`` = ``"named"`` [H]: a wound gets a type only where the weapon or hazard names
   one (``"by_kind"``: also by the weapon's damage kind per the d4 table; ``"rolled"``: d4).
 - ``extinguish`` = ``"maneuver"`` [H]: putting out a fire is a maneuver (``"one_hd"``).
@@ -102,6 +106,7 @@ from sim.rules.wargame.base import (
     QUIET_ROUNDS,
     RECOVER_COST,
     RESIST_COST,
+    SURVIVE_COST,
     WOUND_HD,
     Draw,
 )
@@ -149,6 +154,7 @@ from sim.rules.wargame.factors import (
     can_distract,
     cover_protects,
     distract,
+    hazard_hd,
     hazard_round,
     is_held,
     push_into_hazard,
@@ -202,6 +208,7 @@ from sim.rules.wargame.rounds import (
     RoundStart,
     back_into_fight,
     can_recover_armor,
+    can_survive,
     end_round,
     end_turn,
     recover_armor,
@@ -257,6 +264,7 @@ __all__ = [
     "QUIET_ROUNDS",
     "RECOVER_COST",
     "RESIST_COST",
+    "SURVIVE_COST",
     "WOUND_HD",
     "DEFAULT_OPTIONS",
     "Options",
@@ -333,6 +341,7 @@ __all__ = [
     "RoundStart",
     "back_into_fight",
     "can_recover_armor",
+    "can_survive",
     "end_round",
     "end_turn",
     "recover_armor",
@@ -351,6 +360,7 @@ __all__ = [
     "can_distract",
     "cover_protects",
     "distract",
+    "hazard_hd",
     "hazard_round",
     "is_held",
     "push_into_hazard",
