@@ -44,7 +44,8 @@ Parameters (all presets share them):
   1 HD that comes back next round and an item is gone for good); ``first`` (block while it
   has items, keeping its HD for attacks).
 - ``mighty``: ``never``, ``armored`` (when the target's armor pool is at least
-  ``mighty_pool``), ``exposed`` (when the target cannot dodge it) or ``always``.
+  ``mighty_pool``), ``exposed`` (when the target can neither dodge it nor block it with an
+  item) or ``always``.
 - ``recover_below``: recover armor (1 HD, start of turn) when the pool is below this share
   of its maximum.
 - ``cover``: take cover (a maneuver) when an enemy has a ranged weapon and cover is in play.
@@ -176,8 +177,9 @@ class Tactic:
     def wants_mighty(self, target_pool: int, target_can_dodge: bool = True) -> bool:
         """Whether to declare the next attack mighty.
 
-        ``exposed``: only when the target cannot dodge it, since a dodged mighty attack
-        costs the attacker its own dodges for nothing.
+        ``exposed``: only when the target cannot dodge it (``target_can_dodge``: nor block it
+        with an item), since a dodged or blocked mighty attack costs the attacker its own
+        dodges for nothing.
         """
         if self.mighty == "always":
             return True

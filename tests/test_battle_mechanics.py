@@ -68,6 +68,31 @@ def test_a_defender_that_cannot_dodge_blocks_with_an_inventory_slot():
     assert t2.wg.hit_dice == 3 and t2.wg.inventory_lost == 0
 
 
+def test_no_mighty_attack_on_a_target_that_would_block_it():
+    sc = duel(
+        FighterSpec("A", hit_dice=6, weapon="axe"),
+        FighterSpec("B", hit_dice=4, inventory_slots=1),
+        options={"inventory_block": True},
+    )
+    for block, word in (("fallback", "attack"), ("never", "mighty attack")):
+        b = Battle(
+            replace(
+                sc,
+                sides=(
+                    sc.sides[0],
+                    replace(sc.sides[1], tactic=TacticSpec("balanced", {"block": block})),
+                ),
+            ),
+            seed=1,
+            events=True,
+        )
+        a, t = by_name(b, "A"), by_name(b, "B")
+        t.wg = t.wg.evolve(spendable=0)  # B cannot dodge; it can block unless its tactic won't
+        b.rng = ScriptedRng([5, 4])
+        wgsys.attack(b, a, t)
+        assert b.log[-1]["action"] == word
+
+
 def _blockers(**options):
     fighters = [
         FighterSpec("R1", hit_dice=5, armor=("gambeson",), weapon="axe"),

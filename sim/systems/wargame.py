@@ -278,7 +278,10 @@ def attack(b: Battle, f: Fighter, target: Fighter) -> None:
     """
     t = b.tactic_of(f)
     weapon = wargame.weapon(f.spec.weapon)
-    mighty = t.wants_mighty(wargame.effective_pool(target.wg), wargame.can_dodge(target.wg))
+    guard = b.tactic_of(target)
+    can_block = wargame.can_block(target.wg, b.frame)
+    avoids = wargame.can_dodge(target.wg) or (can_block and guard.block != "never")
+    mighty = t.wants_mighty(wargame.effective_pool(target.wg), avoids)
     if mighty:
         f.wg = wargame.declare_mighty(f.wg)
     f.wg, paid = wargame.pay_maneuver(f.wg, "attack", b.frame)
@@ -295,11 +298,8 @@ def attack(b: Battle, f: Fighter, target: Fighter) -> None:
     pool = wargame.effective_pool(target.wg)
     would_wound = mighty or weapon.ignores_armor or roll.total > pool
     would_out = would_wound and target.wg.hit_dice <= (2 if mighty else 1)
-    guard = b.tactic_of(target)
     defence = guard.defence(
-        guard.wants_dodge(would_wound, would_out),
-        wargame.can_dodge(target.wg),
-        wargame.can_block(target.wg, b.frame),
+        guard.wants_dodge(would_wound, would_out), wargame.can_dodge(target.wg), can_block
     )
     before = target.wg.hit_dice
     target.wg, hit = wargame.resolve_attack(
