@@ -53,6 +53,14 @@ Parameters (all presets share them):
 - ``break_free``: a War Game fighter stuck in a hazard, grappled or subdued spends a
   maneuver at the start of its turn on a contest to break free (RULES.md 1.10).
 - ``distract``: invoke a distraction in play on the target before attacking.
+- ``contest``: War Game, a contested maneuver on the target once a turn instead of an attack
+  (RULES.md 1.7): ``never`` (the default: every maneuver goes into attacks, as before);
+  ``grapple``, ``shove`` or ``disarm`` whenever it would take hold; ``auto``: with a dagger
+  grapple (a dagger strips 1 HD from a grappled target), else disarm a target whose weapon
+  has a property, else shove down a target that could dodge (one on the ground cannot).
+- ``whip``: what a whip's max damage does beside subduing [S: "targets subdued this way can
+  be shoved to the ground or disarmed at the same time"]: ``auto`` (the default: disarm a
+  target whose weapon has a property, else knock it down), ``disarm``, ``shove``, ``none``.
 - ``leader_killing``: at large scale, ``never`` or ``always`` go for the enemy leader.
 - ``defence_share``: share of a side's 2W2P front dice set aside for defence.
 - ``protect_leader``: 2W2P, the side deciding who takes the hits keeps them off its leader
@@ -120,6 +128,18 @@ class Tactic:
         True, "War Game: a fighter stuck, grappled or subdued tries to break free on its turn"
     )
     distract: bool = option(False, "distract the target before attacking")
+    contest: str = option(
+        "never",
+        "War Game: a grapple, shove or disarm on the target once a turn: never, grapple, shove, "
+        "disarm, auto (grapple with a dagger, disarm an armed target, shove one that can dodge)",
+        choices=("never", "grapple", "shove", "disarm", "auto"),
+    )
+    whip: str = option(
+        "auto",
+        "War Game: a whip's subduing blow also disarms (a target with a weapon property) or "
+        "knocks down (auto), disarm, shove or none",
+        choices=("auto", "disarm", "shove", "none"),
+    )
     leader_killing: str = option(
         "never", "large scale: try leader killing", choices=("never", "always")
     )
@@ -173,6 +193,30 @@ class Tactic:
         if can_block and (self.block == "first" or (self.block == "fallback" and not can_dodge)):
             return "block"
         return "dodge" if can_dodge else "armor"
+
+    def contest_kind(self, dagger: bool, target_armed: bool, target_dodges: bool) -> str | None:
+        """The contested maneuver to try on the target this turn, or None (``contest``).
+
+        ``dagger``: the fighter wields one; ``target_armed``: the target's weapon has a
+        property and it is not disarmed; ``target_dodges``: it could dodge (not on the ground).
+        """
+        if self.contest == "never":
+            return None
+        if self.contest != "auto":
+            return self.contest
+        if dagger:
+            return "grapple"
+        if target_armed:
+            return "disarm"
+        return "shove" if target_dodges else None
+
+    def whip_follow(self, target_armed: bool) -> str | None:
+        """What a subduing whip blow also does: ``disarm``, ``shove`` or None (``whip``)."""
+        if self.whip == "none":
+            return None
+        if self.whip == "auto":
+            return "disarm" if target_armed else "shove"
+        return self.whip
 
     def wants_mighty(self, target_pool: int, target_can_dodge: bool = True) -> bool:
         """Whether to declare the next attack mighty.

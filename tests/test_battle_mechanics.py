@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from sim.battle import Battle
 from sim.rules import wargame
+from sim.rules.common import Status
 from sim.scenario import FactorSpec, FighterSpec, Scenario, Side, TacticSpec
 from sim.systems import wargame as wgsys
 from tests.conftest import ScriptedRng
@@ -164,3 +165,123 @@ def test_battles_by_hazards_see_their_wounds_survived():
     assert sum(len(results(fought(_storm(), s), "to survive")) for s in range(10)) > 0
     off = _storm(survive="attacks")
     assert not any(results(fought(off, s), "to survive") for s in range(10))
+
+
+# --------------------------------------------------------------------------- grapple, shove, disarm
+def test_a_dagger_grapples_then_stabs_and_the_held_breaks_free_against_its_holder():
+    sc = duel(
+        FighterSpec("A", hit_dice=6, weapon="dagger", strength=2),
+        FighterSpec("B", hit_dice=4, armor=("plate",), strength=1),
+        params_a={"contest": "auto"},
+        params_b={"dodge": "never"},
+    )
+    b = Battle(sc, seed=1, events=True)
+    a, t = by_name(b, "A"), by_name(b, "B")
+    b.rng = ScriptedRng([8, 1, 1, 1])  # A's contest die 8, B's 1; then A's stab 2
+    assert wgsys.maneuver(b, a, used_factor=False) == "contest"
+    assert (t.wg.grappled, t.wg.held_by, t.wg.spendable) == (True, "A", 3)
+    assert b.log[-1]["result"] == "grapple: contest 10 (8) vs 2 (1): attacker wins; grappled"
+    assert wgsys.maneuver(b, a, used_factor=True) == "attack"  # once a turn; now it stabs
+    assert t.wg.hit_dice == 3  # the plate took the blow, the dagger 1 HD
+    b.rng = ScriptedRng([3, 6])  # B breaks free: 3 + 1 against the holder's 6 + 2
+    wgsys.start_of_turn(b, t)
+    assert t.wg.grappled and b.log[-1]["action"] == "fails to break free"
+    b.set_status(a, Status.INCAPACITATED)
+    wgsys.start_of_turn(b, t)  # the holder is out: the grapple ends
+    assert not t.wg.grappled and actions(b, "released")
+
+
+def test_a_shoved_fighter_cannot_dodge_until_it_stands_and_a_disarmed_one_fights_plain():
+    sc = duel(
+        FighterSpec("A", hit_dice=8, strength=3),
+        FighterSpec("B", hit_dice=6, weapon="axe"),
+        params_a={"contest": "shove"},
+    )
+    b = Battle(sc, seed=1, events=True)
+    a, t = by_name(b, "A"), by_name(b, "B")
+    b.rng = ScriptedRng([8, 1])
+    assert wgsys.contest(b, a, t) and t.wg.prone and not wargame.can_dodge(t.wg)
+    assert not wgsys.contest(b, a, t)  # already down: nothing to try
+    t.wg = t.wg.evolve(spendable=6)
+    wgsys.start_of_turn(b, t)
+    assert not t.wg.prone and t.wg.spendable == 4 and b.log[-1]["action"] == "stands up"
+    b2 = Battle(
+        replace(
+            sc,
+            sides=(
+                replace(sc.sides[0], tactic=TacticSpec("balanced", {"contest": "disarm"})),
+                sc.sides[1],
+            ),
+        ),
+        seed=1,
+        events=True,
+    )
+    a2, t2 = by_name(b2, "A"), by_name(b2, "B")
+    b2.rng = ScriptedRng([8, 1])
+    assert wgsys.contest(b2, a2, t2) and t2.wg.disarmed
+    assert wgsys.arms(t2).name == "plain" and not wgsys.armed(t2)
+    b2.rng = ScriptedRng([8, 8])  # max damage: an axe would strip 1 HD more; plain does not
+    wgsys.attack(b2, t2, a2)
+    assert "strips" not in b2.log[-1]["result"]
+    t2.wg = t2.wg.evolve(spendable=6)
+    wgsys.start_of_turn(b2, t2)
+    assert not t2.wg.disarmed and b2.log[-1]["action"] == "picks up its weapon"
+
+
+def test_a_whip_s_subduing_blow_also_disarms_or_knocks_down():
+    for weapon, follow in (("axe", "disarmed"), ("plain", "shoved to the ground")):
+        sc = duel(
+            FighterSpec("A", hit_dice=6, weapon="whip"),
+            FighterSpec("B", hit_dice=6, armor=("plate",), weapon=weapon),
+            params_b={"dodge": "never"},
+        )
+        b = Battle(sc, seed=1, events=True)
+        a, t = by_name(b, "A"), by_name(b, "B")
+        b.rng = ScriptedRng([8, 8])  # max damage: subdued [S]
+        wgsys.attack(b, a, t)
+        assert t.wg.subdued and b.log[-1]["result"] == follow
+        none = Battle(
+            replace(
+                sc,
+                sides=(
+                    replace(sc.sides[0], tactic=TacticSpec("balanced", {"whip": "none"})),
+                    sc.sides[1],
+                ),
+            ),
+            seed=1,
+            events=True,
+        )
+        none.rng = ScriptedRng([8, 8])
+        wgsys.attack(none, by_name(none, "A"), by_name(none, "B"))
+        t2 = by_name(none, "B")
+        assert t2.wg.subdued and not (t2.wg.disarmed or t2.wg.prone)
+
+
+def _brawl(contest):
+    red = TacticSpec("balanced", {"contest": contest})
+    return Scenario(
+        sides=(
+            Side(
+                "red",
+                (
+                    FighterSpec("R1", hit_dice=5, weapon="dagger", strength=3),
+                    FighterSpec("R2", hit_dice=5, strength=3),
+                ),
+                tactic=red,
+            ),
+            Side(
+                "blue",
+                (
+                    FighterSpec("B1", hit_dice=5, weapon="axe"),
+                    FighterSpec("B2", hit_dice=5, weapon="spear"),
+                ),
+            ),
+        ),
+    )
+
+
+def test_battles_with_contested_maneuvers_use_them():
+    kinds = {e["action"] for s in range(10) for e in fought(_brawl("auto"), s).log}
+    assert {"grapple", "disarm"} <= kinds
+    never = {e["action"] for s in range(10) for e in fought(_brawl("never"), s).log}
+    assert not never & {"grapple", "shove", "disarm"}

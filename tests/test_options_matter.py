@@ -539,6 +539,49 @@ sides:
       - {name: b, count: 2, hit_dice: 5, weapon: axe}
 """
 
+# strong daggers and bare hands against dodging axemen and two-handed bastard swords, no
+# morale: grapples (the dagger strips 1 HD from the held), shoves (no dodging from the
+# ground) and disarms (no doubled damage) (tactic.contest)
+WG_BRAWL = """
+rules: wargame
+battle: {morale: none}
+max_rounds: 30
+sides:
+  red:
+    fighters:
+      - {name: R1, hit_dice: 8, strength: 6, weapon: dagger}
+      - {name: R2, hit_dice: 8, strength: 6}
+  blue:
+    fighters:
+      - {name: B1, hit_dice: 8, armor: [gambeson], weapon: axe}
+      - {name: B2, hit_dice: 8, armor: [gambeson], weapon: bastard_sword, two_handed: true}
+"""
+
+# whips rolling one d8 (max damage one time in eight) against two-handed bastard swords in
+# chain: what the subduing blow does beside (tactic.whip): a disarmed sword no longer
+# doubles its damage, a fighter knocked down spends a maneuver getting up
+WG_WHIPS = """
+rules:
+  system: wargame
+  options: {damage: weapon_d8}
+battle: {morale: none}
+max_rounds: 30
+sides:
+  red:
+    fighters:
+      - {name: r, count: 3, hit_dice: 6, weapon: whip}
+  blue:
+    tactic: {name: balanced, params: {dodge: never}}
+    fighters:
+      - {name: b, count: 3, hit_dice: 6, armor: [chain], weapon: bastard_sword, two_handed: true}
+"""
+
+# the same whips against brawlers with bare fists who dodge: auto knocks them down (no
+# dodging from the ground), disarm takes nothing from them
+WG_WHIPS_FISTS = WG_WHIPS.replace(
+    "tactic: {name: balanced, params: {dodge: never}}", "tactic: balanced"
+).replace("armor: [chain], weapon: bastard_sword, two_handed: true", "armor: [chain]")
+
 WG_DISTRACT = """
 rules: wargame
 max_rounds: 30
@@ -1324,6 +1367,13 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "tactic.all_in_last": _probes(WG_MELEE, (False,), seeds=120),
     "tactic.dodge": _probes(WG_MELEE, ("never", "out")),
     "tactic.block": _probes(WG_BLOCKS, ("never", "first")),
+    "tactic.contest": _probes(
+        WG_BRAWL, ("grapple", "shove", "disarm", "auto"), sides=("red",), focus=BLUE + RED
+    ),
+    "tactic.whip": (
+        Probe(WG_WHIPS, ("shove", "none"), seeds=200, sides=("red",)),
+        Probe(WG_WHIPS_FISTS, ("disarm",), seeds=200, sides=("red",)),
+    ),
     "tactic.mighty": _probes(WG_MELEE, ("never", "armored", "always"), seeds=80),
     "tactic.mighty_pool": _probes(WG_MELEE_ARMORED, (0, 20), seeds=200),
     "tactic.recover_below": _probes(WG_ARMOR_DUEL, (0.0, 0.9), seeds=200),

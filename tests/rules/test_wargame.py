@@ -14,7 +14,7 @@ from sim.errors import SimError
 from sim.rules import get_system
 from sim.rules import wargame as wg
 from sim.rules.common import Status
-from tests.conftest import assert_matches
+from tests.conftest import ScriptedRng, assert_matches
 
 N = 10_000  # Monte Carlo samples for the fast checks of cheap rolls
 NA = 3_000  # for the fast checks of whole attacks and contests (slower per sample)
@@ -804,6 +804,46 @@ def test_push_into_hazard_is_contested(rng):
     assert wg.push_into_hazard_dist(a, t, "storm", options=auto) == Dist.constant(
         wg.apply_hazard(t, "storm")[0]
     )
+
+
+def test_grapple_shove_and_disarm_and_their_effects():
+    t = wg.combatant(4, strength=1)
+    held, what = wg.win_contest(t, "grapple", "A")
+    assert (held.grappled, held.held_by, what) == (True, "A", "grappled")
+    assert wg.is_held(held) and not wg.can_maneuver(held, "move")  # held: no moving [H]
+    assert wg.can_maneuver(held, "attack")
+    stabbed, _ = wg.resolve_attack(held.evolve(armor_pool=8, armor_max=8), hit(1), "dagger")
+    assert stabbed.hit_dice == 3  # armor took the blow; a dagger strips 1 HD from the held [S]
+    free = wg.break_free(held)
+    assert (free.grappled, free.held_by) == (False, None)
+    assert wg.break_free_dist(held, hold_strength=3) == wg.contest_dist(1, 3).map(
+        lambda w: w == "attacker"
+    )
+    down, what = wg.win_contest(t, "shove")
+    assert down.prone and what == "shoved to the ground" and not wg.can_dodge(down)
+    assert wg.can_dodge(wg.stand_up(down))
+    bare, what = wg.win_contest(t, "disarm")
+    assert bare.disarmed and what == "disarmed"
+    assert wg.wielded(bare, "axe") == "plain" and wg.wielded(t, "axe") == "axe"
+    assert wg.wielded(wg.pick_up_weapon(bare), "axe") == "axe"
+    with pytest.raises(SimError, match="unknown contested maneuver 'trip'"):
+        wg.win_contest(t, "trip")
+    assert wg.CONTEST_KINDS == ("grapple", "shove", "disarm")
+
+
+def test_contest_maneuver_is_contested_and_matches_exact(rng):
+    a, t = wg.combatant(3, strength=2), wg.combatant(4, strength=1)
+    exact = wg.contest_maneuver_dist("shove", a, t)
+    win = wg.contest_dist(2, 1)["attacker"]
+    assert exact.prob(lambda c: c.prone and c.spendable == 3) == win  # it spent 1 HD resisting
+    assert exact.prob(lambda c: not c.prone and c.spendable == 3) == 1 - win
+    samples = [wg.contest_maneuver("shove", a, t, rng)[0] for _ in range(NA)]
+    assert_matches(samples, exact)
+    c, use = wg.contest_maneuver("grapple", a, t, ScriptedRng([8, 1]), by="A")
+    assert c.held_by == "A" and use.applied
+    assert use.describe() == "grapple: contest 10 (8) vs 2 (1): attacker wins; grappled"
+    c, use = wg.contest_maneuver("disarm", a, t, ScriptedRng([1, 8]))
+    assert not c.disarmed and use.describe().endswith("defender wins; no effect")
 
 
 # --------------------------------------------------------------------------- contests

@@ -51,7 +51,9 @@ def put_out_fire(c: Combatant, options: Options = DEFAULT_OPTIONS) -> tuple[Comb
 
 def break_free(c: Combatant) -> Combatant:
     """``c`` out of a hazard, grapple or subdual; a hazard's slowing ends with it [I]."""
-    return c.evolve(subdued=False, grappled=False, stuck_in=None, movement_penalty_ft=0)
+    return c.evolve(
+        subdued=False, grappled=False, held_by=None, stuck_in=None, movement_penalty_ft=0
+    )
 
 
 def is_held(c: Combatant) -> bool:
@@ -60,21 +62,28 @@ def is_held(c: Combatant) -> bool:
 
 
 def try_break_free(
-    c: Combatant, rng: np.random.Generator, options: Options = DEFAULT_OPTIONS
+    c: Combatant,
+    rng: np.random.Generator,
+    options: Options = DEFAULT_OPTIONS,
+    *,
+    hold_strength: int = 0,
 ) -> tuple[Combatant, Contest]:
     """A held creature's contested maneuver to break free (RULES.md 1.10 [I]).
 
     It rolls a d8 and adds its Strength or Athletics; the hold (hazard, grapple or subdual)
-    rolls a d8 with nothing added [H]. Ties go as ``contest_ties`` says (default: the hold).
-    The caller pays the maneuver. On a win the creature is free (:func:`break_free`).
+    rolls a d8 with nothing added [H], a grappler's adds its Strength (``hold_strength``) [H].
+    Ties go as ``contest_ties`` says (default: the hold). The caller pays the maneuver. On a
+    win the creature is free (:func:`break_free`).
     """
-    result = roll_contest(c.strength, 0, rng, options=options)
+    result = roll_contest(c.strength, hold_strength, rng, options=options)
     return (break_free(c) if result.winner == "attacker" else c), result
 
 
-def break_free_dist(c: Combatant, options: Options = DEFAULT_OPTIONS) -> Dist:
+def break_free_dist(
+    c: Combatant, options: Options = DEFAULT_OPTIONS, *, hold_strength: int = 0
+) -> Dist:
     """Exact chance of :func:`try_break_free` (``True``: the creature is free)."""
-    return contest_dist(c.strength, 0, options=options).map(lambda w: w == "attacker")
+    return contest_dist(c.strength, hold_strength, options=options).map(lambda w: w == "attacker")
 
 
 @dataclass(frozen=True, slots=True)

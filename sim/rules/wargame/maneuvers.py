@@ -60,6 +60,8 @@ def maneuver_cost(hd: int) -> int:
 def can_maneuver(c: Combatant, kind: str = "attack", options: Options = DEFAULT_OPTIONS) -> bool:
     """True if ``c`` can pay for a maneuver of ``kind`` now (see :data:`MANEUVERS`)."""
     _check_choice("maneuver", kind, MANEUVERS)
+    if kind == "move" and c.grappled:
+        return False  # held: it cannot move until it breaks free [H]
     if kind in ("attack", "move") and has_broken_bones(c):
         if options.broken_bones == "forbidden":
             return False
@@ -121,10 +123,10 @@ def declare_mighty(attacker: Combatant) -> Combatant:
 def can_dodge(c: Combatant) -> bool:
     """True if ``c`` may spend 1 HD to dodge.
 
-    Not after its own mighty attack (until its next turn), not while distracted, not while
-    fleeing unless damaged while fleeing.
+    Not after its own mighty attack (until its next turn), not while distracted, not on the
+    ground (shoved, until it stands up [H]), not while fleeing unless damaged while fleeing.
     """
-    return not c.mighty_attack_pending and can_spend(c, DODGE_COST, "dodge")
+    return not c.mighty_attack_pending and not c.prone and can_spend(c, DODGE_COST, "dodge")
 
 
 def can_block(c: Combatant, options: Options = DEFAULT_OPTIONS) -> bool:
