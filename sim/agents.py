@@ -71,6 +71,7 @@ class Fighter(CellAgent):
             max(spec.strength, spec.athletics),
             spec.resolve,
             spec.inventory_slots,
+            spec.healing_tools,
         )
         self.in_cover = False
         self.acted = False
@@ -144,6 +145,7 @@ def _wargame_start(
     strength: int,
     resolve: int,
     inventory_slots: int = 0,
+    healing_tools: int = 0,
 ) -> wargame.Combatant:
     """A fresh War Game record (:func:`sim.rules.wargame.combatant`)."""
     return wargame.combatant(
@@ -154,6 +156,7 @@ def _wargame_start(
         strength=strength,
         resolve=resolve,
         inventory_slots=inventory_slots,
+        healing_tools=healing_tools,
     )
 
 

@@ -58,6 +58,10 @@ Parameters (all presets share them):
   ``grapple``, ``shove`` or ``disarm`` whenever it would take hold; ``auto``: with a dagger
   grapple (a dagger strips 1 HD from a grappled target), else disarm a target whose weapon
   has a property, else shove down a target that could dodge (one on the ground cannot).
+- ``heal``: War Game, a fighter carrying healing tools spends a maneuver (and one use) on
+  1 HD for an ally: ``fallen`` (the default: bring back an incapacitated ally, who goes last
+  for 2 rounds), ``wounded`` (also an ally, itself included, missing 2 HD or more, the most
+  hurt first), ``never``. Not on a map.
 - ``whip``: what a whip's max damage does beside subduing [S: "targets subdued this way can
   be shoved to the ground or disarmed at the same time"]: ``auto`` (the default: disarm a
   target whose weapon has a property, else knock it down), ``disarm``, ``shove``, ``none``.
@@ -133,6 +137,12 @@ class Tactic:
         "War Game: a grapple, shove or disarm on the target once a turn: never, grapple, shove, "
         "disarm, auto (grapple with a dagger, disarm an armed target, shove one that can dodge)",
         choices=("never", "grapple", "shove", "disarm", "auto"),
+    )
+    heal: str = option(
+        "fallen",
+        "War Game, healing tools: bring back an incapacitated ally (fallen), also heal an ally "
+        "missing 2+ HD (wounded), never",
+        choices=("never", "fallen", "wounded"),
     )
     whip: str = option(
         "auto",

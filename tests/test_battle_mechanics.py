@@ -285,3 +285,48 @@ def test_battles_with_contested_maneuvers_use_them():
     assert {"grapple", "disarm"} <= kinds
     never = {e["action"] for s in range(10) for e in fought(_brawl("never"), s).log}
     assert not never & {"grapple", "shove", "disarm"}
+
+
+# --------------------------------------------------------------------------- healing, back into it
+def _healers(heal="fallen", tools=2):
+    return Scenario(
+        sides=(
+            Side(
+                "red",
+                (
+                    FighterSpec("R1", hit_dice=5, weapon="axe"),
+                    FighterSpec("R2", hit_dice=5, weapon="axe"),
+                    FighterSpec("Medic", hit_dice=6, healing_tools=tools),
+                ),
+                tactic=TacticSpec("balanced", {"heal": heal}),
+            ),
+            Side("blue", tuple(FighterSpec(f"B{i}", hit_dice=5, weapon="axe") for i in (1, 2, 3))),
+        ),
+    )
+
+
+def test_a_medic_brings_a_fallen_ally_back_and_it_goes_last():
+    b = Battle(_healers(), seed=1, events=True, battle={"morale": "none"})
+    r1, medic = by_name(b, "R1"), by_name(b, "Medic")
+    r1.wg = r1.wg.evolve(hit_dice=0, spendable=0)
+    b.set_status(r1, Status.INCAPACITATED)
+    assert wgsys.maneuver(b, medic, used_factor=False) == "heal"
+    assert r1.status == Status.ACTIVE and (r1.wg.hit_dice, r1.wg.goes_last) == (1, True)
+    assert medic.wg.healing_tools == 1 and medic.wg.spendable == 4
+    assert b.log[-1]["result"] == (
+        "1 HD back, 1 HD; back in the fight, goes last for 2 rounds (other: 2 HD spent)"
+    )
+    assert wgsys.patient_for(b, medic) is None  # nobody else is down (fallen only)
+    wounded = Battle(_healers("wounded"), seed=1)
+    r1w, medic_w = by_name(wounded, "R1"), by_name(wounded, "Medic")
+    r1w.wg = r1w.wg.evolve(hit_dice=3, spendable=3)
+    assert wgsys.patient_for(wounded, medic_w) is r1w  # missing 2 HD
+    r1w.wg = r1w.wg.evolve(hit_dice=4, spendable=4)
+    assert wgsys.patient_for(wounded, medic_w) is None  # missing 1: not worth a maneuver
+
+
+def test_battles_with_healing_tools_bring_fighters_back():
+    back = sum(len(results(fought(_healers(tools=3), s), "back in the fight")) for s in range(15))
+    assert back > 0
+    assert not any(actions(fought(_healers("never", 3), s), "heals") for s in range(15))
+    assert not any(actions(fought(_healers(tools=0), s), "heals") for s in range(15))

@@ -582,6 +582,22 @@ WG_WHIPS_FISTS = WG_WHIPS.replace(
     "tactic: {name: balanced, params: {dodge: never}}", "tactic: balanced"
 ).replace("armor: [chain], weapon: bastard_sword, two_handed: true", "armor: [chain]")
 
+# a medic with healing tools behind two axemen, no morale: bringing the fallen back (the
+# default), also patching up the wounded, or never (tactic.heal)
+WG_MEDICS = """
+rules: wargame
+battle: {morale: none}
+max_rounds: 30
+sides:
+  red:
+    fighters:
+      - {name: R, count: 2, hit_dice: 5, weapon: axe}
+      - {name: Medic, hit_dice: 6, healing_tools: 4}
+  blue:
+    fighters:
+      - {name: B, count: 3, hit_dice: 5, weapon: axe}
+"""
+
 WG_DISTRACT = """
 rules: wargame
 max_rounds: 30
@@ -1370,6 +1386,7 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "tactic.contest": _probes(
         WG_BRAWL, ("grapple", "shove", "disarm", "auto"), sides=("red",), focus=BLUE + RED
     ),
+    "tactic.heal": _probes(WG_MEDICS, ("never", "wounded"), sides=("red",)),
     "tactic.whip": (
         Probe(WG_WHIPS, ("shove", "none"), seeds=200, sides=("red",)),
         Probe(WG_WHIPS_FISTS, ("disarm",), seeds=200, sides=("red",)),

@@ -191,10 +191,13 @@ def get_up(b: Battle, f: Fighter) -> None:
 def maneuver(b: Battle, f: Fighter, used_factor: bool) -> str:
     """One maneuver of ``f``'s turn without a map; what it was.
 
-    Take cover from a ranged enemy, work on a ``destroy`` goal, try leader killing (large
-    scale), invoke a factor on the target (once a turn), or attack it.
+    Heal an ally with healing tools, take cover from a ranged enemy, work on a ``destroy``
+    goal, try leader killing (large scale), once a turn a contested maneuver or a factor on
+    the target, or attack it.
     """
     t = b.tactic_of(f)
+    if tend(b, f):
+        return "heal"
     cover = take_cover(b, f)
     if cover is not None and wargame.can_maneuver(f.wg, "factor", b.frame):
         f.wg, _ = wargame.pay_maneuver(f.wg, "factor", b.frame)
@@ -218,6 +221,51 @@ def maneuver(b: Battle, f: Fighter, used_factor: bool) -> str:
         return "factor"
     attack(b, f, target)
     return "attack"
+
+
+def patient_for(b: Battle, f: Fighter) -> Fighter | None:
+    """The ally ``f``'s tactic would heal now (``heal``), or None.
+
+    ``fallen``: an incapacitated ally (the first in the side's order); ``wounded``: that, else
+    the ally in the fight (``f`` included) missing the most HD, 2 or more.
+    """
+    mode = b.tactic_of(f).heal
+    if mode == "never" or f.wg.healing_tools < 1:
+        return None
+    allies = b.sides[f.side].fighters
+    fallen = [
+        x for x in allies if x.status == Status.INCAPACITATED and wargame.can_heal(x.wg, top(x))
+    ]
+    if fallen or mode == "fallen":
+        return fallen[0] if fallen else None
+    hurt = [x for x in allies if x.in_fight and top(x) - x.wg.hit_dice >= 2]
+    return max(hurt, key=lambda x: top(x) - x.wg.hit_dice, default=None)
+
+
+def top(f: Fighter) -> int:
+    """The HD ``f`` had when the battle began: healing never goes above them."""
+    return f.spec.hit_dice
+
+
+def tend(b: Battle, f: Fighter) -> bool:
+    """``f`` uses its healing tools on an ally (a maneuver, one use: 1 HD) if its tactic wants.
+
+    An incapacitated ally healed is back in the fight: it goes last for 2 rounds (RULES.md
+    1.6 "getting back into it").
+    """
+    patient = patient_for(b, f)
+    if patient is None or not wargame.can_maneuver(f.wg, "other", b.frame):
+        return False
+    f.wg, paid = wargame.pay_maneuver(f.wg, "other", b.frame)
+    f.wg = wargame.use_healing_tool(f.wg)
+    back = patient.status == Status.INCAPACITATED
+    patient.wg = wargame.heal(patient.wg, top(patient))
+    what = f"1 HD back, {patient.wg.hit_dice} HD"
+    if back:
+        what += "; back in the fight, goes last for 2 rounds"
+        b.set_status(patient, Status.ACTIVE)
+    b.note(f.name, "heals", patient.name, result=f"{what} ({paid.describe()})")
+    return True
 
 
 def holder_of(b: Battle, f: Fighter) -> Fighter | None:

@@ -121,6 +121,28 @@ def test_back_into_the_fight_goes_last_two_rounds():
     assert wg.can_act_out_of_turn(c, on)
 
 
+def test_healing_tools_give_one_hd_and_bring_the_incapacitated_back():
+    c = wg.combatant(4, healing_tools=2)
+    assert wg.use_healing_tool(c).healing_tools == 1 and wg.HEAL_HD == 1
+    with pytest.raises(SimError, match="no healing tools left"):
+        wg.use_healing_tool(wg.combatant(4))
+    hurt = c.evolve(hit_dice=2, spendable=2)
+    assert wg.heal(hurt, 4).hit_dice == 3 and wg.heal(hurt, 4).spendable == 2
+    assert not wg.can_heal(c, 4)  # nothing lost
+    with pytest.raises(SimError, match="nothing to heal: 4 of 4 HD"):
+        wg.heal(c, 4)
+    out = c.evolve(hit_dice=0, spendable=0, status=Status.INCAPACITATED)
+    back = wg.heal(out, 4)
+    assert (back.status, back.hit_dice, back.spendable, back.goes_last) == (
+        Status.ACTIVE,
+        1,
+        0,
+        True,
+    )
+    assert back.late_rounds == wg.BACK_IN_ROUNDS == 2
+    assert not wg.can_heal(out.evolve(status=Status.DEAD), 4)  # the dead stay dead
+
+
 # --------------------------------------------------------------------------- damage
 def test_damage_is_the_spent_hd_totalled():
     assert wg.damage_dist(1) == Dist.die(8)

@@ -17,6 +17,7 @@ from sim.rules.wargame.base import (
     BACK_IN_ROUNDS,
     BURNING_HD,
     HD_SIDES,
+    HEAL_HD,
     RECOVER_COST,
     SURVIVE_COST,
     _check_pool,
@@ -130,6 +131,34 @@ def back_into_fight(c: Combatant, hit_dice: int) -> Combatant:
         fleeing_turns=0,
         damaged_while_fleeing=False,
     )
+
+
+def can_heal(patient: Combatant, top_hd: int) -> bool:
+    """True if healing tools can help ``patient``: not dead, fewer HD than ``top_hd``."""
+    return patient.status != Status.DEAD and patient.hit_dice < top_hd
+
+
+def heal(patient: Combatant, top_hd: int) -> Combatant:
+    """``patient`` after one use of healing tools: 1 HD back, never above ``top_hd`` [H].
+
+    Lost HD come back by "healing tools" [S]; one use giving 1 HD, as 8 hours of rest do, is
+    a house rule. An incapacitated creature healed is back in the fight
+    (:func:`back_into_fight`: it goes last for 2 rounds). The healer's maneuver and its
+    tool are the caller's (:func:`use_healing_tool`).
+    """
+    if not can_heal(patient, top_hd):
+        raise SimError(f"nothing to heal: {patient.hit_dice} of {top_hd} HD, {patient.status}")
+    hd = min(top_hd, patient.hit_dice + HEAL_HD)
+    if is_out(patient):
+        return back_into_fight(patient, hd)
+    return patient.evolve(hit_dice=hd)
+
+
+def use_healing_tool(healer: Combatant) -> Combatant:
+    """``healer`` with one use of its healing tools gone."""
+    if healer.healing_tools < 1:
+        raise SimError("no healing tools left")
+    return healer.evolve(healing_tools=healer.healing_tools - 1)
 
 
 @dataclass(frozen=True, slots=True)
