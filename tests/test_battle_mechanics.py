@@ -330,3 +330,50 @@ def test_battles_with_healing_tools_bring_fighters_back():
     assert back > 0
     assert not any(actions(fought(_healers("never", 3), s), "heals") for s in range(15))
     assert not any(actions(fought(_healers(tools=0), s), "heals") for s in range(15))
+
+
+# --------------------------------------------------------------------------- factions use factors
+STORM = (FactorSpec("hazard", "storm"),)
+
+
+def _factions(red_params=None, factors=STORM):
+    def side(name, **params):
+        fighters = tuple(
+            FighterSpec(f"{name}{i}", hit_dice=6, armor=("chain",), weapon="axe") for i in range(6)
+        )
+        return Side(name, fighters, leader=f"{name}0", tactic=TacticSpec("balanced", params))
+
+    return Scenario(
+        sides=(side("red", **(red_params or {})), side("blue", hazard=False)),
+        factors=factors,
+        battle={"large_scale": "pools"},
+    )
+
+
+def test_a_faction_pushes_an_armored_enemy_faction_into_a_hazard():
+    b = Battle(_factions(), seed=1, events=True)
+    assert b.large
+    b.rng = ScriptedRng([8, 1, 8, 1])  # red's leader goes first; its contest 8 against 1
+    b.step()
+    push = actions(b, "faction hazard")[0]
+    assert (push["actor"], push["target"]) == ("red", "blue")
+    assert "hazard storm; contest" in push["result"] and "attacker wins" in push["result"]
+    assert "1 HD spent to survive the wound" in push["result"]  # blue's pool survives it
+    off = Battle(_factions({"hazard": False}), seed=1, events=True)
+    off.rng = ScriptedRng([8, 1])
+    off.step()
+    assert not actions(off, "faction hazard") and actions(off, "faction attack")
+
+
+def test_a_faction_distracts_the_enemy_faction_once():
+    sc = _factions({"hazard": False, "distract": True}, (FactorSpec("distraction", "sand"),))
+    b = fought(sc, 1)
+    assert len(actions(b, "faction distraction")) == 1
+    assert not actions(fought(_factions({"hazard": False}, sc.factors), 1), "faction distraction")
+
+
+def test_battles_of_factions_use_hazards():
+    used = sum(len(actions(fought(_factions(), s), "faction hazard")) for s in range(5))
+    assert used > 0
+    off = _factions({"hazard": False})
+    assert not any(actions(fought(off, s), "faction hazard") for s in range(5))
