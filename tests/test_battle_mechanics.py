@@ -377,3 +377,23 @@ def test_battles_of_factions_use_hazards():
     assert used > 0
     off = _factions({"hazard": False})
     assert not any(actions(fought(off, s), "faction hazard") for s in range(5))
+
+
+# ----------------------------------------------------------------------- gambeson can be ignited
+def _torches(armor, **options):
+    return Scenario(
+        sides=(
+            Side("red", tuple(FighterSpec(f"R{i}", hit_dice=6, weapon="torch") for i in (1, 2))),
+            Side("blue", tuple(FighterSpec(f"B{i}", hit_dice=6, armor=armor) for i in (1, 2))),
+        ),
+        options={"damage": "weapon_d8", **options},
+    )
+
+
+def test_torches_ignite_gambesons_and_not_plate():
+    def ignited(sc):
+        return sum(len(results(fought(sc, s), "target ignites")) for s in range(10))
+
+    assert ignited(_torches(("gambeson",))) > 0
+    assert ignited(_torches(("plate",))) == 0
+    assert ignited(_torches(("plate",), torch_ignites="anyone")) > 0

@@ -598,6 +598,24 @@ sides:
       - {name: B, count: 3, hit_dice: 5, weapon: axe}
 """
 
+# torches rolling one d8 (max damage one time in eight) against men in plate (tactic: no
+# dodging): whether a torch sets on fire what cannot be ignited (wargame.torch_ignites)
+WG_TORCHES = """
+rules:
+  system: wargame
+  options: {damage: weapon_d8}
+battle: {morale: none}
+max_rounds: 30
+sides:
+  red:
+    fighters:
+      - {name: r, count: 3, hit_dice: 6, weapon: torch}
+  blue:
+    tactic: {name: balanced, params: {dodge: never}}
+    fighters:
+      - {name: b, count: 3, hit_dice: 6, armor: [plate], weapon: axe}
+"""
+
 WG_DISTRACT = """
 rules: wargame
 max_rounds: 30
@@ -1292,6 +1310,7 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "wargame.spear_breaks_engagement": _probes(MAP_SPEARS, (False,)),
     "wargame.hazard_contest": _probes(WG_CLIFF, (False,)),
     "wargame.survive": _probes(WG_HAZARD, ("attacks",)),
+    "wargame.torch_ignites": _probes(WG_TORCHES, ("anyone",)),
     "wargame.contest_ties": _probes(classic(WG_CLIFF_DUEL), ("attacker", "reroll"), seeds=200),
     "wargame.contest_roll": _probes(WG_CLIFF, ("spent",), seeds=60),
     "wargame.contest_unable": _probes(classic(WG_CLIFF_DUEL_SPENT), ("auto_lose",)),

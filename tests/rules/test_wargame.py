@@ -59,6 +59,7 @@ def test_option_defaults_match_rules_md():
     assert o.max_damage == "all_eight"
     assert o.hazard_contest is True
     assert o.survive == "any_source"
+    assert o.torch_ignites == "ignitable"
     help_rows = wg.options_help()
     assert {r["name"] for r in help_rows} == set(wg.Options.__dataclass_fields__)
     assert all(r["tag"] in ("I", "H") and r["doc"] for r in help_rows)
@@ -656,11 +657,17 @@ def test_spear_shoves_ten_feet_and_breaks_engagement():
     assert h.shoved_ft == 0
 
 
-def test_torch_ignites_on_max_damage():
-    c = wg.combatant(3, armor=["plate"], dex_modifier=8)
+def test_torch_ignites_on_max_damage_what_can_be_ignited():
+    c = wg.combatant(3, armor=["gambeson", "plate"], dex_modifier=8)
     c2, _ = wg.resolve_attack(c, hit(16, 8, 8), "torch")
     assert c2.burning and c2.armor_pool == 0
     assert not wg.resolve_attack(c, hit(15, 8, 7), "torch")[0].burning
+    plate = wg.combatant(3, armor=["plate"], dex_modifier=8)  # "gambeson ... can be ignited"
+    p2, h = wg.resolve_attack(plate, hit(16, 8, 8), "torch")
+    assert not p2.burning and "nothing on the target can be ignited" in h.describe()
+    assert not wg.resolve_attack(wg.combatant(3), hit(16, 8, 8), "torch")[0].burning
+    anyone = wg.make_options({"torch_ignites": "anyone"})
+    assert wg.resolve_attack(plate, hit(16, 8, 8), "torch", options=anyone)[0].burning
 
 
 def test_warbow_damages_hd_directly_unless_shield_or_metal_armor():

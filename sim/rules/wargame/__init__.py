@@ -22,6 +22,8 @@ Options (fields of :class:`Options`; [I] interpretation, [H] house rule):
 - ``inventory_block`` = False [I]: a defender may block with an inventory slot (item lost).
 - ``broken_bones`` = ``"all_hd_on_8"`` [I]: attacking or moving costs all remaining HD and
   succeeds only on a d8 of 8 (``"forbidden"``: not possible at all).
+- ``torch_ignites`` = ``"ignitable"`` [I]: a torch's max damage sets on fire only a target
+  wearing armor that "can be ignited" (a gambeson) (``"anyone"``: every target).
 - ``survive`` = ``"any_source"`` [I]: a creature with no armor protecting it (burning and a
   hazard keep its armor at 0) may spend 1 HD to survive an HD loss from burning or a hazard
   as it may dodge an attack [S: "when it takes damage from any source"] (``"attacks"``:

@@ -45,6 +45,13 @@ class Options:
         tag="I",
         choices=("all_hd_on_8", "forbidden"),
     )
+    torch_ignites: str = option(
+        "ignitable",
+        "a torch's max damage sets on fire only a target wearing armor that can be ignited "
+        "(a gambeson); anyone = every target",
+        tag="I",
+        choices=("ignitable", "anyone"),
+    )
     survive: str = option(
         "any_source",
         "a creature with no armor protecting it may spend 1 HD to survive an HD loss from any "
