@@ -401,8 +401,11 @@ sides:
 """
 
 # a duel next to a storm: a push costs the loser 2 HD right after it spent 1 resisting
+# (only attacks may be survived for 1 HD, so the storm's wound is always taken)
 WG_STORM_DUEL = """
-rules: wargame
+rules:
+  system: wargame
+  options: {survive: attacks}
 max_rounds: 30
 factors:
   - {hazard: storm}
