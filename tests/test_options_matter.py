@@ -1404,7 +1404,7 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "tactic.reserve": _probes(WG_RESERVE, (0, 3), seeds=80),
     "tactic.all_in_last": _probes(WG_MELEE, (False,), seeds=120),
     "tactic.dodge": _probes(WG_MELEE, ("never", "out")),
-    "tactic.block": _probes(WG_BLOCKS, ("never", "first")),
+    "tactic.block": _probes(WG_BLOCKS, ("never", "first"), seeds=120),
     "tactic.contest": _probes(
         WG_BRAWL, ("grapple", "shove", "disarm", "auto"), sides=("red",), focus=BLUE + RED
     ),
