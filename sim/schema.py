@@ -205,6 +205,7 @@ def _fighter_fields(names: dict[str, list[str]]) -> dict[str, Schema]:
         "dex_modifier": _whole(-10, 10),
         "savvy": {"anyOf": [_whole(10, 99), {"type": "null"}]},
         "inventory_slots": _whole(0, 1000),
+        "healing_tools": _whole(0, 100, "War Game: uses of healing tools, each 1 HD back"),
         "mounted": {"type": "boolean"},
         "two_handed": {"type": "boolean"},
         "body": _whole(1, 20),

@@ -37,8 +37,15 @@ Parameters (all presets share them):
 - ``all_in_last``: keep no reserve once every enemy has acted this round.
 - ``dodge``: ``never``, ``wound`` (dodge a blow that would wound) or ``out`` (only one that
   would take the fighter out).
+- ``block``: a War Game defender that would avoid a blow (as ``dodge`` says) may block it
+  with an inventory slot instead of dodging (the item is lost; only with the option
+  ``wargame.inventory_block``): ``never``; ``fallback`` (the default: only when it cannot
+  dodge, being distracted, out of HD or after its own mighty attack, since a dodge costs
+  1 HD that comes back next round and an item is gone for good); ``first`` (block while it
+  has items, keeping its HD for attacks).
 - ``mighty``: ``never``, ``armored`` (when the target's armor pool is at least
-  ``mighty_pool``), ``exposed`` (when the target cannot dodge it) or ``always``.
+  ``mighty_pool``), ``exposed`` (when the target can neither dodge it nor block it with an
+  item) or ``always``.
 - ``recover_below``: recover armor (1 HD, start of turn) when the pool is below this share
   of its maximum.
 - ``cover``: take cover (a maneuver) when an enemy has a ranged weapon and cover is in play.
@@ -46,6 +53,18 @@ Parameters (all presets share them):
 - ``break_free``: a War Game fighter stuck in a hazard, grappled or subdued spends a
   maneuver at the start of its turn on a contest to break free (RULES.md 1.10).
 - ``distract``: invoke a distraction in play on the target before attacking.
+- ``contest``: War Game, a contested maneuver on the target once a turn instead of an attack
+  (RULES.md 1.7): ``never`` (the default: every maneuver goes into attacks, as before);
+  ``grapple``, ``shove`` or ``disarm`` whenever it would take hold; ``auto``: with a dagger
+  grapple (a dagger strips 1 HD from a grappled target), else disarm a target whose weapon
+  has a property, else shove down a target that could dodge (one on the ground cannot).
+- ``heal``: War Game, a fighter carrying healing tools spends a maneuver (and one use) on
+  1 HD for an ally: ``fallen`` (the default: bring back an incapacitated ally, who goes last
+  for 2 rounds), ``wounded`` (also an ally, itself included, missing 2 HD or more, the most
+  hurt first), ``never``. Not on a map.
+- ``whip``: what a whip's max damage does beside subduing [S: "targets subdued this way can
+  be shoved to the ground or disarmed at the same time"]: ``auto`` (the default: disarm a
+  target whose weapon has a property, else knock it down), ``disarm``, ``shove``, ``none``.
 - ``leader_killing``: at large scale, ``never`` or ``always`` go for the enemy leader.
 - ``defence_share``: share of a side's 2W2P front dice set aside for defence.
 - ``protect_leader``: 2W2P, the side deciding who takes the hits keeps them off its leader
@@ -93,6 +112,12 @@ class Tactic:
         True, "keep no reserve once every enemy has acted this round (spent HD come back)"
     )
     dodge: str = option("wound", "which blows to dodge", choices=("never", "wound", "out"))
+    block: str = option(
+        "fallback",
+        "War Game, with wargame.inventory_block: block a blow it would dodge with an inventory "
+        "slot: never, fallback (only when it cannot dodge), first (before dodging)",
+        choices=("never", "fallback", "first"),
+    )
     mighty: str = option(
         "exposed",
         "when to declare a mighty attack: never, on an armored target, on a target that cannot "
@@ -107,6 +132,24 @@ class Tactic:
         True, "War Game: a fighter stuck, grappled or subdued tries to break free on its turn"
     )
     distract: bool = option(False, "distract the target before attacking")
+    contest: str = option(
+        "never",
+        "War Game: a grapple, shove or disarm on the target once a turn: never, grapple, shove, "
+        "disarm, auto (grapple with a dagger, disarm an armed target, shove one that can dodge)",
+        choices=("never", "grapple", "shove", "disarm", "auto"),
+    )
+    heal: str = option(
+        "fallen",
+        "War Game, healing tools: bring back an incapacitated ally (fallen), also heal an ally "
+        "missing 2+ HD (wounded), never",
+        choices=("never", "fallen", "wounded"),
+    )
+    whip: str = option(
+        "auto",
+        "War Game: a whip's subduing blow also disarms (a target with a weapon property) or "
+        "knocks down (auto), disarm, shove or none",
+        choices=("auto", "disarm", "shove", "none"),
+    )
     leader_killing: str = option(
         "never", "large scale: try leader killing", choices=("never", "always")
     )
@@ -149,11 +192,48 @@ class Tactic:
             return would_out
         return would_wound
 
+    def defence(self, avoid: bool, can_dodge: bool, can_block: bool) -> str:
+        """How a War Game defender meets a blow: ``dodge``, ``block`` or ``armor``.
+
+        ``avoid``: whether it wants to avoid the blow (:meth:`wants_dodge`). ``block`` says
+        whether an inventory slot is used before a dodge, instead of one, or never.
+        """
+        if not avoid:
+            return "armor"
+        if can_block and (self.block == "first" or (self.block == "fallback" and not can_dodge)):
+            return "block"
+        return "dodge" if can_dodge else "armor"
+
+    def contest_kind(self, dagger: bool, target_armed: bool, target_dodges: bool) -> str | None:
+        """The contested maneuver to try on the target this turn, or None (``contest``).
+
+        ``dagger``: the fighter wields one; ``target_armed``: the target's weapon has a
+        property and it is not disarmed; ``target_dodges``: it could dodge (not on the ground).
+        """
+        if self.contest == "never":
+            return None
+        if self.contest != "auto":
+            return self.contest
+        if dagger:
+            return "grapple"
+        if target_armed:
+            return "disarm"
+        return "shove" if target_dodges else None
+
+    def whip_follow(self, target_armed: bool) -> str | None:
+        """What a subduing whip blow also does: ``disarm``, ``shove`` or None (``whip``)."""
+        if self.whip == "none":
+            return None
+        if self.whip == "auto":
+            return "disarm" if target_armed else "shove"
+        return self.whip
+
     def wants_mighty(self, target_pool: int, target_can_dodge: bool = True) -> bool:
         """Whether to declare the next attack mighty.
 
-        ``exposed``: only when the target cannot dodge it, since a dodged mighty attack
-        costs the attacker its own dodges for nothing.
+        ``exposed``: only when the target cannot dodge it (``target_can_dodge``: nor block it
+        with an item), since a dodged or blocked mighty attack costs the attacker its own
+        dodges for nothing.
         """
         if self.mighty == "always":
             return True

@@ -288,6 +288,11 @@ sides:
       - {name: B2, hit_dice: 4, armor: [gambeson], weapon: axe}
 """
 
+# the same melee where an item may block a blow (ten items each, the default inventory)
+WG_BLOCKS = WG_MELEE.replace(
+    "rules: wargame\n", "rules:\n  system: wargame\n  options: {inventory_block: true}\n"
+)
+
 # six-HD axemen without armor: what they keep back for dodging decides every exchange
 WG_RESERVE = """
 rules: wargame
@@ -396,8 +401,11 @@ sides:
 """
 
 # a duel next to a storm: a push costs the loser 2 HD right after it spent 1 resisting
+# (only attacks may be survived for 1 HD, so the storm's wound is always taken)
 WG_STORM_DUEL = """
-rules: wargame
+rules:
+  system: wargame
+  options: {survive: attacks}
 max_rounds: 30
 factors:
   - {hazard: storm}
@@ -532,6 +540,83 @@ sides:
     tactic: {name: balanced, params: {hazard: false}}
     fighters:
       - {name: b, count: 2, hit_dice: 5, weapon: axe}
+"""
+
+# strong daggers and bare hands against dodging axemen and two-handed bastard swords, no
+# morale: grapples (the dagger strips 1 HD from the held), shoves (no dodging from the
+# ground) and disarms (no doubled damage) (tactic.contest)
+WG_BRAWL = """
+rules: wargame
+battle: {morale: none}
+max_rounds: 30
+sides:
+  red:
+    fighters:
+      - {name: R1, hit_dice: 8, strength: 6, weapon: dagger}
+      - {name: R2, hit_dice: 8, strength: 6}
+  blue:
+    fighters:
+      - {name: B1, hit_dice: 8, armor: [gambeson], weapon: axe}
+      - {name: B2, hit_dice: 8, armor: [gambeson], weapon: bastard_sword, two_handed: true}
+"""
+
+# whips rolling one d8 (max damage one time in eight) against two-handed bastard swords in
+# chain: what the subduing blow does beside (tactic.whip): a disarmed sword no longer
+# doubles its damage, a fighter knocked down spends a maneuver getting up
+WG_WHIPS = """
+rules:
+  system: wargame
+  options: {damage: weapon_d8}
+battle: {morale: none}
+max_rounds: 30
+sides:
+  red:
+    fighters:
+      - {name: r, count: 3, hit_dice: 6, weapon: whip}
+  blue:
+    tactic: {name: balanced, params: {dodge: never}}
+    fighters:
+      - {name: b, count: 3, hit_dice: 6, armor: [chain], weapon: bastard_sword, two_handed: true}
+"""
+
+# the same whips against brawlers with bare fists who dodge: auto knocks them down (no
+# dodging from the ground), disarm takes nothing from them
+WG_WHIPS_FISTS = WG_WHIPS.replace(
+    "tactic: {name: balanced, params: {dodge: never}}", "tactic: balanced"
+).replace("armor: [chain], weapon: bastard_sword, two_handed: true", "armor: [chain]")
+
+# a medic with healing tools behind two axemen, no morale: bringing the fallen back (the
+# default), also patching up the wounded, or never (tactic.heal)
+WG_MEDICS = """
+rules: wargame
+battle: {morale: none}
+max_rounds: 30
+sides:
+  red:
+    fighters:
+      - {name: R, count: 2, hit_dice: 5, weapon: axe}
+      - {name: Medic, hit_dice: 6, healing_tools: 4}
+  blue:
+    fighters:
+      - {name: B, count: 3, hit_dice: 5, weapon: axe}
+"""
+
+# torches rolling one d8 (max damage one time in eight) against men in plate (tactic: no
+# dodging): whether a torch sets on fire what cannot be ignited (wargame.torch_ignites)
+WG_TORCHES = """
+rules:
+  system: wargame
+  options: {damage: weapon_d8}
+battle: {morale: none}
+max_rounds: 30
+sides:
+  red:
+    fighters:
+      - {name: r, count: 3, hit_dice: 6, weapon: torch}
+  blue:
+    tactic: {name: balanced, params: {dodge: never}}
+    fighters:
+      - {name: b, count: 3, hit_dice: 6, armor: [plate], weapon: axe}
 """
 
 WG_DISTRACT = """
@@ -1227,6 +1312,8 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "wargame.skewer": _probes(WG_LANCES_ANY_EIGHT, ("kill",)),
     "wargame.spear_breaks_engagement": _probes(MAP_SPEARS, (False,)),
     "wargame.hazard_contest": _probes(WG_CLIFF, (False,)),
+    "wargame.survive": _probes(WG_HAZARD, ("attacks",)),
+    "wargame.torch_ignites": _probes(WG_TORCHES, ("anyone",)),
     "wargame.contest_ties": _probes(classic(WG_CLIFF_DUEL), ("attacker", "reroll"), seeds=200),
     "wargame.contest_roll": _probes(WG_CLIFF, ("spent",), seeds=60),
     "wargame.contest_unable": _probes(classic(WG_CLIFF_DUEL_SPENT), ("auto_lose",)),
@@ -1317,6 +1404,15 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "tactic.reserve": _probes(WG_RESERVE, (0, 3), seeds=80),
     "tactic.all_in_last": _probes(WG_MELEE, (False,), seeds=120),
     "tactic.dodge": _probes(WG_MELEE, ("never", "out")),
+    "tactic.block": _probes(WG_BLOCKS, ("never", "first"), seeds=120),
+    "tactic.contest": _probes(
+        WG_BRAWL, ("grapple", "shove", "disarm", "auto"), sides=("red",), focus=BLUE + RED
+    ),
+    "tactic.heal": _probes(WG_MEDICS, ("never", "wounded"), sides=("red",)),
+    "tactic.whip": (
+        Probe(WG_WHIPS, ("shove", "none"), seeds=200, sides=("red",)),
+        Probe(WG_WHIPS_FISTS, ("disarm",), seeds=200, sides=("red",)),
+    ),
     "tactic.mighty": _probes(WG_MELEE, ("never", "armored", "always"), seeds=80),
     "tactic.mighty_pool": _probes(WG_MELEE_ARMORED, (0, 20), seeds=200),
     "tactic.recover_below": _probes(WG_ARMOR_DUEL, (0.0, 0.9), seeds=200),
@@ -1365,10 +1461,6 @@ PROBES: dict[str, tuple[Probe, ...]] = {
 }
 
 NOT_WIRED: dict[str, str] = {
-    "wargame.inventory_block": (
-        "no tactic ever blocks with an inventory slot: a defender dodges or lets its armor "
-        "absorb (RULES.md 1.3 leaves the choice to a tactic, which has no block policy)"
-    ),
     "wargame.spear_breaks_engagement": (
         "the rules report it (Hit.breaks_engagement) but the battle never reads it: off a map "
         "there is no engagement, on a map a shove always moves the target out of reach"

@@ -82,3 +82,17 @@ def test_popcorn_names_the_most_harmless_enemy_first_or_an_ally_first():
     ally = make_tactic("balanced", {"name_next": "ally_first"})
     assert ally.name_next_actor(red, blue).name == "r1"  # most HD to spend
     assert ally.name_next_actor([], red).name == "r0"
+
+
+def test_a_defender_blocks_with_an_item_only_when_its_tactic_says():
+    fallback, first = make_tactic(), make_tactic("balanced", {"block": "first"})
+    never = make_tactic("balanced", {"block": "never"})
+    assert fallback.block == "fallback"
+    # (avoid, can_dodge, can_block) -> defence
+    assert fallback.defence(False, True, True) == "armor"
+    assert fallback.defence(True, True, True) == "dodge"
+    assert fallback.defence(True, False, True) == "block"
+    assert fallback.defence(True, False, False) == "armor"
+    assert first.defence(True, True, True) == "block"
+    assert first.defence(True, True, False) == "dodge"
+    assert never.defence(True, False, True) == "armor"

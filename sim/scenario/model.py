@@ -102,7 +102,8 @@ class FighterSpec:
     War Game: ``hit_dice``, worn ``armor`` (table names; piecemeal as ``"piecemeal:3"``),
     ``shield`` (small/medium/large or 2..4), ``weapon`` (a d12 category or ``plain``),
     ``dex_modifier`` (or a two-digit ``savvy`` score, whose second digit is used instead),
-    ``inventory_slots``, ``mounted``, ``two_handed``. Shared attributes on
+    ``inventory_slots``, ``healing_tools`` (uses, each 1 HD back), ``mounted``,
+    ``two_handed``. Shared attributes on
     the Deathwish scale (5 = average): ``body``, ``strength``, ``dexterity``; ``athletics`` is
     added in War Game contests instead of Strength when higher. 2W2P: ``fights`` (the count
     of life-or-death fights: its tier), ``prime``, ``skills`` (name -> level),
@@ -124,6 +125,7 @@ class FighterSpec:
     dex_modifier: int = 0
     savvy: int | None = None
     inventory_slots: int = 10
+    healing_tools: int = 0
     mounted: bool = False
     two_handed: bool = False
     body: int = 5

@@ -205,6 +205,7 @@ class FighterChecks(Checks):
             "dex_modifier": lambda v, p: self.whole(v, p, -10, 10),
             "savvy": self.savvy,
             "inventory_slots": lambda v, p: self.whole(v, p, 0, 1000),
+            "healing_tools": lambda v, p: self.whole(v, p, 0, 100),
             "mounted": self.flag,
             "two_handed": self.flag,
             "body": lambda v, p: self.whole(v, p, 1, 20),

@@ -35,6 +35,14 @@ BAD_CASES = {
             "fighters; the limit is 100000"
         ],
     ),
+    "healing tools out of range": (
+        "sides:\n  red:\n    fighters:\n      - {name: a, healing_tools: 101}\n"
+        "  blue:\n    fighters: [{name: b, healing_tools: -1}]\n",
+        [
+            "t.yaml:4: sides.red.fighters[0].healing_tools: must be 0..100, got 101",
+            "t.yaml:6: sides.blue.fighters[0].healing_tools: must be 0..100, got -1",
+        ],
+    ),
     "fighter without a name": (
         "sides:\n  red:\n    fighters:\n      - {hit_dice: 3}\n  blue:\n    fighters: [{name: "
         "b}]\n",
