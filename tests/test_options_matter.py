@@ -1283,6 +1283,10 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "d6.called_shot_difficulty": _probes(D6_VOLLEY, ("3D",), focus=BLUE),
     "d6.called_shot_damage": _probes(D6_VOLLEY, ("3D",), focus=BLUE),
     "d6.body_average": _probes(D6_VOLLEY, ("pips_up",), focus=BLUE),
+    "d6.cover_on": _probes(D6_VOLLEY, ("body", "both"), focus=BLUE),
+    "d6.area_dodge_map": _probes(D6_VOLLEY, ("once",), focus=BLUE),
+    "d6.outnumber_pips": _probes(D6_VOLLEY, (3,), focus=BLUE),
+    "d6.turn_order": _probes(D6_VOLLEY, ("cycle",), focus=BLUE),
     "d6.scale_basis": _probes(D6_SIZES, ("relative",)),
     "d6.modifier_overlap_16": _probes(D6_SIZES, ("overwhelming",)),
     "d6.stun_penalty": _probes(classic(D6_STUNS), ("once",), seeds=80, focus=RED),
@@ -1387,6 +1391,10 @@ NOT_WIRED: dict[str, str] = {
     "d6.called_shot_difficulty": "no tactic calls a shot",
     "d6.called_shot_damage": "no tactic calls a shot",
     "d6.modifier_overlap_16": "the battle never turns an advantage into dice (modifiers table)",
+    "d6.cover_on": "no D6 attack is covered yet",
+    "d6.area_dodge_map": "no D6 attack is an area attack yet",
+    "d6.outnumber_pips": "the battle never turns an advantage into dice yet",
+    "d6.turn_order": "the frame never asks the rule system for a turn cycle yet",
     "d6.heal_stunned": (
         "heals happen only in the aftermath, where a Stunned patient is up again the same day "
         "whatever the reading; heals in battle (potions, spells) are not simulated"
