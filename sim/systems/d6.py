@@ -33,13 +33,12 @@ if TYPE_CHECKING:
 
 @dataclass
 class D6State:
-    """A D6 fighter's condition on the damage table, its stuns, and its round's reaction."""
+    """A D6 fighter's condition on the damage table, its stuns, and its round's reactions."""
 
     condition: d6.Condition = d6.UNHURT
     stuns: list[int] = field(default_factory=list)  # rounds in which a stun was taken
     mortal_rounds: int = 0
-    reaction: int | None = None  # the reaction total that stands for this round
-    reaction_kind: str = "dodge"
+    reactions: dict[str, int] = field(default_factory=dict)  # kind -> total, this round [S]
     sprinted: int = -1  # the round it last sprinted (on a map)
 
 
@@ -63,7 +62,7 @@ class D6(System):
     def start_round(self, b: Battle) -> None:
         """A reaction rolled last round no longer stands."""
         for f in b.all_fighters():
-            f.state.reaction = None
+            f.state.reactions = {}
 
     def start_status(self, f: Fighter) -> Status:
         """What the damage table makes of its condition."""
@@ -116,27 +115,53 @@ def penalty(b: Battle, f: Fighter) -> int:
     )
 
 
-def reaction_of(b: Battle, f: Fighter) -> tuple[str, int]:
-    """The reaction ``f`` rolled this round (rolled on the first attack it faces)."""
-    if f.state.reaction is None:
-        dodge = parse_code(f.spec.d6.dodge)
-        parry = dice_code(f.spec.d6.parry, D6Code(0))
-        use_parry = b.tactic_of(f).parry and parry.total_pips > dodge.total_pips
-        kind, skill = ("parry", parry) if use_parry else ("dodge", dodge)
-        if not f.active or not d6.can_act(f.state.condition):
-            total = 0
-        else:
-            code = d6.reaction_code(
-                skill,
-                kind,
-                sprinting=f.state.sprinted == b.round,
-                penalty=penalty(b, f),
-                options=b.options,
-            )
-            total = code.roll(b.rng)
-        f.state.reaction = total
-        f.state.reaction_kind = kind
-    return f.state.reaction_kind, f.state.reaction
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """How a fighter meets one attack: its reaction, and the total standing or the code to roll.
+
+    ``standing`` is the total rolled earlier this round, which stands [S]; otherwise it rolls
+    ``code`` (``None``: it cannot react, and counts 0).
+    """
+
+    kind: str
+    standing: int | None
+    code: D6Code | None
+
+
+def choose_reaction(b: Battle, t: Fighter) -> tuple[str, D6Code]:
+    """The reaction ``t`` rolls this round, and its skill.
+
+    Parry if its tactic parries and its parry code beats its dodge code, else dodge.
+    """
+    dodge = parse_code(t.spec.d6.dodge)
+    parry = dice_code(t.spec.d6.parry, D6Code(0))
+    if b.tactic_of(t).parry and parry.total_pips > dodge.total_pips:
+        return "parry", parry
+    return "dodge", dodge
+
+
+def plan_reaction(b: Battle, t: Fighter) -> Plan:
+    """How ``t`` meets the next attack (nothing rolled yet)."""
+    if t.state.reactions:
+        kind, total = next(iter(t.state.reactions.items()))
+        return Plan(kind, total, None)
+    kind, skill = choose_reaction(b, t)
+    if not t.active or not d6.can_act(t.state.condition):
+        return Plan(kind, None, None)
+    code = d6.reaction_code(
+        skill, kind, sprinting=t.state.sprinted == b.round, penalty=penalty(b, t), options=b.options
+    )
+    return Plan(kind, None, code)
+
+
+def react(b: Battle, t: Fighter, plan: Plan) -> tuple[str, int]:
+    """``t``'s reaction to one attack as ``plan`` says: rolled now unless one stands [S]."""
+    total = plan.standing
+    if total is None:
+        total = plan.code.roll(b.rng) if plan.code is not None else 0
+        t.state.reactions[plan.kind] = total
+    use = d6.reaction_against(total, plan.kind, options=b.options)
+    return plan.kind, use.total
 
 
 def turn(b: Battle, f: Fighter) -> None:
@@ -146,54 +171,72 @@ def turn(b: Battle, f: Fighter) -> None:
         return
     if not d6.can_act(f.state.condition):
         return
+    target, base, cover = aim(b, f)
+    if target is not None:
+        attack(b, f, target, base, cover)
+
+
+def aim(b: Battle, f: Fighter) -> tuple[Fighter | None, int, int]:
+    """``f``'s target (after its move on a map), the difficulty number and the target's cover."""
     if b.field is None:
         target = one_attack_target(b, f)
         cover = b.opts.d6_cover_dice if target is not None and b.in_cover(target) else 0
-        base = b.opts.d6_difficulty
-    else:
-        target = map_move(b, f)
-        if target is not None:
-            cover = map_cover(b, f, target, b.opts.d6_cover_dice)
-            base = b.opts.d6_difficulty + BAND_DIFFICULTY[b.field.band_of(f, target)]
+        return target, b.opts.d6_difficulty, cover
+    target = map_move(b, f)
     if target is None:
-        return
+        return None, 0, 0
+    cover = map_cover(b, f, target, b.opts.d6_cover_dice)
+    return target, b.opts.d6_difficulty + BAND_DIFFICULTY[b.field.band_of(f, target)], cover
+
+
+def attack(b: Battle, f: Fighter, target: Fighter, base: int, cover: int) -> None:
+    """One attack of ``f`` on ``target``: the hit [S], then on a hit the damage [S]."""
     mods = d6.attack_modifiers(
         cover=cover,
         target_size=target.spec.d6.size,
         attacker_size=f.spec.d6.size,
         options=b.options,
     )
-    if hits(b, f, target, base, mods):
-        strike(b, f, target, mods)
-
-
-def hits(b: Battle, f: Fighter, target: Fighter, base: int, mods: d6.AttackModifiers) -> bool:
-    """Whether ``f``'s hit rating beats ``target``'s reaction and meets the difficulty [S]."""
     hit_code = d6.apply_penalty(parse_code(f.spec.d6.attack), penalty(b, f))
-    kind, reaction = reaction_of(b, f=target)
-    use = d6.reaction_against(reaction, kind, options=b.options)
+    kind, reaction = react(b, target, plan_reaction(b, target))
     difficulty = d6.roll_difficulty(base, mods, b.rng)
-    hit = d6.roll_hit(hit_code, use.total, difficulty, b.rng)
+    hit = d6.roll_hit(hit_code, reaction, difficulty, b.rng)
     if not hit.hit:
         b.note(
             f.name,
             "attacks",
             target.name,
             dice=f"{hit_code}={hit.total}",
-            result=f"misses ({kind} {use.total}, difficulty {difficulty})",
+            result=f"misses ({kind} {reaction}, difficulty {difficulty})",
         )
-    return bool(hit.hit)
+        return
+    strike(b, f, target, mods)
+
+
+def damage_code(f: Fighter) -> D6Code:
+    """``f``'s weapon damage, or unarmed (Strength - 2 pips) [S]."""
+    return dice_code(f.spec.d6.damage, d6.unarmed_damage(parse_code(f.spec.d6.strength)))
+
+
+def body_of(b: Battle, t: Fighter, mods: d6.AttackModifiers) -> D6Code:
+    """``t``'s body code against one attack: Strength and Dexterity, armor, ``mods``' dice."""
+    d = t.spec.d6
+    body = d6.body_code(
+        parse_code(d.strength), parse_code(d.dexterity), parse_code(d.armor), b.options
+    )
+    return body.plus_dice(mods.body_dice.dice)
 
 
 def strike(b: Battle, f: Fighter, target: Fighter, mods: d6.AttackModifiers) -> None:
     """``f``'s damage against ``target``'s body roll, and the damage table's result [S]."""
-    strength = parse_code(target.spec.d6.strength)
-    damage = dice_code(f.spec.d6.damage, d6.unarmed_damage(parse_code(f.spec.d6.strength)))
-    damage = damage.plus_dice(mods.damage_dice.dice)
-    body = d6.body_code(
-        strength, parse_code(target.spec.d6.dexterity), parse_code(target.spec.d6.armor), b.options
-    ).plus_dice(mods.body_dice.dice)
+    damage = damage_code(f).plus_dice(mods.damage_dice.dice)
+    body = body_of(b, target, mods)
     res = d6.roll_damage_vs_body(damage, body, b.rng)
+    wound(b, f, target, res, f"{damage}={res.damage} vs body {body}={res.body}")
+
+
+def wound(b: Battle, f: Fighter, target: Fighter, res: d6.DamageResult, dice: str) -> None:
+    """Book a damage roll's result on ``target``: its condition, stuns, status [S]."""
     before = target.state.condition
     target.state.condition = d6.stacked(before, res.tier)
     if b.log is not None:
@@ -201,7 +244,7 @@ def strike(b: Battle, f: Fighter, target: Fighter, mods: d6.AttackModifiers) -> 
             f.name,
             "attacks",
             target.name,
-            dice=f"{damage}={res.damage} vs body {body}={res.body}",
+            dice=dice,
             result=f"{res.tier.value}; now {target.state.condition.label}",
         )
     if res.tier is d6.DamageTier.NONE:
