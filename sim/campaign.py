@@ -17,7 +17,9 @@ comes here (:func:`aftermath_rows`, :func:`fight_campaign`):
   fight the next battle carrying their fight count and their wounds.
 
 What a member carries into the next battle (it is a patient in every later aftermath until
-it heals; its wounds and infections stay dated on the campaign's calendar):
+it heals; its wounds and infections stay dated on the campaign's calendar), as the battle's
+rule system says (``RuleSystem.carry_out`` and ``carry_in``, and its aftermath's
+:meth:`~sim.aftermath.Aftermath.member_fields`); this module never tests a system's name:
 
 - under every system its fight count (one more for each battle it fought in and survived
   [S]: a Fresh fighter of 2 fights is Tested after its next one), so its 2W2P tier;
@@ -53,12 +55,13 @@ import numpy as np
 from sim import aftermath as am
 from sim.errors import SimError
 from sim.options import CampaignOptions, build_options
-from sim.rules import d6, deathwish, twowp
+from sim.rules import twowp
 from sim.rules.common import Status
 from sim.scenario import AftermathSpec, FighterSpec, Scenario, Side
 
 if TYPE_CHECKING:
     from sim.battle import Battle
+    from sim.systems import RuleSystem
 
 CAMPAIGN_KEYS = (
     "battle",
@@ -120,26 +123,26 @@ def _camps(
     days: int,
     extra: Mapping[str, list[tuple[am.Patient, FighterSpec]]],
     start_day: int,
-    carried: Mapping[str, Any] | None = None,
+    carried: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> list[_Camp]:
     """Run ``days`` aftermath days for every side of ``battle``; one :class:`_Camp` each.
 
     ``extra`` adds patients (with their stat blocks) per side who did not fight (campaign
-    members sitting out); ``carried`` holds the 2W2P state and blows (or Deathwish wounds)
-    each company fighter brought into the battle.
+    members sitting out); ``carried`` holds what each company fighter brought into the
+    battle (Patient fields: its 2W2P state, Deathwish wounds ...).
     """
-    system = battle.rules
-    module = {"2w2p": twowp, "deathwish": deathwish, "d6": d6}.get(system)
+    system = battle.system
+    group = getattr(system.rules, "AftermathOptions", None)  # War Game has none
     aopts = (
-        build_options(module.AftermathOptions, dict(spec.options), "aftermath.options")
-        if module is not None and spec is not None
+        build_options(group, dict(spec.options), "aftermath.options")
+        if group is not None and spec is not None
         else None
     )
     camp_opts = build_options(am.CampOptions, dict(spec.camp) if spec else {}, "aftermath.camp")
     out = []
     for name, side in battle.sides.items():
         fighters = list(side.fighters)
-        patients = [_patient(f, (carried or {}).get(f.name)) for f in fighters]
+        patients = [_patient(system.aftermath, f, (carried or {}).get(f.name)) for f in fighters]
         specs = {f.name: f.spec for f in fighters}
         for p, fs in extra.get(name, ()):
             patients.append(p)
@@ -149,10 +152,10 @@ def _camps(
         run = am.Aftermath(
             patients,
             healers,
-            system,
+            system.name,
             battle.rng,
             camp=camp_opts,
-            options=battle.options if module is not None else None,
+            options=battle.options,
             aftermath_options=aopts,
             start_day=start_day,
         )
@@ -162,68 +165,32 @@ def _camps(
                 name,
                 run,
                 {p.name: p for p in patients},
-                {p.name: _is_wounded(p, system) for p in patients},
+                {p.name: run.wounded(p) for p in patients},
                 {p.name: p.hd_max for p in patients},
             )
         )
     return out
 
 
-def _patient(f: Any, brought: Any) -> am.Patient:
+def _patient(kind: type[am.Aftermath], f: Any, brought: Mapping[str, Any] | None) -> am.Patient:
     """A fighter's :class:`~sim.aftermath.Patient`; ``brought`` is what it carried in."""
     p = am.patient_from_fighter(f)
-    if brought is None:
-        return p
-    state, wounding, felling, dw_old = brought
-    return replace(
-        p,
-        twowp_state=state,
-        wounding=p.wounding - wounding,
-        felling=p.felling - felling,
-        dw_wounds=p.dw_wounds[dw_old:],
-    )
-
-
-def _is_wounded(p: am.Patient, system: str) -> bool:
-    """Alive after the battle and hurt: wounds to heal (or carried ones still open)."""
-    if p.status == Status.DEAD.value:
-        return False
-    if system == "2w2p":
-        old = p.twowp_state is not None and not p.twowp_state.healed
-        return bool(p.wounding or p.felling or old)
-    if system == "deathwish":
-        return bool(p.dw_wounds)
-    if system == "d6":
-        return d6.Condition.from_label(p.d6_condition).rank >= 2
-    return p.hd < p.hd_max or p.status == Status.INCAPACITATED.value
-
-
-def _recovered(row: Mapping[str, Any], system: str, hd_max: int, dw_carried: int) -> bool:
-    """Alive, up, and carrying no open wound at the end of the row's day."""
-    if row["status"] in (Status.DEAD.value, Status.INCAPACITATED.value):
-        return False
-    if system == "2w2p":
-        return row["infections"] == 0 and all(w["state"] == "recovered" for w in row["wounds"])
-    if system == "deathwish":
-        return not row["wounds"] and not dw_carried
-    if system == "d6":
-        return row["condition"] in ("none", "stunned")
-    return row["hd"] is None or row["hd"] >= hd_max
+    return p if brought is None else kind.less_carried(p, brought)
 
 
 def _rows(
-    camp: _Camp, battle: int, dw_carried: Mapping[str, int] | None = None
+    camp: _Camp, battle: int, carried: Mapping[str, Mapping[str, Any]] | None = None
 ) -> list[dict[str, Any]]:
     """The camp's aftermath rows with the run's columns (:data:`AFTERMATH_EXTRA`)."""
-    system = camp.run.system
     out = []
     for r in camp.run.rows:
         name = r["name"]
+        brought = (carried or {}).get(name, {})
         extra = {
             "battle": battle,
             "battle_status": camp.patients[name].status,
             "wounded": camp.wounded[name],
-            "recovered": _recovered(r, system, camp.hd_max[name], (dw_carried or {}).get(name, 0)),
+            "recovered": camp.run.recovered(r, camp.hd_max[name], brought),
         }
         out.append({**extra, **r})
     return out
@@ -235,15 +202,16 @@ def _rows(
 
 @dataclass
 class _Member:
-    """A company member between battles: its stat block and what it carries."""
+    """A company member between battles: its stat block and what it carries.
+
+    ``carried`` holds Patient fields, as its battles' rule system takes them out of an
+    aftermath (``RuleSystem.carry_out``): empty before its first battle.
+    """
 
     spec: FighterSpec
     fights: int
     status: str = Status.ACTIVE.value
-    twowp_state: twowp.PatientState | None = None
-    dw_wounds: tuple[str, ...] = ()
-    d6_condition: str = "none"
-    hd: int | None = None
+    carried: dict[str, Any] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -258,16 +226,6 @@ class _Member:
         if self.status == Status.SURRENDERED.value:
             return options.surrendered == "rejoin"
         return False
-
-    def open_wounds(self, system: str) -> int:
-        """Wounds it carries that are not healed (2W2P: blows not recovered)."""
-        if system == "2w2p":
-            return sum(self.twowp_state.carried) if self.twowp_state is not None else 0
-        if system == "deathwish":
-            return len(self.dw_wounds)
-        if system == "d6":
-            return max(0, d6.Condition.from_label(self.d6_condition).rank - 1)
-        return max(0, self.spec.hit_dice - self.hd) if self.hd is not None else 0
 
 
 @dataclass
@@ -307,19 +265,18 @@ def fight_campaign(scenario: Scenario, rng: np.random.Generator, events: bool) -
         )
         fit_names = {m.name for m in fit}
         sitting = [m for m in members if m.name not in fit_names and m.status != Status.DEAD.value]
-        if battle.rules == "deathwish":
+        if not battle.system.aftermath.treats_sitting_out:
             sitting = []  # no recovery in Deathwish: they stay as they are, untreated again
         extra = {spec.side: [(_sitting_patient(m, spec.side), m.spec) for m in sitting]}
         camps = _camps(battle, scenario.aftermath, days, extra, day, carried)
-        dw_old = {n: c[3] for n, c in carried.items()}
         for camp in camps:
-            out.aftermath += _rows(camp, index + 1, dw_old if camp.side == spec.side else None)
+            out.aftermath += _rows(camp, index + 1, carried if camp.side == spec.side else None)
         company = next(c for c in camps if c.side == spec.side)
         before = {m.name: (m.fights, m.status) for m in members}
         in_battle = {f.name: f for f in battle.sides[spec.side].fighters}
         for m in members:
             if m.name in company.patients:
-                _after(m, company.run, battle.rules, in_battle.get(m.name))
+                _after(m, company.run, battle.system, in_battle.get(m.name))
         label = spec.names[index] if index < len(spec.names) else f"battle {index + 1}"
         out.campaign += [
             _campaign_row(
@@ -348,64 +305,44 @@ def _with_company(sc: Scenario, side: str, fit: list[_Member]) -> Scenario:
     return replace(sc, sides=tuple(sides))
 
 
-def _carry_in(battle: Any, side: str, fit: Mapping[str, _Member]) -> dict[str, Any]:
+def _carry_in(battle: Any, side: str, fit: Mapping[str, _Member]) -> dict[str, dict[str, Any]]:
     """Give the company's fighters the wounds they carry, before the battle starts.
 
-    ``sim.agents.Fighter`` starts every fighter unhurt, so the state is set on the built
-    fighters here (and each is filed again in its side's weakest-first indexes with
-    ``SideState.refile``, as ``Battle.harmed`` does when a fighter weakens). Returns, per
-    fighter, what it brought: (2W2P state, wounding, felling, Deathwish wounds count).
+    ``sim.agents.Fighter`` starts every fighter unhurt, so the battle's rule system sets the
+    state on the built fighters here (``RuleSystem.carry_in``), and each is filed again in
+    its side's weakest-first indexes with ``SideState.refile``, as ``Battle.harmed`` does
+    when a fighter weakens. Returns, per fighter, what it brought (its ``carried``).
     """
-    brought: dict[str, Any] = {}
+    brought: dict[str, dict[str, Any]] = {}
     state = battle.sides[side]
     for f in state.fighters:
         m = fit[f.name]
-        wounding = felling = 0
-        if battle.rules == "2w2p" and m.twowp_state is not None:
-            wounding, felling = m.twowp_state.carried
-            f.state.wounds = twowp.Wounds(wounding, felling, prime=f.spec.prime)
-        elif battle.rules == "deathwish" and m.dw_wounds:
-            f.state.wounds = [deathwish.WoundLevel(w) for w in m.dw_wounds]
-        elif battle.rules == "d6":
-            f.state.condition = d6.Condition.from_label(m.d6_condition)
-        elif battle.rules == "wargame" and m.hd is not None and m.hd < f.wg.hit_dice:
-            f.wg = f.wg.evolve(hit_dice=m.hd, spendable=min(f.wg.spendable, m.hd))
+        battle.system.carry_in(f, m.carried)
         state.refile(f)  # weaker now: file it again in the side's weakest-first indexes
-        brought[f.name] = (m.twowp_state, wounding, felling, len(m.dw_wounds))
+        brought[f.name] = m.carried
     return brought
 
 
 def _sitting_patient(m: _Member, side: str) -> am.Patient:
     """A member who did not fight, as a patient of the battle's aftermath."""
+    carried = {"hd": m.spec.hit_dice, **m.carried}
     return am.Patient(
         name=m.name,
         side=side,
         status=m.status,
         fights=m.fights,
-        twowp_state=m.twowp_state,
-        d6_condition=m.d6_condition,
         d6_strength=m.spec.d6.strength,
-        hd=m.hd if m.hd is not None else m.spec.hit_dice,
         hd_max=m.spec.hit_dice,
+        **carried,
     )
 
 
-def _after(m: _Member, run: am.Aftermath, system: str, fighter: Any) -> None:
+def _after(m: _Member, run: am.Aftermath, system: RuleSystem, fighter: Any) -> None:
     """Update a member from the end of its aftermath."""
     got = run.survivor(m.name)
     m.status = got["status"]
     m.fights = got["fights"]
-    if system == "2w2p":
-        m.twowp_state = got["twowp_state"]
-    elif system == "deathwish":
-        if fighter is not None:
-            m.dw_wounds = tuple(
-                w.value if hasattr(w, "value") else str(w) for w in fighter.state.wounds
-            )
-    elif system == "d6":
-        m.d6_condition = got["d6_condition"]
-    else:
-        m.hd = got["hd"]
+    m.carried = system.carry_out(fighter, got, m.carried)
 
 
 def _campaign_row(
@@ -419,12 +356,7 @@ def _campaign_row(
     options: CampaignOptions,
 ) -> dict[str, Any]:
     fights_before, status_before = before
-    system = battle.rules
     dead = m.status == Status.DEAD.value
-    wounding = felling = None
-    if system == "2w2p":
-        carried = m.twowp_state.carried if m.twowp_state is not None and not dead else (0, 0)
-        wounding, felling = carried
     return {
         "battle": battle_no,
         "label": label,
@@ -440,12 +372,7 @@ def _campaign_row(
         "fights_after": m.fights,
         "tier_before": twowp.tier_from_fights(fights_before).name.lower(),
         "tier_after": twowp.tier_from_fights(m.fights).name.lower(),
-        "wounds": m.open_wounds(system) if not dead else 0,
-        "wounding": wounding,
-        "felling": felling,
-        "dw_wounds": list(m.dw_wounds) if system == "deathwish" and not dead else [],
-        "condition": m.d6_condition if system == "d6" else None,
-        "hd": (m.hd if m.hd is not None else m.spec.hit_dice) if system == "wargame" else None,
+        **battle.system.aftermath.member_fields(m.carried, m.spec.hit_dice, dead),
     }
 
 

@@ -1,4 +1,4 @@
-"""The aftermath stepper (sim/aftermath.py): capacities, invariants, exact small cases."""
+"""The aftermath stepper (sim/aftermath/): capacities, invariants, exact small cases."""
 
 from fractions import Fraction
 from pathlib import Path

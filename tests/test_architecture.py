@@ -1,4 +1,5 @@
-"""The architecture is checked, not hoped for (issue 17): the import rules of the package.
+"""The architecture is checked, not hoped for (issue 17): the import rules of the package, and
+that only the rule systems test a system's name.
 
 Module-level imports only (those inside ``if TYPE_CHECKING:`` and inside functions are how a
 module asks for a type or defers a heavy import; they make no circle at import time).
@@ -99,8 +100,6 @@ def test_the_circle_finder_finds_circles():
 MODULE_LINES = 600
 FUNCTION_LINES = 60
 LONG_MODULES = {
-    # issue 17 splits it next (aftermath by rule system); it must go from here then
-    "sim/aftermath.py",
     # the analysis of datasets; issue 15 reworks it (headers, order, intervals)
     "sim/analysis.py",
 }
@@ -127,3 +126,72 @@ def test_no_function_over_about_60_lines_unless_its_docstring_says_why():
                 if lines > FUNCTION_LINES and "long on purpose" not in doc.lower():
                     long.append(f"{p.relative_to(SIM.parent)}:{node.name} ({lines} lines)")
     assert long == []
+
+
+# --- nothing outside the rule systems tests a system's name (issue 17) -------------------------
+
+NAME_OWNERS = ("sim/rules/", "sim/systems/", "sim/cli.py")
+"""Where a system's name may be spelt out: the systems themselves, and the CLI's argparse."""
+
+
+def _system_names() -> frozenset[str]:
+    from sim.rules import SYSTEMS
+
+    return frozenset(SYSTEMS)
+
+
+def _name_tests(tree: ast.AST, names: frozenset[str]) -> list[str]:
+    """Comparisons (and match cases) of something with a system's name, and lookups keyed by them.
+
+    ``x == "d6"``, ``"2w2p" != x``, ``x in ("d6", "wargame")``, ``case "deathwish":`` and
+    ``{"2w2p": ..., "d6": ...}.get(x)`` or ``[x]`` (a lookup in a dict literal keyed by system
+    names) all count; a dict keyed by field names that happen to be systems' does not.
+    """
+
+    def named(node: ast.AST) -> bool:
+        if isinstance(node, ast.Constant):
+            return node.value in names
+        if isinstance(node, ast.Tuple | ast.List | ast.Set):
+            return any(named(e) for e in node.elts)
+        return False
+
+    def _keyed_by_name(node: ast.AST) -> bool:  # {"2w2p": ..., "d6": ...}[x] or .get(x)
+        return isinstance(node, ast.Dict) and any(k is not None and named(k) for k in node.keys)
+
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare) and any(named(x) for x in (node.left, *node.comparators)):
+            found.append(f"{node.lineno}: {ast.unparse(node)}")
+        elif isinstance(node, ast.MatchValue) and named(node.value):
+            found.append(f"{node.value.lineno}: case {ast.unparse(node.value)}")
+        elif isinstance(node, ast.Subscript | ast.Attribute) and _keyed_by_name(node.value):
+            found.append(f"{node.lineno}: {ast.unparse(node)[:60]}")
+    return found
+
+
+def test_only_the_rule_systems_spell_out_a_systems_name():
+    names = _system_names()
+    bad = {}
+    for path in sorted(SIM.rglob("*.py")):
+        where = path.relative_to(SIM.parent).as_posix()
+        if where.startswith(NAME_OWNERS):
+            continue
+        found = _name_tests(ast.parse(path.read_text()), names)
+        if found:
+            bad[where] = found
+    assert bad == {}
+
+
+def test_the_name_finder_finds_names():
+    names = _system_names()
+    code = """
+if system == "2w2p" and len(sides) > 2: pass
+ok = "d6" != rules or rules in ("wargame", "other")
+module = {"deathwish": 1, "d6": 2}.get(system)
+match system:
+    case "wargame": pass
+fine = system == "2w2p-aftermath" or {"x": 1}.get(x) or name == "d7" or {"d6": check}
+fast = {"2w2p": 1}[system]
+"""
+    found = _name_tests(ast.parse(code), names)
+    assert sorted(int(f.split(":")[0]) for f in found) == [2, 3, 3, 4, 6, 8]

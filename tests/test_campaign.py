@@ -248,12 +248,14 @@ def test_campaign_carries_wounds_into_the_next_aftermath():
 def test_carry_in_sets_every_systems_state():
     sc = parse_scenario(SMALL, "t.yaml")
     members = {f.name: campaign._Member(f, 4) for f in sc.sides[0].fighters}
-    members["hand 1"].twowp_state = twowp.take_blows(
-        twowp.PatientState(), 1, 0, 0, __import__("numpy").random.default_rng(0)
-    )
-    members["hand 2"].dw_wounds = ("moderate", "slight")
-    members["hand 3"].d6_condition = "wounded_twice"
-    members["lead"].hd = 2
+    members["hand 1"].carried = {
+        "twowp_state": twowp.take_blows(
+            twowp.PatientState(), 1, 0, 0, __import__("numpy").random.default_rng(0)
+        )
+    }
+    members["hand 2"].carried = {"dw_wounds": ("moderate", "slight")}
+    members["hand 3"].carried = {"d6_condition": "wounded_twice"}
+    members["lead"].carried = {"hd": 2}
     fit = list(members.values())
     for system in ("2w2p", "deathwish", "d6", "wargame"):
         base = parse_scenario(SMALL.replace("rules: 2w2p", f"rules: {system}"), "t.yaml")

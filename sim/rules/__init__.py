@@ -2,8 +2,10 @@
 
 Each package is pure: numbers and a passed-in ``numpy.random.Generator`` in, frozen results
 out. None imports Mesa or keeps state (``tests/rules/test_purity.py`` checks it). Each defines
-``NAME``, ``SEED`` (the seed file it follows) and ``Options``, a frozen dataclass of its
-interpretations [I] and house rules [H], and is split into modules along its seed's sections:
+``NAME``, ``SEED`` (the seed file it follows), ``MAX_SIDES`` (most sides a battle can have,
+None for any number) and ``Options``, a frozen dataclass of its interpretations [I] and
+house rules [H] (and, with an aftermath of its own, ``AftermathOptions``), and is split into
+modules along its seed's sections:
 
 - :mod:`sim.rules.wargame`: seed ``002_5306f142c0f73876.txt``, RULES.md section 1;
 - :mod:`sim.rules.twowp`: seed ``000_7f98fe11b25af74f.txt``, RULES.md section 2;

@@ -18,6 +18,7 @@ from sim.rules import wargame
 from sim.rules.common import Status, build_options
 
 if TYPE_CHECKING:
+    from sim.aftermath import Aftermath
     from sim.agents import Fighter
     from sim.battle import Battle
     from sim.scenario import FighterSpec
@@ -52,6 +53,27 @@ class RuleSystem(Protocol):
 
     def carried(self, f: Fighter) -> dict[str, Any]:
         """What ``f`` carries out of the battle into its aftermath, as Patient fields."""
+
+    @property
+    def aftermath(self) -> type[Aftermath]:
+        """The days after its battles (:mod:`sim.aftermath`): its ``Aftermath`` subclass."""
+
+    def carry_in(self, f: Fighter, carried: Mapping[str, Any]) -> None:
+        """Give campaign member ``f`` what it ``carried`` from its last aftermath (before round 1).
+
+        ``carried`` holds Patient fields (``twowp_state``, ``dw_wounds``, ``d6_condition`` or
+        ``hd``), as :meth:`carry_out` made them; empty before the member's first battle.
+        """
+
+    def carry_out(
+        self, f: Fighter | None, survivor: Mapping[str, Any], carried: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """What a campaign member carries into its next battle, as Patient fields.
+
+        ``survivor`` is its aftermath's :meth:`~sim.aftermath.Aftermath.survivor`, ``f`` its
+        fighter in the battle just fought (None if it sat it out), ``carried`` what it
+        carried before.
+        """
 
     def start_status(self, f: Fighter) -> Status:
         """What ``f``'s wounds before the battle leave it (active, or out of the fight)."""
@@ -90,6 +112,7 @@ class System:
 
     name: ClassVar[str]
     rules: ClassVar[ModuleType]
+    aftermath: ClassVar[type[Aftermath]]
     jumps_in: ClassVar[bool] = False
 
     def build_options(self, values: Mapping[str, Any], where: str) -> Any:
@@ -114,6 +137,15 @@ class System:
     def carried(self, f: Fighter) -> dict[str, Any]:
         """Nothing of its own: the frame's HD say it all."""
         return {}
+
+    def carry_in(self, f: Fighter, carried: Mapping[str, Any]) -> None:
+        """Nothing to carry in."""
+
+    def carry_out(
+        self, f: Fighter | None, survivor: Mapping[str, Any], carried: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """What it carried before: nothing changes."""
+        return dict(carried)
 
     def start_status(self, f: Fighter) -> Status:
         """Active: a system whose wounds never take a fighter out says so."""

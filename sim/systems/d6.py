@@ -8,10 +8,13 @@ and a sprint instead of the attack [S]. Mortal wounds kill with time
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from sim.aftermath import Aftermath
+from sim.aftermath.d6 import D6Aftermath
 from sim.dice import D6Code, parse_code
 from sim.rules import d6
 from sim.rules.common import Status
@@ -47,6 +50,7 @@ class D6(System):
 
     name: ClassVar[str] = d6.NAME
     rules: ClassVar[ModuleType] = d6
+    aftermath: ClassVar[type[Aftermath]] = D6Aftermath
 
     def new_state(self, spec: FighterSpec) -> D6State:
         """Unhurt, but a Wounded result for each wound taken before (stacking)."""
@@ -58,6 +62,16 @@ class D6(System):
     def carried(self, f: Fighter) -> dict[str, Any]:
         """Its condition on the damage table."""
         return {"d6_condition": f.state.condition.label}
+
+    def carry_in(self, f: Fighter, carried: Mapping[str, Any]) -> None:
+        """Its condition on the damage table (unhurt if it carries none)."""
+        f.state.condition = d6.Condition.from_label(carried.get("d6_condition", "none"))
+
+    def carry_out(
+        self, f: Fighter | None, survivor: Mapping[str, Any], carried: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """Its condition at the end of the aftermath."""
+        return {"d6_condition": survivor["d6_condition"]}
 
     def start_round(self, b: Battle) -> None:
         """A reaction rolled last round no longer stands."""

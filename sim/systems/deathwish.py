@@ -7,11 +7,14 @@ time (:meth:`Deathwish.end_of_round`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from sim.aftermath import Aftermath
+from sim.aftermath.deathwish import DeathwishAftermath
 from sim.rules import deathwish
 from sim.rules.common import Status
 from sim.systems.base import System
@@ -63,6 +66,7 @@ class Deathwish(System):
 
     name: ClassVar[str] = deathwish.NAME
     rules: ClassVar[ModuleType] = deathwish
+    aftermath: ClassVar[type[Aftermath]] = DeathwishAftermath
 
     def new_state(self, spec: FighterSpec) -> DeathwishState:
         """Its weapon and thresholds, and a Slight wound for each wound taken before."""
@@ -73,6 +77,20 @@ class Deathwish(System):
     def carried(self, f: Fighter) -> dict[str, Any]:
         """Its wound levels."""
         return {"dw_wounds": tuple(level.value for level in f.state.wounds)}
+
+    def carry_in(self, f: Fighter, carried: Mapping[str, Any]) -> None:
+        """Its wound levels (each adds its difficulty for good: the seed heals none)."""
+        if carried.get("dw_wounds"):
+            f.state.wounds = [deathwish.WoundLevel(w) for w in carried["dw_wounds"]]
+
+    def carry_out(
+        self, f: Fighter | None, survivor: Mapping[str, Any], carried: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """Every wound level its fighter ended the battle with (none heal).
+
+        One who sat the battle out keeps what it carried.
+        """
+        return self.carried(f) if f is not None else dict(carried)
 
     def take_turn(self, b: Battle, f: Fighter) -> None:
         """``f``'s shot (:func:`turn`)."""

@@ -6,11 +6,14 @@ at once and the results apply together. Fleeing fighters run at the end of the r
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from sim.aftermath import Aftermath
+from sim.aftermath.twowp import TwoWPAftermath
 from sim.errors import SimError
 from sim.rules import twowp
 from sim.rules.common import Status
@@ -35,6 +38,7 @@ class TwoWP(System):
 
     name: ClassVar[str] = twowp.NAME
     rules: ClassVar[ModuleType] = twowp
+    aftermath: ClassVar[type[Aftermath]] = TwoWPAftermath
 
     def check_sides(self, count: int) -> None:
         """Exactly two sides: a front pits one side against one."""
@@ -51,6 +55,19 @@ class TwoWP(System):
     def carried(self, f: Fighter) -> dict[str, Any]:
         """Its wounding and felling blows."""
         return {"wounding": f.state.wounds.wounding, "felling": f.state.wounds.felling}
+
+    def carry_in(self, f: Fighter, carried: Mapping[str, Any]) -> None:
+        """The blows its wounds still carry (each makes it fight one tier worse [S])."""
+        state: twowp.PatientState | None = carried.get("twowp_state")
+        if state is not None:
+            wounding, felling = state.carried
+            f.state.wounds = twowp.Wounds(wounding, felling, prime=f.spec.prime)
+
+    def carry_out(
+        self, f: Fighter | None, survivor: Mapping[str, Any], carried: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """Its wounds' state at the end of the aftermath."""
+        return {"twowp_state": survivor["twowp_state"]}
 
     def start_status(self, f: Fighter) -> Status:
         """Felled by the blows it carries."""

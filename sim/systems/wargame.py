@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from sim.aftermath import Aftermath
+from sim.aftermath.wargame import WarGameAftermath
 from sim.errors import SimError
 from sim.rules import wargame
 from sim.rules.common import Status
@@ -41,6 +43,7 @@ class WarGame(System):
 
     name: ClassVar[str] = wargame.NAME
     rules: ClassVar[ModuleType] = wargame
+    aftermath: ClassVar[type[Aftermath]] = WarGameAftermath
     jumps_in: ClassVar[bool] = True
 
     def frame(self, options: Any, values: Mapping[str, Any]) -> wargame.Options:
@@ -57,6 +60,18 @@ class WarGame(System):
     def morale_hd(self, b: Battle, f: Fighter) -> int:
         """The creature's current HD."""
         return f.wg.hit_dice
+
+    def carry_in(self, f: Fighter, carried: Mapping[str, Any]) -> None:
+        """Its hit dice after rest, if fewer than its full HD."""
+        hd = carried.get("hd")
+        if hd is not None and hd < f.wg.hit_dice:
+            f.wg = f.wg.evolve(hit_dice=hd, spendable=min(f.wg.spendable, hd))
+
+    def carry_out(
+        self, f: Fighter | None, survivor: Mapping[str, Any], carried: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """Its hit dice at the end of the aftermath."""
+        return {"hd": survivor["hd"]}
 
     def take_turn(self, b: Battle, f: Fighter) -> None:
         """``f``'s maneuvers (:func:`turn`)."""

@@ -174,6 +174,8 @@ from sim.rules.d6.tiers import (
 
 NAME = "d6"
 SEED = "003_fd1c4a13f28810ec.txt"
+MAX_SIDES: int | None = None
+"""Most sides a battle under these rules can have (None: any number of sides)."""
 
 __all__ = [
     "COVER_DICE_MAX",
@@ -272,6 +274,7 @@ __all__ = [
     "rest_day_dist",
     "rest_days_dist",
     "time_heal_due",
+    "MAX_SIDES",
     "NAME",
     "SEED",
 ]

@@ -133,6 +133,8 @@ from sim.rules.deathwish.wounds import (
 
 NAME = "deathwish"
 SEED = "001_e5fc2d51799d4e98.txt"
+MAX_SIDES: int | None = None
+"""Most sides a battle under these rules can have (None: any number of sides)."""
 
 __all__ = [
     "DEFAULT_OPTIONS",
@@ -197,6 +199,7 @@ __all__ = [
     "stays_incapacitated",
     "untreated_deadline",
     "wounds_to_treat",
+    "MAX_SIDES",
     "NAME",
     "SEED",
 ]

@@ -175,6 +175,8 @@ from sim.rules.twowp.tasks import (
 
 NAME = "2w2p"
 SEED = "000_7f98fe11b25af74f.txt"
+MAX_SIDES: int | None = 2
+"""Most sides a battle under these rules can have: two (a front pits one side against one)."""
 
 __all__ = [
     "ADVANCES_TO_ACHIEVE",
@@ -271,6 +273,7 @@ __all__ = [
     "recovery_due",
     "reset_wound",
     "take_blows",
+    "MAX_SIDES",
     "NAME",
     "SEED",
 ]

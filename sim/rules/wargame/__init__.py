@@ -229,6 +229,8 @@ from sim.rules.wargame.wounds import HdLoss, apply_wound_type, bleed_armor_max, 
 
 NAME = "wargame"
 SEED = "002_5306f142c0f73876.txt"
+MAX_SIDES: int | None = None
+"""Most sides a battle under these rules can have (None: any number of sides)."""
 
 __all__ = [
     "ACT_NOW_COST",
@@ -365,6 +367,7 @@ __all__ = [
     "leader_killing_result",
     "resolve_leader_killing",
     "roll_leader_killing",
+    "MAX_SIDES",
     "NAME",
     "SEED",
 ]

@@ -9,7 +9,7 @@ from sim.aftermath import Healer, healers_from_fighters, students_of
 from sim.dice import parse_code
 from sim.errors import did_you_mean, unknown
 from sim.options import CampOptions
-from sim.rules import d6, deathwish, twowp
+from sim.rules import SYSTEMS, twowp
 from sim.scenario.checks.base import BAD, MAX_DAYS, Checks, get_or, listing
 from sim.scenario.model import AftermathSpec, FighterSpec
 from sim.scenario.reader import join_path, quote_name
@@ -63,11 +63,9 @@ class AftermathChecks(Checks):
 
     def aftermath_options(self, value: Any, system: str) -> dict[str, Any]:
         """``aftermath.options``: the rule system's aftermath options (War Game has none)."""
-        module = {"2w2p": twowp, "deathwish": deathwish, "d6": d6}.get(system)
-        if module is not None:
-            return self.options(
-                module.AftermathOptions, value, "aftermath.options", "aftermath option"
-            )
+        group = getattr(SYSTEMS.get(system), "AftermathOptions", None)  # War Game has none
+        if group is not None:
+            return self.options(group, value, "aftermath.options", "aftermath option")
         if value not in (None, {}):
             self.error(
                 "aftermath.options",

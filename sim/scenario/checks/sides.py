@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sim.errors import did_you_mean, unknown
+from sim.rules import SYSTEMS
 from sim.scenario.checks.base import BAD, get_or, listing, unknown_key
 from sim.scenario.checks.fighters import FighterChecks
 from sim.scenario.model import Event, FighterSpec, Goal, Side, TacticSpec
@@ -45,8 +46,11 @@ class SideChecks(FighterChecks):
                 starting[side] = found
         if sides_doc is not None and "sides" in doc and len(side_names) < 2:
             self.error("sides", f"a battle needs at least two sides, got {len(side_names)}")
-        if system == "2w2p" and len(side_names) > 2:
-            self.error("sides", f"2w2p battles have exactly two sides, got {len(side_names)}")
+        rules = SYSTEMS.get(system)
+        most = rules.MAX_SIDES if rules is not None else None
+        if most is not None and len(side_names) > most:
+            sides = "exactly two" if most == 2 else f"at most {most}"  # a battle has two or more
+            self.error("sides", f"{system} battles have {sides} sides, got {len(side_names)}")
         return side_names, side_maps, starting
 
     def sides(
