@@ -43,6 +43,7 @@ class D6State:
     mortal_rounds: int = 0
     reactions: dict[str, int] = field(default_factory=dict)  # kind -> total, this round [S]
     sprinted: int = -1  # the round it last sprinted (on a map)
+    cycle_place: int = -1  # its place in the seed's turn cycle (-1: not in it yet)
 
 
 class D6(System):
@@ -82,6 +83,17 @@ class D6(System):
         """What the damage table makes of its condition."""
         return d6.status_for(f.state.condition)
 
+    def fight_round(self, b: Battle) -> None:
+        """The round's turns: the frame's initiative and popcorn, or the seed's cycle.
+
+        ``turn_order: cycle`` [I] (:func:`cycle_turns`) everywhere but in the large-scale
+        pools, which are the War Game's own.
+        """
+        if b.options.turn_order == "cycle" and not (b.large and b.large_mode == "pools"):
+            cycle_turns(b)
+        else:
+            b.take_turns()
+
     def take_turn(self, b: Battle, f: Fighter) -> None:
         """``f``'s attack (:func:`turn`)."""
         turn(b, f)
@@ -99,6 +111,37 @@ class D6(System):
                 b.note(f.name, "dies of a mortal wound", result=f"round {f.state.mortal_rounds}")
                 f.state.condition = d6.Condition(d6.DamageTier.DEAD)
                 b.set_status(f, Status.DEAD)
+
+
+def cycle_turns(b: Battle) -> None:
+    """A round of the seed's turn cycle: everyone in the fight once, in the cycle's order [S].
+
+    The cycle is set the first round (:func:`sim.rules.d6.roll_cycle_order`: the highest
+    Dexterity first) and every round returns to its first; fighters who join later are put at
+    its end, in the same order among themselves.
+    """
+    fighters = [f for f in b.all_fighters() if f.in_fight]
+    new = [f for f in fighters if f.state.cycle_place < 0]
+    if new:
+        sides = list(b.sides)
+        order = d6.roll_cycle_order(
+            [parse_code(f.spec.d6.dexterity).total_pips for f in new],
+            [sides.index(f.side) for f in new],
+            b.rng,
+        )
+        start = 1 + max((f.state.cycle_place for f in b.all_fighters()), default=-1)
+        for place, i in enumerate(order, start):
+            new[i].state.cycle_place = place
+        b.note(
+            "battle",
+            "turn cycle",
+            result=", ".join(new[i].name for i in order) + (" join" if start else ""),
+        )
+    for f in sorted(fighters, key=lambda f: f.state.cycle_place):
+        if b.ended:
+            break
+        b.take_turn(f)
+        b.mark_acted(f)
 
 
 def map_move(b: Battle, f: Fighter) -> Fighter | None:

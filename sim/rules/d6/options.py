@@ -117,7 +117,9 @@ class Options:
         "Turn order: the battle frame's War Game initiative and popcorn naming ('popcorn'), or "
         "the seed's fixed cycle ('cycle': the GM orders everyone once, the highest Dexterity "
         "first, ties taken by the sides in turn from a side drawn at random; every round "
-        "returns to the first; latecomers join the end).",
+        "returns to the first; latecomers join the end). Default 'popcorn': every rule "
+        "system shares the frame's turns, so one scenario fought under each system differs in "
+        "its rules alone.",
         tag="I",
         choices=("popcorn", "cycle"),
     )
