@@ -63,6 +63,11 @@ Parameters (all presets share them):
   target's allies; ``leader`` advances on the enemy leader while it stands.
 - ``sprint`` (only on a map, D6): forfeit the attack for a second move when one move
   brings no enemy into reach (RULES.md 4; a sprinter rolls half its dodge).
+- ``extra_attacks`` (D6): attacks a turn beyond the regular action, declared at the start
+  of the turn; each is one more action of the Multiple Action Penalty, -1D
+  (``d6.map_dice_per_action``) on every roll the fighter makes for the rest of the round,
+  its reaction and body rolls included. Default 0: a second attack at -1D also takes -1D
+  off the reaction and the body roll that must carry the fighter through its enemies' turns.
 """
 
 from __future__ import annotations
@@ -126,6 +131,13 @@ class Tactic:
         choices=("advance", "hold", "flank", "leader"),
     )
     sprint: bool = option(True, "with a map, D6: sprint when one move brings no enemy in reach")
+    extra_attacks: int = option(
+        0,
+        "D6: attacks a turn beyond the regular action, each one more action of the Multiple "
+        "Action Penalty on every roll of the fighter that round (its reaction and body too)",
+        low=0,
+        high=3,
+    )
 
     # --- decisions -----------------------------------------------------------------
     def choose_target(self, enemies: Sequence[Fighter], rng: np.random.Generator) -> Fighter | None:

@@ -978,6 +978,37 @@ sides:
       - {name: b, count: 3, d6: {dexterity: 2D, attack: 6D, dodge: 1D, damage: 5D}}
 """
 
+# red takes an extra attack every turn: the Multiple Action Penalty on its attacks and, by
+# default, its body
+D6_FLURRY = """
+rules: d6
+battle: {morale: none}
+max_rounds: 2
+sides:
+  red:
+    tactic: {name: balanced, params: {extra_attacks: 1}}
+    fighters:
+      - {name: r, count: 6, d6: {attack: 4D, dodge: 2D, damage: 4D}}
+  blue:
+    fighters:
+      - {name: b, count: 6, d6: {attack: 4D, dodge: 2D, damage: 4D}}
+"""
+
+# three fire-callers each catch four of blue: every area attack dodged burdens the dodger's
+# body with the MAP, or only the first of the round
+D6_FIREBALLS = """
+rules: d6
+battle: {morale: none}
+max_rounds: 1
+sides:
+  red:
+    fighters:
+      - {name: r, count: 3, d6: {attack: 5D, damage: 4D, area: 4, range: 60}}
+  blue:
+    fighters:
+      - {name: b, count: 4, d6: {attack: 0D, dodge: 3D}}
+"""
+
 # four who always hit and often stun one strong fighter: its attacks carry one die off per
 # stun in effect (or one in all)
 D6_STUNS = """
@@ -1290,8 +1321,8 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "deathwish.cheat_death": _probes(DW_VOLLEY_MAGNUM, (9,), focus=BLUE),
     "deathwish.cover_difficulty_per_point": _probes(DW_COVER, (4,), focus=BLUE),
     # D6 tiers
-    "d6.map_dice_per_action": _probes(D6_VOLLEY, (2,), focus=BLUE),
-    "d6.map_applies_to_body": _probes(D6_VOLLEY, (False,), focus=BLUE),
+    "d6.map_dice_per_action": _probes(D6_FLURRY, (2,), focus=BLUE),
+    "d6.map_applies_to_body": _probes(D6_FLURRY, (False,), focus=RED),
     "d6.halve_round": _probes(D6_SPRINT, ("up",), seeds=200, focus=BLUE),
     "d6.two_handed_parry_penalty": _probes(D6_PARRY, (6,)),
     "d6.ride_vs_area": _probes(D6_VOLLEY, ("full",), focus=BLUE),
@@ -1299,7 +1330,7 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "d6.called_shot_damage": _probes(D6_VOLLEY, ("3D",), focus=BLUE),
     "d6.body_average": _probes(D6_VOLLEY, ("pips_up",), focus=BLUE),
     "d6.cover_on": _probes(D6_VOLLEY, ("body", "both"), focus=BLUE),
-    "d6.area_dodge_map": _probes(D6_VOLLEY, ("once",), focus=BLUE),
+    "d6.area_dodge_map": _probes(D6_FIREBALLS, ("once",), focus=BLUE),
     "d6.outnumber_pips": _probes(D6_VOLLEY, (3,), focus=BLUE),
     "d6.turn_order": _probes(D6_QUICK, ("cycle",), focus=BLUE),
     "d6.scale_basis": _probes(D6_SIZES, ("relative",)),
@@ -1351,6 +1382,7 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "tactic.parry": _probes(D6_PARRY, (False,), seeds=60),
     "tactic.formation": _probes(MAP_LEADER, ("hold", "flank", "leader"), sides=("red",)),
     "tactic.sprint": _probes(D6_SPRINT, (False,), sides=("blue",), focus=BLUE),
+    "tactic.extra_attacks": _probes(D6_VOLLEY, (1,), sides=("red",), focus=BLUE),
     # the aftermath (aftermath.options, aftermath.camp) and campaigns (campaign.options)
     "2w2p-aftermath.rest": _probes(TWOWP_NURSED, ("light",), focus=AFTER),
     "2w2p-aftermath.rest_on_blow_day": _probes(TWOWP_WELL_NURSED, (True,), focus=AFTER),
@@ -1396,18 +1428,12 @@ NOT_WIRED: dict[str, str] = {
         "training towards a healer's level (RULES.md 2.2) is never simulated: skill levels "
         "are given"
     ),
-    "d6.map_dice_per_action": (
-        "no fighter takes more than one regular and one move action a round, so the Multiple "
-        "Action Penalty never applies (no tactic takes extra actions)"
-    ),
-    "d6.map_applies_to_body": "the Multiple Action Penalty never applies (see map_dice_per_action)",
     "d6.two_handed_parry_penalty": "D6 fighters have no two-handed weapons to parry with",
     "d6.ride_vs_area": "no D6 fighter rides, and no attack is an area attack",
     "d6.called_shot_difficulty": "no tactic calls a shot",
     "d6.called_shot_damage": "no tactic calls a shot",
     "d6.modifier_overlap_16": "the battle never turns an advantage into dice (modifiers table)",
     "d6.cover_on": "no D6 attack is covered yet",
-    "d6.area_dodge_map": "no D6 attack is an area attack yet",
     "d6.outnumber_pips": "the battle never turns an advantage into dice yet",
     "d6.heal_stunned": (
         "heals happen only in the aftermath, where a Stunned patient is up again the same day "

@@ -21,9 +21,11 @@ from sim.rules.common import Status
 from sim.systems.base import System
 from sim.systems.common import (
     BAND_DIFFICULTY,
+    choose_target,
     flee,
     map_cover,
     map_move_then_target,
+    map_target,
     one_attack_target,
     plan_move,
 )
@@ -44,6 +46,8 @@ class D6State:
     reactions: dict[str, int] = field(default_factory=dict)  # kind -> total, this round [S]
     sprinted: int = -1  # the round it last sprinted (on a map)
     cycle_place: int = -1  # its place in the seed's turn cycle (-1: not in it yet)
+    extra_attacks: int = 0  # attacks beyond the regular action declared this round
+    area_dodges: int = 0  # area attacks dodged this round
 
 
 class D6(System):
@@ -75,9 +79,10 @@ class D6(System):
         return {"d6_condition": survivor["d6_condition"]}
 
     def start_round(self, b: Battle) -> None:
-        """A reaction rolled last round no longer stands."""
+        """A reaction rolled last round no longer stands, nor last round's extra actions."""
         for f in b.all_fighters():
             f.state.reactions = {}
+            f.state.extra_attacks = f.state.area_dodges = 0
 
     def start_status(self, f: Fighter) -> Status:
         """What the damage table makes of its condition."""
@@ -97,6 +102,14 @@ class D6(System):
     def take_turn(self, b: Battle, f: Fighter) -> None:
         """``f``'s attack (:func:`turn`)."""
         turn(b, f)
+
+    def is_ranged(self, f: Fighter) -> bool:
+        """A weapon with a range (``d6.range``)."""
+        return f.spec.d6.range > 0
+
+    def range_ft(self, b: Battle, f: Fighter) -> float:
+        """Its weapon's range in feet (0: hand to hand)."""
+        return float(f.spec.d6.range)
 
     def end_of_round(self, b: Battle) -> None:
         """A mortally wounded fighter rolls 2D; below the rounds so far, it dies [S]."""
@@ -165,10 +178,18 @@ def dice_code(text: str, fallback: D6Code) -> D6Code:
     return parse_code(text) if text else fallback
 
 
+def extra(b: Battle, f: Fighter) -> int:
+    """``f``'s extra actions this round, of the Multiple Action Penalty [S]."""
+    return d6.map_actions(f.state.extra_attacks, f.state.area_dodges, b.options)
+
+
 def penalty(b: Battle, f: Fighter) -> int:
-    """The dice ``f`` loses on its rolls now: its wounds and the stuns in effect."""
+    """The dice ``f`` loses on its rolls now: the MAP, its wounds and the stuns in effect."""
     return d6.penalty_dice(
-        f.state.condition, stuns=d6.stuns_in_effect(f.state.stuns, b.round), options=b.options
+        f.state.condition,
+        stuns=d6.stuns_in_effect(f.state.stuns, b.round),
+        extra=extra(b, f),
+        options=b.options,
     )
 
 
@@ -185,24 +206,34 @@ class Plan:
     code: D6Code | None
 
 
-def choose_reaction(b: Battle, t: Fighter) -> tuple[str, D6Code]:
-    """The reaction ``t`` rolls this round, and its skill.
+ALL_REACTIONS = ("dodge", "parry")
+"""What meets a blow hand to hand."""
+NO_PARRY = ("dodge",)
+"""What meets a ranged or an area attack: no parry [S, I]."""
 
-    Parry if its tactic parries and its parry code beats its dodge code, else dodge.
+
+def choose_reaction(b: Battle, t: Fighter, allowed: tuple[str, ...]) -> tuple[str, D6Code]:
+    """The reaction ``t`` rolls this round among ``allowed``, and its skill.
+
+    Parry if allowed, its tactic parries and its parry code beats its dodge code, else dodge.
     """
     dodge = parse_code(t.spec.d6.dodge)
     parry = dice_code(t.spec.d6.parry, D6Code(0))
-    if b.tactic_of(t).parry and parry.total_pips > dodge.total_pips:
+    if "parry" in allowed and b.tactic_of(t).parry and parry.total_pips > dodge.total_pips:
         return "parry", parry
     return "dodge", dodge
 
 
-def plan_reaction(b: Battle, t: Fighter) -> Plan:
-    """How ``t`` meets the next attack (nothing rolled yet)."""
-    if t.state.reactions:
-        kind, total = next(iter(t.state.reactions.items()))
-        return Plan(kind, total, None)
-    kind, skill = choose_reaction(b, t)
+def plan_reaction(b: Battle, t: Fighter, allowed: tuple[str, ...] = ALL_REACTIONS) -> Plan:
+    """How ``t`` meets the next attack (nothing rolled yet), with one of ``allowed``.
+
+    A reaction of an allowed kind rolled earlier this round stands [S]; otherwise it rolls one
+    (a fighter who parried hand to hand dodges a ranged or area attack).
+    """
+    for kind, total in t.state.reactions.items():
+        if kind in allowed:
+            return Plan(kind, total, None)
+    kind, skill = choose_reaction(b, t, allowed)
     if not t.active or not d6.can_act(t.state.condition):
         return Plan(kind, None, None)
     code = d6.reaction_code(
@@ -211,51 +242,109 @@ def plan_reaction(b: Battle, t: Fighter) -> Plan:
     return Plan(kind, None, code)
 
 
-def react(b: Battle, t: Fighter, plan: Plan) -> tuple[str, int]:
-    """``t``'s reaction to one attack as ``plan`` says: rolled now unless one stands [S]."""
+def react(b: Battle, t: Fighter, plan: Plan, *, area: bool = False) -> tuple[str, int]:
+    """``t``'s reaction to one attack as ``plan`` says: rolled now unless one stands [S].
+
+    Against an ``area`` attack it counts half (:func:`area_plan`).
+    """
     total = plan.standing
     if total is None:
         total = plan.code.roll(b.rng) if plan.code is not None else 0
         t.state.reactions[plan.kind] = total
-    use = d6.reaction_against(total, plan.kind, options=b.options)
+    use = d6.reaction_against(total, plan.kind, area=area, options=b.options)
     return plan.kind, use.total
 
 
+def area_plan(b: Battle, t: Fighter) -> Plan:
+    """How ``t`` meets an area attack: no parry; a dodge is one more action of the MAP [S].
+
+    The dodge is counted before it is rolled, so a dodge rolled now bears its own penalty
+    [I] (``d6.area_dodge_map`` says whether each area attack dodged counts, or one a round).
+    """
+    plan = plan_reaction(b, t, NO_PARRY)
+    reacts = plan.standing is not None or plan.code is not None
+    if reacts and d6.reaction_against(0, plan.kind, area=True, options=b.options).adds_map:
+        t.state.area_dodges += 1
+        plan = plan_reaction(b, t, NO_PARRY)
+    return plan
+
+
 def turn(b: Battle, f: Fighter) -> None:
-    """``f``'s D6 turn: its one attack (after a move on a map) against one target."""
+    """``f``'s D6 turn: its attack (after a move on a map), and any extra attacks [S].
+
+    The tactic's ``extra_attacks`` are declared once it has a target; each is one more
+    action of the Multiple Action Penalty for the rest of the round [S].
+    """
     if f.status == Status.FLEEING:
         flee(b, f)
         return
     if not d6.can_act(f.state.condition):
         return
     target, base, cover = aim(b, f)
-    if target is not None:
+    if target is None:
+        return
+    more = b.tactic_of(f).extra_attacks
+    if more:
+        f.state.extra_attacks += more
+        b.note(
+            f.name,
+            "extra actions",
+            result=f"{more} more attack{'s' if more > 1 else ''}: MAP -{penalty_of_map(b, f)}D "
+            "this round",
+        )
+    attack(b, f, target, base, cover)
+    for _ in range(more):
+        if b.ended or not f.active or not d6.can_act(f.state.condition):
+            return
+        target, base, cover = aim(b, f, move=False)
+        if target is None:
+            return
         attack(b, f, target, base, cover)
 
 
-def aim(b: Battle, f: Fighter) -> tuple[Fighter | None, int, int]:
-    """``f``'s target (after its move on a map), the difficulty number and the target's cover."""
+def penalty_of_map(b: Battle, f: Fighter) -> int:
+    """The dice the Multiple Action Penalty alone takes off ``f``'s rolls this round."""
+    return extra(b, f) * b.options.map_dice_per_action
+
+
+def aim(b: Battle, f: Fighter, *, move: bool = True) -> tuple[Fighter | None, int, int]:
+    """``f``'s target (after its move on a map), the difficulty number and the target's cover.
+
+    ``move``: the turn's first attack, which may take cover off a map and move on one.
+    """
     if b.field is None:
-        target = one_attack_target(b, f)
+        target = one_attack_target(b, f) if move else choose_target(b, f)
         cover = b.opts.d6_cover_dice if target is not None and b.in_cover(target) else 0
         return target, b.opts.d6_difficulty, cover
-    target = map_move(b, f)
+    target = map_move(b, f) if move else map_target(b, f)
     if target is None:
         return None, 0, 0
     cover = map_cover(b, f, target, b.opts.d6_cover_dice)
     return target, b.opts.d6_difficulty + BAND_DIFFICULTY[b.field.band_of(f, target)], cover
 
 
-def attack(b: Battle, f: Fighter, target: Fighter, base: int, cover: int) -> None:
-    """One attack of ``f`` on ``target``: the hit [S], then on a hit the damage [S]."""
-    mods = d6.attack_modifiers(
+def modifiers(b: Battle, f: Fighter, target: Fighter, cover: int) -> d6.AttackModifiers:
+    """Cover and scale of ``f``'s attack on ``target`` [S]."""
+    return d6.attack_modifiers(
         cover=cover,
         target_size=target.spec.d6.size,
         attacker_size=f.spec.d6.size,
         options=b.options,
     )
+
+
+def attack(b: Battle, f: Fighter, target: Fighter, base: int, cover: int) -> None:
+    """One attack of ``f`` on ``target``: the hit [S], then on a hit the damage [S].
+
+    An area attack (``d6.area``) catches the target's neighbours too (:func:`area_attack`).
+    """
+    if f.spec.d6.area > 0:
+        area_attack(b, f, target, base, cover)
+        return
+    mods = modifiers(b, f, target, cover)
     hit_code = d6.apply_penalty(parse_code(f.spec.d6.attack), penalty(b, f))
-    kind, reaction = react(b, target, plan_reaction(b, target))
+    allowed = NO_PARRY if b.system.is_ranged(f) else ALL_REACTIONS
+    kind, reaction = react(b, target, plan_reaction(b, target, allowed))
     difficulty = d6.roll_difficulty(base, mods, b.rng)
     hit = d6.roll_hit(hit_code, reaction, difficulty, b.rng)
     if not hit.hit:
@@ -270,17 +359,85 @@ def attack(b: Battle, f: Fighter, target: Fighter, base: int, cover: int) -> Non
     strike(b, f, target, mods)
 
 
+def caught(b: Battle, f: Fighter, target: Fighter) -> list[Fighter]:
+    """Whom ``f``'s area attack on ``target`` catches: up to ``d6.area`` enemies [I].
+
+    The target first, then on a map the active enemies next to it (nearest the attacker
+    first), off a map the active enemies of the target's side in their order.
+    """
+    others = [e for e in b.enemies_of(f) if e is not target and e.active]
+    if b.field is not None:
+        at = b.field.cell(target)
+        others = [e for e in others if _next_to(b.field.cell(e), at)]
+    else:
+        others = [e for e in others if e.side == target.side]
+    return [target, *others][: f.spec.d6.area]
+
+
+def _next_to(a: tuple[int, int], c: tuple[int, int]) -> bool:
+    return max(abs(a[0] - c[0]), abs(a[1] - c[1])) <= 1
+
+
+def area_attack(b: Battle, f: Fighter, target: Fighter, base: int, cover: int) -> None:
+    """An area attack: one roll to hit against everyone it catches [S].
+
+    Each target reacts (a dodge counts half and adds MAP, :func:`area_plan`), then the one
+    hit roll (:func:`sim.rules.d6.roll_area_attack`) stands against each reaction and each
+    target's own difficulty; each target hit takes its own damage against its own body.
+    """
+    victims = caught(b, f, target)
+    hit_code = d6.apply_penalty(parse_code(f.spec.d6.attack), penalty(b, f))
+    plans = []
+    for t in victims:
+        kind, reaction = react(b, t, area_plan(b, t), area=True)
+        plans.append((kind, reaction, modifiers(b, f, t, cover if t is target else 0)))
+    results = d6.roll_area_attack(
+        hit_code,
+        [
+            d6.AreaTarget(reaction, base, damage_code(f), body_of(b, t), mods)
+            for t, (_, reaction, mods) in zip(victims, plans, strict=True)
+        ],
+        b.rng,
+    )
+    b.note(
+        f.name,
+        "area attack",
+        ", ".join(t.name for t in victims),
+        dice=f"{hit_code}={results[0].hit_total}",
+    )
+    for t, (kind, reaction, mods), res in zip(victims, plans, results, strict=True):
+        if res.damage is None:
+            b.note(
+                f.name,
+                "attacks",
+                t.name,
+                result=f"misses ({kind} {reaction} halved, difficulty {res.difficulty})",
+            )
+            continue
+        damage = damage_code(f).plus_dice(mods.damage_dice.dice)
+        body = body_of(b, t, mods)
+        wound(b, f, t, res.damage, f"{damage}={res.damage.damage} vs body {body}={res.damage.body}")
+
+
 def damage_code(f: Fighter) -> D6Code:
     """``f``'s weapon damage, or unarmed (Strength - 2 pips) [S]."""
     return dice_code(f.spec.d6.damage, d6.unarmed_damage(parse_code(f.spec.d6.strength)))
 
 
-def body_of(b: Battle, t: Fighter, mods: d6.AttackModifiers) -> D6Code:
-    """``t``'s body code against one attack: Strength and Dexterity, armor, ``mods``' dice."""
+def body_of(b: Battle, t: Fighter, mods: d6.AttackModifiers = d6.NO_MODIFIERS) -> D6Code:
+    """``t``'s body code against one attack: Strength and Dexterity, armor, ``mods``' dice.
+
+    Less the Multiple Action Penalty of its round (``d6.map_applies_to_body``) [S, H].
+    """
     d = t.spec.d6
     body = d6.body_code(
         parse_code(d.strength), parse_code(d.dexterity), parse_code(d.armor), b.options
     )
+    if extra(b, t):
+        body = d6.apply_penalty(
+            body,
+            d6.penalty_dice(t.state.condition, extra=extra(b, t), body=True, options=b.options),
+        )
     return body.plus_dice(mods.body_dice.dice)
 
 

@@ -6,6 +6,8 @@ from typing import Any
 
 from sim.battle import Battle
 from sim.scenario import parse_scenario
+from sim.systems.d6 import body_of
+from tests.conftest import ScriptedRng
 
 
 def battle(text: str, seed: int = 1, **kw: Any) -> Battle:
@@ -55,3 +57,91 @@ def test_popcorn_is_the_default_and_has_no_cycle():
     b = battle(CYCLE.replace("options: {turn_order: cycle}", "options: {}"))
     b.run()
     assert events(b, "turn cycle") == []
+
+
+FLURRY = """
+rules: d6
+battle: {morale: none, d6_difficulty: 0}
+max_rounds: 1
+sides:
+  red:
+    tactic: {name: balanced, params: {extra_attacks: 1, cover: false}}
+    fighters:
+      - {name: A, d6: {strength: 2D, dexterity: 2D, attack: 3D, dodge: 2D, damage: 1D}}
+  blue:
+    fighters:
+      - {name: B, d6: {strength: 2D, dexterity: 2D, attack: 2D, dodge: 1D, damage: 1D}}
+"""
+
+
+def test_an_extra_attack_takes_the_map_off_every_roll_of_the_round():
+    b = battle(FLURRY)
+    a, t = by_name(b, "A"), by_name(b, "B")
+    b.round = 1
+    b.system.start_round(b)
+    # B dodges 1; A's two attacks at 3D - 1D = 2D: 6+6 hit, damage 1 vs body 2D 1+1: none;
+    # 1+1 = 2 hits (2 > 1); damage 1 vs 1+1 again
+    b.rng = ScriptedRng([1, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1])
+    b.take_turn(a)
+    hits = [e for e in b.log if e["action"] == "attacks"]
+    assert [e["dice"] for e in hits] == ["1D=1 vs body 2D=2", "1D=1 vs body 2D=2"]
+    assert events(b, "extra actions")[0]["result"] == "1 more attack: MAP -1D this round"
+    # A's own dodge this round is rolled at 2D - 1D, and its body at 2D - 1D [S, H]
+    b.rng = ScriptedRng([3, 2, 6, 1, 1])
+    b.take_turn(t)
+    assert a.state.reactions == {"dodge": 3}
+    assert b.log[-1]["dice"] == "1D=1 vs body 1D=1"
+
+
+AREA = """
+rules: d6
+battle: {morale: none, d6_difficulty: 0}
+max_rounds: 1
+sides:
+  red:
+    tactic: {name: balanced, params: {cover: false}}
+    fighters:
+      - {name: A, d6: {attack: 4D, damage: 1D, area: 3, range: 60}}
+  blue:
+    fighters:
+      - {name: b, count: 4, d6: {strength: 2D, dexterity: 2D, dodge: 2D, parry: 5D}}
+"""
+
+
+def test_an_area_attack_rolls_once_against_every_target_it_catches():
+    b = battle(AREA)
+    a = by_name(b, "A")
+    b.round = 1
+    b.system.start_round(b)
+    # three dodges at 2D - 1D (each dodge of an area attack is an action of the MAP), no
+    # parry against it: 4, 5, 6 count 2, 2, 3; one hit roll 4 beats them all; damage 1D = 6
+    # against body 2D - 1D (the MAP again) = 1: Wounded, three times
+    b.rng = ScriptedRng([4, 5, 6, 1, 1, 1, 1, 6, 1, 6, 1, 6, 1])
+    b.take_turn(a)
+    (area,) = events(b, "area attack")
+    assert (area["target"], area["dice"]) == ("b 1, b 2, b 3", "4D=4")
+    hits = [e for e in b.log if e["action"] == "attacks"]
+    assert [(e["target"], e["dice"], e["result"]) for e in hits] == [
+        (f"b {i}", "1D=6 vs body 1D=1", "wounded; now wounded") for i in (1, 2, 3)
+    ]
+    assert [f.state.area_dodges for f in b.all_fighters()] == [0, 1, 1, 1, 0]
+    assert [f.state.reactions for f in b.all_fighters()][1:] == [
+        {"dodge": 4},
+        {"dodge": 5},
+        {"dodge": 6},
+        {},
+    ]
+
+
+def test_a_second_area_attack_dodged_adds_map_unless_once_a_round():
+    for how, code in (("each", "0D"), ("once", "1D")):
+        rules = f"rules: {{system: d6, options: {{area_dodge_map: {how}}}}}"
+        b = battle(AREA.replace("rules: d6", rules))
+        a, t = by_name(b, "A"), by_name(b, "b 1")
+        b.round = 1
+        b.system.start_round(b)
+        b.rng = ScriptedRng([1] * 40)
+        b.take_turn(a)
+        b.take_turn(a)
+        assert t.state.area_dodges == 2
+        assert str(body_of(b, t)) == code
