@@ -63,6 +63,12 @@ Parameters (all presets share them):
   target's allies; ``leader`` advances on the enemy leader while it stands.
 - ``sprint`` (only on a map, D6): forfeit the attack for a second move when one move
   brings no enemy into reach (RULES.md 4; a sprinter rolls half its dodge).
+- ``called_shot`` (D6): ``odds`` (default) calls a shot when the exact odds of the blow
+  (:func:`sim.rules.d6.blow_dist`: the target's standing reaction or the code it will roll,
+  the difficulty with cover and scale, damage against body, its condition) give a greater
+  chance of taking the target out of the fight, then a worse expected condition, than the
+  plain attack: worth it against a weak reaction and a strong body, not against a good
+  dodge. ``never``, ``always``.
 - ``extra_attacks`` (D6): attacks a turn beyond the regular action, declared at the start
   of the turn; each is one more action of the Multiple Action Penalty, -1D
   (``d6.map_dice_per_action``) on every roll the fighter makes for the rest of the round,
@@ -131,6 +137,12 @@ class Tactic:
         choices=("advance", "hold", "flank", "leader"),
     )
     sprint: bool = option(True, "with a map, D6: sprint when one move brings no enemy in reach")
+    called_shot: str = option(
+        "odds",
+        "D6: call a shot (+1D difficulty, +1D damage) never, always, or when its exact odds "
+        "take the target out more often (odds)",
+        choices=("never", "odds", "always"),
+    )
     extra_attacks: int = option(
         0,
         "D6: attacks a turn beyond the regular action, each one more action of the Multiple "
@@ -172,6 +184,16 @@ class Tactic:
         if self.mighty == "exposed":
             return not target_can_dodge
         return self.mighty == "armored" and target_pool >= self.mighty_pool
+
+    def wants_called_shot(self, plain: tuple[Any, ...], called: tuple[Any, ...]) -> bool:
+        """D6: whether to call a shot, given what the plain and the called blow would do.
+
+        ``plain`` and ``called`` are :func:`sim.rules.d6.harm` of each blow (the chance the
+        target is out, then its expected rank); ``odds`` calls it only when it does more.
+        """
+        if self.called_shot != "odds":
+            return self.called_shot == "always"
+        return called > plain
 
     def wants_recover(self, armor_pool: int, armor_max: int) -> bool:
         """Whether to spend 1 HD at the start of the turn to recover armor."""

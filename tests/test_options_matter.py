@@ -901,6 +901,36 @@ sides:
       - {name: B2, d6: {attack: 4D, dodge: 3D, damage: 4D}}
 """
 
+# red always hits blue's tough bodies: its tactic calls its shots, for a die more damage
+D6_SHOTS = """
+rules: d6
+battle: {morale: none}
+max_rounds: 1
+sides:
+  red:
+    fighters:
+      - {name: r, count: 8, d6: {attack: 7D, damage: 3D}}
+  blue:
+    fighters:
+      - {name: b, count: 8, d6: {strength: 4D, dexterity: 4D, attack: 0D, dodge: 1D}}
+"""
+
+# red's blows take blue out whenever they land: its tactic never calls a shot, which would
+# only cost it hits
+D6_OVERKILL = """
+rules: d6
+battle: {morale: none}
+max_rounds: 1
+sides:
+  red:
+    fighters:
+      - {name: r, count: 8, d6: {attack: 4D, damage: 12D}}
+  blue:
+    fighters:
+      - {name: b, count: 8, d6: {strength: 1D, dexterity: 1D, attack: 0D, dodge: 2D}}
+"""
+CALLING = "tactic: {name: balanced, params: {called_shot: always}}\n    fighters:\n"
+
 D6_SIZES = """
 rules: d6
 max_rounds: 30
@@ -1326,8 +1356,12 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "d6.halve_round": _probes(D6_SPRINT, ("up",), seeds=200, focus=BLUE),
     "d6.two_handed_parry_penalty": _probes(D6_PARRY, (6,)),
     "d6.ride_vs_area": _probes(D6_VOLLEY, ("full",), focus=BLUE),
-    "d6.called_shot_difficulty": _probes(D6_VOLLEY, ("3D",), focus=BLUE),
-    "d6.called_shot_damage": _probes(D6_VOLLEY, ("3D",), focus=BLUE),
+    "d6.called_shot_difficulty": _probes(
+        D6_OVERKILL.replace("fighters:\n      - {name: r", CALLING + "      - {name: r"),
+        ("3D",),
+        focus=BLUE,
+    ),
+    "d6.called_shot_damage": _probes(D6_SHOTS, ("3D",), focus=BLUE),
     "d6.body_average": _probes(D6_VOLLEY, ("pips_up",), focus=BLUE),
     "d6.cover_on": _probes(D6_VOLLEY, ("body", "both"), focus=BLUE),
     "d6.area_dodge_map": _probes(D6_FIREBALLS, ("once",), focus=BLUE),
@@ -1379,10 +1413,14 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "tactic.protect_leader": _probes(TWOWP_MELEE, (False,)),
     "tactic.objective_share": _probes(WG_OBJECT, (0.0, 1.0), sides=("red",)),
     "tactic.name_next": _probes(WG_LEADERS, ("ally_first",)),
-    "tactic.parry": _probes(D6_PARRY, (False,), seeds=60),
+    "tactic.parry": _probes(D6_PARRY, (False,), seeds=120),
     "tactic.formation": _probes(MAP_LEADER, ("hold", "flank", "leader"), sides=("red",)),
     "tactic.sprint": _probes(D6_SPRINT, (False,), sides=("blue",), focus=BLUE),
     "tactic.extra_attacks": _probes(D6_VOLLEY, (1,), sides=("red",), focus=BLUE),
+    "tactic.called_shot": (
+        Probe(D6_SHOTS, ("never",), sides=("red",), focus=BLUE),
+        Probe(D6_OVERKILL, ("always",), sides=("red",), focus=BLUE),
+    ),
     # the aftermath (aftermath.options, aftermath.camp) and campaigns (campaign.options)
     "2w2p-aftermath.rest": _probes(TWOWP_NURSED, ("light",), focus=AFTER),
     "2w2p-aftermath.rest_on_blow_day": _probes(TWOWP_WELL_NURSED, (True,), focus=AFTER),
@@ -1430,8 +1468,6 @@ NOT_WIRED: dict[str, str] = {
     ),
     "d6.two_handed_parry_penalty": "D6 fighters have no two-handed weapons to parry with",
     "d6.ride_vs_area": "no D6 fighter rides, and no attack is an area attack",
-    "d6.called_shot_difficulty": "no tactic calls a shot",
-    "d6.called_shot_damage": "no tactic calls a shot",
     "d6.modifier_overlap_16": "the battle never turns an advantage into dice (modifiers table)",
     "d6.cover_on": "no D6 attack is covered yet",
     "d6.outnumber_pips": "the battle never turns an advantage into dice yet",

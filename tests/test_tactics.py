@@ -82,3 +82,17 @@ def test_popcorn_names_the_most_harmless_enemy_first_or_an_ally_first():
     ally = make_tactic("balanced", {"name_next": "ally_first"})
     assert ally.name_next_actor(red, blue).name == "r1"  # most HD to spend
     assert ally.name_next_actor([], red).name == "r0"
+
+
+def test_a_called_shot_is_weighed_by_its_odds_unless_the_tactic_says_never_or_always():
+    from fractions import Fraction as F
+
+    from sim.tactics import make_tactic
+
+    plain, better = (F(1, 4), F(2)), (F(1, 3), F(1))
+    odds = make_tactic()
+    assert odds.called_shot == "odds"
+    assert odds.wants_called_shot(plain, better) and not odds.wants_called_shot(better, plain)
+    assert not odds.wants_called_shot(plain, plain)
+    assert make_tactic(params={"called_shot": "always"}).wants_called_shot(better, plain)
+    assert not make_tactic(params={"called_shot": "never"}).wants_called_shot(plain, better)

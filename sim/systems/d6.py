@@ -323,14 +323,44 @@ def aim(b: Battle, f: Fighter, *, move: bool = True) -> tuple[Fighter | None, in
     return target, b.opts.d6_difficulty + BAND_DIFFICULTY[b.field.band_of(f, target)], cover
 
 
-def modifiers(b: Battle, f: Fighter, target: Fighter, cover: int) -> d6.AttackModifiers:
-    """Cover and scale of ``f``'s attack on ``target`` [S]."""
+def modifiers(
+    b: Battle, f: Fighter, target: Fighter, cover: int, *, called: bool = False
+) -> d6.AttackModifiers:
+    """Cover, a ``called`` shot and scale of ``f``'s attack on ``target`` [S]."""
     return d6.attack_modifiers(
         cover=cover,
+        called_shot=called,
         target_size=target.spec.d6.size,
         attacker_size=f.spec.d6.size,
         options=b.options,
     )
+
+
+def call_shot(
+    b: Battle, f: Fighter, target: Fighter, hit_code: D6Code, plan: Plan, base: int, cover: int
+) -> bool:
+    """Whether ``f`` calls its shot at ``target``, as its tactic weighs the exact odds [S].
+
+    The odds of each blow (:func:`sim.rules.d6.blow_dist`) from what ``f`` can see: the
+    target's reaction standing this round or the code it would roll, the difficulty, damage
+    and body with each blow's modifiers, and the target's condition.
+    """
+    tactic = b.tactic_of(f)
+    if tactic.called_shot == "never":
+        return False
+    if tactic.called_shot == "always":
+        return True
+    reaction: D6Code | int = plan.standing if plan.standing is not None else plan.code or 0
+    damage, body = damage_code(f), body_of(b, target)
+
+    def harm(called: bool) -> tuple[Any, ...]:
+        mods = modifiers(b, f, target, cover, called=called)
+        dist = d6.blow_dist(
+            target.state.condition, hit_code, reaction, base, damage, body, mods, options=b.options
+        )
+        return d6.harm(dist)
+
+    return tactic.wants_called_shot(harm(False), harm(True))
 
 
 def attack(b: Battle, f: Fighter, target: Fighter, base: int, cover: int) -> None:
@@ -341,10 +371,20 @@ def attack(b: Battle, f: Fighter, target: Fighter, base: int, cover: int) -> Non
     if f.spec.d6.area > 0:
         area_attack(b, f, target, base, cover)
         return
-    mods = modifiers(b, f, target, cover)
     hit_code = d6.apply_penalty(parse_code(f.spec.d6.attack), penalty(b, f))
     allowed = NO_PARRY if b.system.is_ranged(f) else ALL_REACTIONS
-    kind, reaction = react(b, target, plan_reaction(b, target, allowed))
+    plan = plan_reaction(b, target, allowed)
+    called = call_shot(b, f, target, hit_code, plan, base, cover)
+    mods = modifiers(b, f, target, cover, called=called)
+    if called:
+        b.note(
+            f.name,
+            "calls a shot",
+            target.name,
+            result=f"+{b.options.called_shot_difficulty} difficulty, "
+            f"+{b.options.called_shot_damage} damage",
+        )
+    kind, reaction = react(b, target, plan)
     difficulty = d6.roll_difficulty(base, mods, b.rng)
     hit = d6.roll_hit(hit_code, reaction, difficulty, b.rng)
     if not hit.hit:

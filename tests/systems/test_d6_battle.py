@@ -65,12 +65,13 @@ battle: {morale: none, d6_difficulty: 0}
 max_rounds: 1
 sides:
   red:
-    tactic: {name: balanced, params: {extra_attacks: 1, cover: false}}
+    tactic: {name: balanced, params: {extra_attacks: 1, cover: false, called_shot: never}}
     fighters:
       - {name: A, d6: {strength: 2D, dexterity: 2D, attack: 3D, dodge: 2D, damage: 1D}}
   blue:
     fighters:
       - {name: B, d6: {strength: 2D, dexterity: 2D, attack: 2D, dodge: 1D, damage: 1D}}
+    tactic: {name: balanced, params: {called_shot: never}}
 """
 
 
@@ -145,3 +146,63 @@ def test_a_second_area_attack_dodged_adds_map_unless_once_a_round():
         b.take_turn(a)
         assert t.state.area_dodges == 2
         assert str(body_of(b, t)) == code
+
+
+SHOT = """
+rules: d6
+battle: {morale: none, d6_difficulty: 0}
+max_rounds: 1
+sides:
+  red:
+    tactic: {name: balanced, params: {called_shot: always, cover: false}}
+    fighters:
+      - {name: A, d6: {attack: 4D, damage: 2D}}
+  blue:
+    fighters:
+      - {name: B, d6: {strength: 1D, dexterity: 1D, dodge: 1D}}
+"""
+
+
+def test_a_called_shot_adds_a_die_to_the_difficulty_and_to_the_damage():
+    b = battle(SHOT)
+    a = by_name(b, "A")
+    b.round = 1
+    b.system.start_round(b)
+    # B dodges 1; the difficulty is 0 + 1D = 5; A's 4D = 4 beats 1 but misses 5
+    b.rng = ScriptedRng([1, 5, 1, 1, 1, 1])
+    b.take_turn(a)
+    assert [(e["action"], e["result"]) for e in b.log] == [
+        ("calls a shot", "+1D difficulty, +1D damage"),
+        ("attacks", "misses (dodge 1, difficulty 5)"),
+    ]
+    # next round: difficulty 1D = 4, the hit 4D = 4 meets it; damage 3D = 3 vs body 1D = 1
+    b.round = 2
+    b.system.start_round(b)
+    b.rng = ScriptedRng([1, 4, 1, 1, 1, 1, 1, 1, 1, 1])
+    b.take_turn(a)
+    assert b.log[-1]["dice"] == "3D=3 vs body 1D=1"
+
+
+def shots(text: str, seeds: range) -> int:
+    count = 0
+    for seed in seeds:
+        b = battle(text, seed=seed)
+        b.run()
+        count += sum(e["actor"] == "A" for e in events(b, "calls a shot"))
+    return count
+
+
+def test_the_default_tactic_calls_a_shot_when_the_odds_favour_it():
+    # a sure hit on a tough body: the extra damage die is worth the extra difficulty die
+    sure = SHOT.replace("called_shot: always", "called_shot: odds").replace(
+        "{strength: 1D, dexterity: 1D, dodge: 1D}", "{strength: 4D, dexterity: 4D, dodge: 1D}"
+    )
+    sure = sure.replace("attack: 4D, damage: 2D", "attack: 8D, damage: 4D")
+    assert shots(sure, range(5)) == 5
+    # a blow that takes the target out whenever it lands gains nothing from the damage die
+    # and loses hits to the difficulty die
+    overkill = SHOT.replace("called_shot: always", "called_shot: odds").replace(
+        "damage: 2D", "damage: 12D"
+    )
+    assert shots(overkill, range(5)) == 0
+    assert shots(sure.replace("called_shot: odds", "called_shot: never"), range(5)) == 0
