@@ -931,6 +931,21 @@ sides:
 """
 CALLING = "tactic: {name: balanced, params: {called_shot: always}}\n    fighters:\n"
 
+# three weak attackers on one strong fighter, 8 pips of advantage per ally before: the
+# third's 16 pips are a decisive (+4D) or an overwhelming (+5D) advantage
+D6_MOB = """
+rules: {system: d6, options: {outnumber_pips: 8}}
+battle: {morale: none}
+max_rounds: 3
+sides:
+  red:
+    fighters:
+      - {name: r, count: 3, d6: {attack: 1D, damage: 5D}}
+  blue:
+    fighters:
+      - {name: b, d6: {attack: 0D, dodge: 4D, armor: 1D}}
+"""
+
 D6_SIZES = """
 rules: d6
 max_rounds: 30
@@ -1368,7 +1383,7 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "d6.outnumber_pips": _probes(D6_VOLLEY, (3,), focus=BLUE),
     "d6.turn_order": _probes(D6_QUICK, ("cycle",), focus=BLUE),
     "d6.scale_basis": _probes(D6_SIZES, ("relative",)),
-    "d6.modifier_overlap_16": _probes(D6_SIZES, ("overwhelming",)),
+    "d6.modifier_overlap_16": _probes(D6_MOB, ("overwhelming",), seeds=200, focus=BLUE),
     "d6.stun_penalty": _probes(classic(D6_STUNS), ("once",), seeds=80, focus=RED),
     "d6.wound_penalty": _probes(D6_WOUNDED_TWICE, ("once",), seeds=80),
     "d6.infection_max": _probes(D6_CAMP, (0, 8), focus=AFTER),
@@ -1468,9 +1483,7 @@ NOT_WIRED: dict[str, str] = {
     ),
     "d6.two_handed_parry_penalty": "D6 fighters have no two-handed weapons to parry with",
     "d6.ride_vs_area": "no D6 fighter rides, and no attack is an area attack",
-    "d6.modifier_overlap_16": "the battle never turns an advantage into dice (modifiers table)",
     "d6.cover_on": "no D6 attack is covered yet",
-    "d6.outnumber_pips": "the battle never turns an advantage into dice yet",
     "d6.heal_stunned": (
         "heals happen only in the aftermath, where a Stunned patient is up again the same day "
         "whatever the reading; heals in battle (potions, spells) are not simulated"

@@ -48,6 +48,7 @@ class D6State:
     cycle_place: int = -1  # its place in the seed's turn cycle (-1: not in it yet)
     extra_attacks: int = 0  # attacks beyond the regular action declared this round
     area_dodges: int = 0  # area attacks dodged this round
+    attacked_by: dict[int, str] = field(default_factory=dict)  # this round: id -> side
 
 
 class D6(System):
@@ -83,6 +84,7 @@ class D6(System):
         for f in b.all_fighters():
             f.state.reactions = {}
             f.state.extra_attacks = f.state.area_dodges = 0
+            f.state.attacked_by = {}
 
     def start_status(self, f: Fighter) -> Status:
         """What the damage table makes of its condition."""
@@ -371,7 +373,7 @@ def attack(b: Battle, f: Fighter, target: Fighter, base: int, cover: int) -> Non
     if f.spec.d6.area > 0:
         area_attack(b, f, target, base, cover)
         return
-    hit_code = d6.apply_penalty(parse_code(f.spec.d6.attack), penalty(b, f))
+    hit_code = hit_rating(b, f, target)
     allowed = NO_PARRY if b.system.is_ranged(f) else ALL_REACTIONS
     plan = plan_reaction(b, target, allowed)
     called = call_shot(b, f, target, hit_code, plan, base, cover)
@@ -397,6 +399,29 @@ def attack(b: Battle, f: Fighter, target: Fighter, base: int, cover: int) -> Non
         )
         return
     strike(b, f, target, mods)
+
+
+def hit_rating(b: Battle, f: Fighter, target: Fighter) -> D6Code:
+    """``f``'s attack code against ``target``: less its penalties, plus any advantage [S].
+
+    The modifiers table (:func:`sim.rules.d6.outnumber_dice`, ``d6.outnumber_pips`` [H]):
+    each ally who attacked ``target`` earlier this round is that many pips of advantage,
+    turned into dice. ``f`` is then booked as one of ``target``'s attackers.
+    """
+    code = d6.apply_penalty(parse_code(f.spec.d6.attack), penalty(b, f))
+    allies = sum(side == f.side for i, side in target.state.attacked_by.items() if i != f.unique_id)
+    target.state.attacked_by[f.unique_id] = f.side
+    bonus = d6.outnumber_dice(allies, b.options)
+    if bonus.dice:
+        pips = allies * b.options.outnumber_pips
+        b.note(
+            f.name,
+            "outnumbers",
+            target.name,
+            result=f"+{bonus}: {allies} all{'ies' if allies > 1 else 'y'} before it, "
+            f"{d6.advantage_degree(pips, b.options)} advantage ({pips} pips)",
+        )
+    return code.plus_dice(bonus.dice)
 
 
 def caught(b: Battle, f: Fighter, target: Fighter) -> list[Fighter]:
@@ -426,7 +451,9 @@ def area_attack(b: Battle, f: Fighter, target: Fighter, base: int, cover: int) -
     target's own difficulty; each target hit takes its own damage against its own body.
     """
     victims = caught(b, f, target)
-    hit_code = d6.apply_penalty(parse_code(f.spec.d6.attack), penalty(b, f))
+    hit_code = hit_rating(b, f, target)
+    for t in victims[1:]:
+        t.state.attacked_by[f.unique_id] = f.side
     plans = []
     for t in victims:
         kind, reaction = react(b, t, area_plan(b, t), area=True)

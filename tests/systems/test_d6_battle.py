@@ -206,3 +206,44 @@ def test_the_default_tactic_calls_a_shot_when_the_odds_favour_it():
     )
     assert shots(overkill, range(5)) == 0
     assert shots(sure.replace("called_shot: odds", "called_shot: never"), range(5)) == 0
+
+
+MOB = """
+rules: {system: d6, options: {outnumber_pips: 3, turn_order: cycle}}
+battle: {morale: none}
+max_rounds: 2
+sides:
+  red:
+    tactic: {name: balanced, params: {called_shot: never}}
+    fighters:
+      - {name: r, count: 3, d6: {dexterity: 4D, attack: 1D}}
+  blue:
+    fighters:
+      - {name: B, d6: {dexterity: 1D, attack: 0D, dodge: 30D}}
+"""
+
+
+def test_allies_who_attacked_the_target_before_give_the_modifiers_table_dice():
+    b = battle(MOB)
+    b.run()
+    assert [(e["round"], e["actor"], e["result"]) for e in events(b, "outnumbers")] == [
+        (1, "r 2", "+1D: 1 ally before it, slight advantage (3 pips)"),
+        (1, "r 3", "+2D: 2 allies before it, decent advantage (6 pips)"),
+        (2, "r 2", "+1D: 1 ally before it, slight advantage (3 pips)"),
+        (2, "r 3", "+2D: 2 allies before it, decent advantage (6 pips)"),
+    ]
+    codes = [e["dice"].split("=")[0] for e in events(b, "attacks") if e["actor"] != "B"]
+    assert codes == ["1D", "2D", "3D"] * 2
+    # 8 pips each: the third attacker's 16 pips are decisive (+4D) or overwhelming (+5D)
+    for reading, code in (("decisive", "5D"), ("overwhelming", "6D")):
+        opts = f"{{outnumber_pips: 8, turn_order: cycle, modifier_overlap_16: {reading}}}"
+        b = battle(MOB.replace("{outnumber_pips: 3, turn_order: cycle}", opts))
+        b.run()
+        codes = [e["dice"].split("=")[0] for e in events(b, "attacks") if e["actor"] != "B"]
+        assert codes[:3] == ["1D", "3D", code]
+
+
+def test_no_advantage_by_default():
+    b = battle(MOB.replace("outnumber_pips: 3, ", ""))
+    b.run()
+    assert events(b, "outnumbers") == []
