@@ -390,12 +390,13 @@ def attack(b: Battle, f: Fighter, target: Fighter, base: int, cover: int) -> Non
     difficulty = d6.roll_difficulty(base, mods, b.rng)
     hit = d6.roll_hit(hit_code, reaction, difficulty, b.rng)
     if not hit.hit:
+        shelter = f", cover {cover}D on the {b.options.cover_on}" if cover else ""
         b.note(
             f.name,
             "attacks",
             target.name,
             dice=f"{hit_code}={hit.total}",
-            result=f"misses ({kind} {reaction}, difficulty {difficulty})",
+            result=f"misses ({kind} {reaction}, difficulty {difficulty}{shelter})",
         )
         return
     strike(b, f, target, mods)

@@ -247,3 +247,48 @@ def test_no_advantage_by_default():
     b = battle(MOB.replace("outnumber_pips: 3, ", ""))
     b.run()
     assert events(b, "outnumbers") == []
+
+
+COVER = """
+rules: {system: d6, options: {cover_on: difficulty}}
+battle: {morale: none, d6_difficulty: 0}
+max_rounds: 1
+factors: [{cover: building_wall}]
+sides:
+  red:
+    tactic: {name: balanced, params: {called_shot: never}}
+    fighters:
+      - {name: A, d6: {attack: 2D, damage: 2D, range: 300}}
+  blue:
+    fighters:
+      - {name: B, d6: {strength: 1D, dexterity: 1D, attack: 0D, dodge: 1D, parry: 6D}}
+"""
+
+
+def test_a_fighter_takes_cover_from_a_ranged_d6_attacker_and_its_dice_go_where_cover_on_says():
+    for reading, forced, dice, result in (
+        # dodge 1 (no parry against a ranged attack); difficulty 2D = 12; the hit 2D = 6 misses
+        (
+            "difficulty",
+            [1, 6, 6, 3, 3],
+            "2D=6",
+            "misses (dodge 1, difficulty 12, cover 2D on the difficulty)",
+        ),
+        # dodge 1; no difficulty dice; the hit 6 lands; damage 2D = 12 vs body 1D + 2D = 3
+        (
+            "body",
+            [1, 3, 3, 6, 6, 1, 1, 1],
+            "2D=12 vs body 3D=3",
+            "incapacitated; now incapacitated",
+        ),
+    ):
+        b = battle(COVER.replace("cover_on: difficulty", f"cover_on: {reading}"))
+        a, t = by_name(b, "A"), by_name(b, "B")
+        b.round = 1
+        b.system.start_round(b)
+        b.take_turn(t)  # B has nobody to hit: it takes cover from the ranged attacker
+        assert events(b, "takes cover")[0]["actor"] == "B" and b.in_cover(t)
+        b.rng = ScriptedRng(forced)
+        b.take_turn(a)
+        last = events(b, "attacks")[-1]
+        assert (last["dice"], last["result"]) == (dice, result), reading
