@@ -57,6 +57,9 @@ Parameters (all presets share them):
   1.6 [H]). At large scale with turns it is the order in which a faction sends its members:
   the most harmless first, or the readiest first.
 - ``parry``: D6 tiers, parry instead of dodging when the parry code is the better one.
+- ``ride``: D6 tiers, a mounted fighter with a Ride skill reacts with it instead of dodge
+  or parry when its Ride code is better than both (RULES.md 4: Ride adds no MAP, even
+  against an area attack).
 - ``formation`` (only on a map): how fighters with no enemy in reach move. ``advance``
   closes in on the nearest enemy; ``hold`` holds its ground (a line), attacking only what
   comes into reach; ``flank`` goes for the free cell beside its target farthest from the
@@ -130,6 +133,9 @@ class Tactic:
         "enemy_first", "popcorn: whom to name next", choices=("enemy_first", "ally_first")
     )
     parry: bool = option(True, "D6: parry when the parry code is better than dodge")
+    ride: bool = option(
+        True, "D6: a mounted fighter reacts with Ride when its Ride code is the best it has"
+    )
     formation: str = option(
         "advance",
         "with a map: move to close in on the nearest enemy, hold the line, flank the target "

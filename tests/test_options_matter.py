@@ -962,6 +962,20 @@ sides:
       - {name: b, count: 8, d6: {attack: 0D, dodge: 2D}}
 """
 
+# fire-callers against riders who react with Ride: half or whole against an area attack
+D6_CAVALRY = """
+rules: d6
+battle: {morale: none}
+max_rounds: 1
+sides:
+  red:
+    fighters:
+      - {name: r, count: 3, d6: {attack: 5D, damage: 4D, area: 4, range: 60}}
+  blue:
+    fighters:
+      - {name: b, count: 4, mounted: true, d6: {attack: 0D, dodge: 2D, ride: 5D}}
+"""
+
 D6_SIZES = """
 rules: d6
 max_rounds: 30
@@ -1386,7 +1400,7 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "d6.map_applies_to_body": _probes(D6_FLURRY, (False,), focus=RED),
     "d6.halve_round": _probes(D6_SPRINT, ("up",), seeds=200, focus=BLUE),
     "d6.two_handed_parry_penalty": _probes(D6_PARRY, (6,)),
-    "d6.ride_vs_area": _probes(D6_VOLLEY, ("full",), focus=BLUE),
+    "d6.ride_vs_area": _probes(D6_CAVALRY, ("full",), focus=BLUE),
     "d6.called_shot_difficulty": _probes(
         D6_OVERKILL.replace("fighters:\n      - {name: r", CALLING + "      - {name: r"),
         ("3D",),
@@ -1445,6 +1459,7 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "tactic.objective_share": _probes(WG_OBJECT, (0.0, 1.0), sides=("red",)),
     "tactic.name_next": _probes(WG_LEADERS, ("ally_first",)),
     "tactic.parry": _probes(D6_PARRY, (False,), seeds=120),
+    "tactic.ride": _probes(D6_CAVALRY, (False,), sides=("blue",), focus=BLUE),
     "tactic.formation": _probes(MAP_LEADER, ("hold", "flank", "leader"), sides=("red",)),
     "tactic.sprint": _probes(D6_SPRINT, (False,), sides=("blue",), focus=BLUE),
     "tactic.extra_attacks": _probes(D6_VOLLEY, (1,), sides=("red",), focus=BLUE),
@@ -1498,7 +1513,6 @@ NOT_WIRED: dict[str, str] = {
         "are given"
     ),
     "d6.two_handed_parry_penalty": "D6 fighters have no two-handed weapons to parry with",
-    "d6.ride_vs_area": "no D6 fighter rides, and no attack is an area attack",
     "d6.heal_stunned": (
         "heals happen only in the aftermath, where a Stunned patient is up again the same day "
         "whatever the reading; heals in battle (potions, spells) are not simulated"

@@ -208,22 +208,32 @@ class Plan:
     code: D6Code | None
 
 
-ALL_REACTIONS = ("dodge", "parry")
+ALL_REACTIONS = ("dodge", "parry", "ride")
 """What meets a blow hand to hand."""
-NO_PARRY = ("dodge",)
+NO_PARRY = ("dodge", "ride")
 """What meets a ranged or an area attack: no parry [S, I]."""
 
 
 def choose_reaction(b: Battle, t: Fighter, allowed: tuple[str, ...]) -> tuple[str, D6Code]:
     """The reaction ``t`` rolls this round among ``allowed``, and its skill.
 
-    Parry if allowed, its tactic parries and its parry code beats its dodge code, else dodge.
+    Parry if allowed, its tactic parries and its parry code beats its dodge code, else
+    dodge; a mounted fighter whose tactic rides and whose Ride code beats both rides [S].
     """
-    dodge = parse_code(t.spec.d6.dodge)
+    tactic = b.tactic_of(t)
+    best = ("dodge", parse_code(t.spec.d6.dodge))
     parry = dice_code(t.spec.d6.parry, D6Code(0))
-    if "parry" in allowed and b.tactic_of(t).parry and parry.total_pips > dodge.total_pips:
-        return "parry", parry
-    return "dodge", dodge
+    if "parry" in allowed and tactic.parry and parry.total_pips > best[1].total_pips:
+        best = ("parry", parry)
+    ride = dice_code(t.spec.d6.ride, D6Code(0))
+    if (
+        "ride" in allowed
+        and t.spec.mounted
+        and tactic.ride
+        and ride.total_pips > best[1].total_pips
+    ):
+        best = ("ride", ride)
+    return best
 
 
 def plan_reaction(b: Battle, t: Fighter, allowed: tuple[str, ...] = ALL_REACTIONS) -> Plan:
@@ -239,7 +249,12 @@ def plan_reaction(b: Battle, t: Fighter, allowed: tuple[str, ...] = ALL_REACTION
     if not t.active or not d6.can_act(t.state.condition):
         return Plan(kind, None, None)
     code = d6.reaction_code(
-        skill, kind, sprinting=t.state.sprinted == b.round, penalty=penalty(b, t), options=b.options
+        skill,
+        kind,
+        sprinting=t.state.sprinted == b.round,
+        mounted=t.spec.mounted,
+        penalty=penalty(b, t),
+        options=b.options,
     )
     return Plan(kind, None, code)
 
@@ -479,7 +494,8 @@ def area_attack(b: Battle, f: Fighter, target: Fighter, base: int, cover: int) -
                 f.name,
                 "attacks",
                 t.name,
-                result=f"misses ({kind} {reaction} halved, difficulty {res.difficulty})",
+                result=f"misses ({kind} {reaction} against an area attack, "
+                f"difficulty {res.difficulty})",
             )
             continue
         damage = damage_code(f).plus_dice(mods.damage_dice.dice)

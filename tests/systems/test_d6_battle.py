@@ -6,7 +6,7 @@ from typing import Any
 
 from sim.battle import Battle
 from sim.scenario import parse_scenario
-from sim.systems.d6 import body_of
+from sim.systems.d6 import attack, body_of
 from tests.conftest import ScriptedRng
 
 
@@ -292,3 +292,42 @@ def test_a_fighter_takes_cover_from_a_ranged_d6_attacker_and_its_dice_go_where_c
         b.take_turn(a)
         last = events(b, "attacks")[-1]
         assert (last["dice"], last["result"]) == (dice, result), reading
+
+
+RIDERS = """
+rules: {system: d6, options: {ride_vs_area: half}}
+battle: {morale: none, d6_difficulty: 0}
+max_rounds: 1
+sides:
+  red:
+    fighters:
+      - {name: A, d6: {attack: 1D, damage: 1D, area: 3, range: 60}}
+      - {name: S, d6: {attack: 1D, damage: 1D}}
+  blue:
+    fighters:
+      - {name: rider, mounted: true, d6: {dodge: 2D, parry: 3D, ride: 4D, armor: 9D}}
+      - {name: walker, d6: {dodge: 2D, parry: 3D, ride: 4D, armor: 9D}}
+"""
+
+
+def test_a_rider_reacts_with_ride_which_adds_no_map_and_counts_half_against_an_area_attack():
+    for reading, counted in (("half", 2), ("full", 5)):
+        b = battle(RIDERS.replace("ride_vs_area: half", f"ride_vs_area: {reading}"))
+        a, rider, walker = by_name(b, "A"), by_name(b, "rider"), by_name(b, "walker")
+        b.round = 1
+        b.system.start_round(b)
+        # the rider rides 4D = 5 (no MAP); the walker dodges at 2D - 1D = 6, counting 3
+        b.rng = ScriptedRng([1, 1, 1, 2, 6, 1] + [1] * 40)
+        b.take_turn(a)
+        assert rider.state.reactions == {"ride": 5} and rider.state.area_dodges == 0
+        assert walker.state.reactions == {"dodge": 6} and walker.state.area_dodges == 1
+        misses = [e["result"] for e in events(b, "attacks")]
+        assert misses[0] == f"misses (ride {counted} against an area attack, difficulty 0)"
+    # hand to hand its Ride (4D) beats its parry (3D); on foot the same fighter parries
+    b = battle(RIDERS)
+    b.round = 1
+    b.system.start_round(b)
+    for name in ("rider", "walker"):
+        b.rng = ScriptedRng([1] * 20)
+        attack(b, by_name(b, "S"), by_name(b, name), 0, 0)
+    assert [f.state.reactions for f in b.all_fighters()][2:] == [{"ride": 4}, {"parry": 3}]
