@@ -16,6 +16,8 @@ from typing import Any, NoReturn
 
 from sim import __version__, odds, text
 from sim.catalogue import option_rows
+from sim.cliodds import add_check_plot as _add_check_plot
+from sim.cliodds import add_dice, check_and_plot, plotted
 from sim.dice import DiceError, parse_code
 from sim.errors import SimError
 from sim.replay import ReplayMismatch
@@ -49,6 +51,13 @@ def _odds_deathwish(a: argparse.Namespace) -> str:
             f"Deathwish: every weapon against armor 0-3, {tt_text}, cover {a.cover}, "
             f"{a.location}, {a.ammo} ammunition (exact)"
         )
+        if a.check is not None:
+            raise SimError("--check needs one attack: give --weapon or --penetration/--lethality")
+        if a.plot:
+            from sim import oddsplot
+
+            fig = oddsplot.grouped(title, rows, "weapon", "armor", "mean")
+            plotted(oddsplot.save(fig, a.plot))
         return text.deathwish_table_text(rows, a.format, title)
     weapon = _attack(a)
     name = weapon.name if a.weapon is not None else "custom attack"
@@ -60,7 +69,13 @@ def _odds_deathwish(a: argparse.Namespace) -> str:
         f"Deathwish: {name} (penetration {pen}, lethality {leth}) against armor {armor},"
         f" cover {a.cover}, {a.location}, {a.ammo}; {tt_text}"
     )
-    return text.deathwish_odds_text(data, a.format, title)
+    exact = data["damage"]
+
+    def draw(rng: Any) -> int:
+        return deathwish.roll_damage(pen, leth, armor, a.cover, rng)
+
+    out = text.deathwish_odds_text(data, a.format, title)
+    return check_and_plot(a, out, title, exact, draw, "sim.rules.deathwish.roll_damage", "damage")
 
 
 def _target_tt(a: argparse.Namespace) -> int:
@@ -92,16 +107,51 @@ def _odds_2w2p(a: argparse.Namespace) -> str:
         attack = twowp.group_dice(odds.parse_attackers(a.attackers))
     else:
         attack = a.attack
-    return text.twowp_odds_text(odds.twowp_odds(attack, a.defence), a.defence, a.format)
+    data = odds.twowp_odds(attack, a.defence)
+    out = text.twowp_odds_text(data, a.defence, a.format)
+    exact = {f"{o['felling']},{o['wounding']}": o["p"] for o in data["outcomes"]}
+
+    def draw(rng: Any) -> str:
+        hits = twowp.roll_exchange(attack, a.defence, rng)
+        return f"{hits.felling},{hits.wounding}"
+
+    title = f"2W2P: {attack} attack dice against {a.defence} defence dice (exact)"
+    if a.plot:
+        from sim import oddsplot
+
+        fig = oddsplot.grid(title, data["outcomes"], "felling", "wounding")
+        plotted(oddsplot.save(fig, a.plot))
+    via = "sim.rules.twowp.roll_exchange"
+    return check_and_plot(a, out, title, exact, draw, via, "", bars=False)
 
 
 def _odds_wargame(a: argparse.Namespace) -> str:
+    from sim.rules import wargame
+
     data = odds.wargame_odds(a.dice, a.armor, a.mode)
-    return text.wargame_odds_text(data, a.dice, a.armor, a.mode, a.format)
+    out = text.wargame_odds_text(data, a.dice, a.armor, a.mode, a.format)
+
+    def draw(rng: Any) -> int:
+        return wargame.roll_damage(a.dice, rng, a.mode).total
+
+    title = f"War Game: damage of {a.dice} HD spent ({a.mode}), exact"
+    via = "sim.rules.wargame.roll_damage"
+    return check_and_plot(a, out, title, data["damage"], draw, via, "damage")
 
 
 def _odds_d6(a: argparse.Namespace) -> str:
-    return text.d6_odds_text(odds.d6_odds(parse_code(a.damage), parse_code(a.body)), a.format)
+    from sim.rules import d6
+
+    damage, body = parse_code(a.damage), parse_code(a.body)
+    data = odds.d6_odds(damage, body)
+
+    def draw(rng: Any) -> str:
+        return str(d6.roll_damage_vs_body(damage, body, rng).tier.value)
+
+    title = f"D6 tiers: damage {damage} against body {body}, exact"
+    via = "sim.rules.d6.roll_damage_vs_body"
+    out = text.d6_odds_text(data, a.format)
+    return check_and_plot(a, out, title, data["tiers"], draw, via, "tier")
 
 
 # ---------------------------------------------------------------------------------------
@@ -122,11 +172,12 @@ def _run(a: argparse.Namespace) -> str:
     if seed < 0:
         raise SimError(f"--seed must be 0 or more, got {seed}")
     _check_pictures(a, scenario, a.file)
-    fought = fight(scenario, seed, events=a.events)
+    fought = fight(scenario, seed, events=a.events or bool(a.html))
     if a.out is not None:
         source = Path(a.file).read_text(encoding="utf-8")
         write_dataset(a.out, fought, seed, str(a.file), source, a.set, events=a.events)
     _pictures(a, fought)
+    _page(a, fought, seed)
     if a.format == "json":
         return text.run_json(fought, seed)
     out = text.render_outcome(fought.battle, seed)
@@ -143,6 +194,7 @@ def _replay(a: argparse.Namespace) -> str:
     _check_pictures(a, scenario, f"run {a.run_id}'s scenario ({scenario.name})")
     fought = replay.replay(stored)
     _pictures(a, fought)  # only a battle that replays exactly is worth a picture
+    _page(a, fought, stored.seed)
     out = text.render_outcome(fought.battle, stored.seed) + text.after_text(fought)
     if a.events:
         out += "\n\n" + "\n".join(fought.battle.narrative())
@@ -150,9 +202,13 @@ def _replay(a: argparse.Namespace) -> str:
 
 
 def _check_pictures(a: argparse.Namespace, scenario: Any, where: str) -> None:
-    """Refuse ``--frames``/``--gif`` before fighting when nothing could be drawn or written."""
+    """Refuse ``--frames``/``--gif``/``--html`` before fighting when nothing could be written."""
     from pathlib import Path
 
+    if a.html and Path(a.html).is_dir():
+        raise SimError(f"--html {a.html}: is a directory, not a file name")
+    if a.html and Path(a.html).exists() and not a.force:
+        raise SimError(f"--html {a.html}: the file exists (--force replaces it)")
     if not (a.frames or a.gif):
         return
     battles = scenario.campaign.battles if scenario.campaign is not None else (scenario,)
@@ -177,6 +233,15 @@ def _pictures(a: argparse.Namespace, fought: Any) -> None:
     from sim import frames  # matplotlib: imported only when drawing
 
     frames.draw_run(fought, a.frames or None, a.gif or None, partial(print, file=sys.stderr))
+
+
+def _page(a: argparse.Namespace, fought: Any, seed: int) -> None:
+    """Write the replay page ``--html`` asks for (:func:`sim.page.write`); a line on stderr."""
+    if not a.html:
+        return
+    from sim import page
+
+    print(f"replay page: {page.write(a.html, fought, seed)}", file=sys.stderr)
 
 
 def _validate(a: argparse.Namespace) -> str:
@@ -253,6 +318,20 @@ def _options(a: argparse.Namespace) -> str:
     return text.options_text(option_rows(a.system), a.format)
 
 
+def _schema(a: argparse.Namespace) -> str:
+    from sim import schema
+
+    if a.out is None:
+        return schema.text(a.kind).rstrip("\n")
+    return "\n".join(f"wrote {p}" for p in schema.write(a.out))
+
+
+def _tables(a: argparse.Namespace) -> str:
+    from sim.catalogue import table_listings
+
+    return text.tables_text(table_listings(a.topic), a.format)
+
+
 # ---------------------------------------------------------------------------------------
 # the parser
 
@@ -280,6 +359,13 @@ def _add_pictures(p: argparse.ArgumentParser) -> None:
         help="draw the battle on its map as an animated GIF, one frame per round (a "
         "campaign: FILE-battle-N.gif per battle); needs a scenario with map:",
     )
+    p.add_argument(
+        "--html",
+        metavar="FILE",
+        help="write a replay page: one self-contained HTML file (no network) to watch the "
+        "battle round by round in a browser, on its map or as columns of fighters",
+    )
+    p.add_argument("--force", action="store_true", help="let --html replace an existing file")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -290,6 +376,8 @@ def build_parser() -> argparse.ArgumentParser:
     for add in (_add_odds, _add_run, _add_sweep, _add_analyze, _add_validate, _add_replay):
         add(sub)
     _add_options(sub)
+    _add_tables(sub)
+    _add_schema(sub)
     return parser
 
 
@@ -303,6 +391,7 @@ def _add_odds(sub: Any) -> None:
     tw.add_argument("--attackers", help="attackers by tier, e.g. green=3,veteran=1")
     tw.add_argument("--defence", type=int, default=0, help="defence dice (default 0)")
     _add_format(tw)
+    _add_check_plot(tw)
     tw.set_defaults(run=_odds_2w2p)
 
     wg = systems.add_parser("wargame", help="damage of spent HD and the chance of a wound")
@@ -315,13 +404,17 @@ def _add_odds(sub: Any) -> None:
         help="damage option (default hd_sum)",
     )
     _add_format(wg)
+    _add_check_plot(wg)
     wg.set_defaults(run=_odds_wargame)
 
     d = systems.add_parser("d6", help="chance of each damage-table tier")
     d.add_argument("--damage", required=True, help="damage dice code, e.g. 4D+1")
     d.add_argument("--body", required=True, help="body roll dice code, e.g. 3D")
     _add_format(d)
+    _add_check_plot(d)
     d.set_defaults(run=_odds_d6)
+
+    add_dice(systems)
 
 
 def _add_odds_deathwish(systems: Any) -> None:
@@ -348,6 +441,7 @@ def _add_odds_deathwish(systems: Any) -> None:
         help="attacker's Strength: the lethality of an unarmed attack (default 5)",
     )
     _add_format(dw)
+    _add_check_plot(dw)
     dw.set_defaults(run=_odds_deathwish)
 
 
@@ -430,6 +524,43 @@ def _add_options(sub: Any) -> None:
         help="output format (default: table)",
     )
     p_opt.set_defaults(run=_options)
+
+
+def _add_schema(sub: Any) -> None:
+    p_sch = sub.add_parser(
+        "schema", help="the JSON Schema of scenario or experiment files, for editors"
+    )
+    p_sch.add_argument(
+        "kind",
+        nargs="?",
+        choices=["scenario", "experiment"],
+        default="scenario",
+        help="which schema to print (default: scenario)",
+    )
+    p_sch.add_argument(
+        "--out",
+        metavar="DIR",
+        help="write both, DIR/scenario.schema.json and DIR/experiment.schema.json, instead",
+    )
+    p_sch.set_defaults(run=_schema)
+
+
+def _add_tables(sub: Any) -> None:
+    from sim.catalogue import TABLE_TOPICS
+
+    p_tab = sub.add_parser(
+        "tables", help="every name a scenario may use (weapons, armor, ...), with aliases"
+    )
+    p_tab.add_argument(
+        "topic", nargs="?", choices=TABLE_TOPICS, help="one topic (default: every table)"
+    )
+    p_tab.add_argument(
+        "--format",
+        choices=["table", "json", "markdown"],
+        default="table",
+        help="output format (default: table)",
+    )
+    p_tab.set_defaults(run=_tables)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from sim.battle import Battle
+    from sim.catalogue import Listing
     from sim.run import Fought
     from sim.scenario import Scenario
 
@@ -181,6 +182,60 @@ def d6_odds_text(data: Mapping[str, Any], fmt: str) -> str:
     return emit(fmt, data, ["tier", "P"], rows, title)
 
 
+def dice_odds_text(data: Mapping[str, Any], fmt: str) -> str:
+    """Any dice expression's odds (:func:`sim.odds.dice_odds`) in ``fmt``."""
+    probs = data["p"]
+    if data["opposed"]:
+        rows = [[k, pct(p) if fmt == "table" else p] for k, p in probs.items()]
+        headers = ["outcome", "P"]
+        title = f"{data['expression']}: {data['describe']} (exact, icepool)"
+    else:
+        tails = data["p_at_least"]
+        show: Any = pct if fmt == "table" else (lambda v: v)
+        rows = [[int(k), show(p), show(tails[k])] for k, p in probs.items()]
+        headers = ["value", "P", "P(at least)"]
+        title = (
+            f"{data['expression']}: {data['describe']} (exact, icepool)\n"
+            f"mean {data['mean']:.4g}, sd {data['sd']:.4g}"
+        )
+    return emit(fmt, data, headers, rows, title)
+
+
+def check_text(check: Mapping[str, Any], fmt: str, headline: tuple[str, str] | None = None) -> str:
+    """A simulated cross-check (:func:`sim.odds.cross_check`): a table and a verdict.
+
+    ``headline`` (a label and an outcome) adds the one-line form, "P(first higher): exact
+    43.75%, simulated 43.6% ± 0.4".
+    """
+    if fmt == "json":
+        return json.dumps(check)
+    rows = [
+        [r["outcome"], pct(r["exact"]), pct(r["simulated"]), f"{100 * r['band']:.2g}"]
+        for r in check["rows"]
+    ]
+    n = check["rolls"]
+    table = render_table(["outcome", "exact", "simulated", "± (95%)"], rows)
+    lines = [
+        f"simulated: {n:,} rolls (seed {check['seed']}) through {check['via']}, "
+        f"the battles' own code",
+        "",
+        table,
+        "",
+        f"{check['outside']} of {len(rows)} outcomes outside their 95% band "
+        "(by chance alone, up to about 1 in 20 may be)",
+    ]
+    if check["impossible"]:
+        lines.append(f"simulated outcomes the exact table lacks: {', '.join(check['impossible'])}")
+    if headline is not None:
+        label, key = headline
+        r = next(r for r in check["rows"] if r["outcome"] == key)
+        lines.append(
+            f"{label}: exact {pct(r['exact'])}, simulated {100 * r['simulated']:.1f}% "
+            f"± {100 * r['band']:.1f}"
+        )
+    return "\n".join(lines)
+
+
 # ---------------------------------------------------------------------------------------
 # the option catalogue (sim options)
 
@@ -201,6 +256,26 @@ def options_text(rows: Sequence[Mapping[str, Any]], fmt: str) -> str:
         for r in rows
     ]
     return emit(fmt, rows, ["group", "option", "default", "tag", "choices", "meaning"], table)
+
+
+def tables_text(listings: Sequence[Listing], fmt: str) -> str:
+    """``sim tables``: each listing (:func:`sim.catalogue.table_listings`) in ``fmt``."""
+    if fmt == "json":
+        return json.dumps([t.as_dict() for t in listings])
+    parts = []
+    for t in listings:
+        notes = [
+            f"scenario: {t.field}" if t.field else "",
+            f"spelling: {t.spelling}" * bool(t.spelling),
+        ]
+        head = f"{t.title} [{t.system}]" + "".join(f"\n{n}" for n in notes if n)
+        body = (
+            render_markdown(t.headers, t.rows)
+            if fmt == "markdown"
+            else render_table(t.headers, t.rows)
+        )
+        parts.append(f"{head}\n\n{body}")
+    return "\n\n".join(parts)
 
 
 # ---------------------------------------------------------------------------------------
