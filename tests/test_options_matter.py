@@ -1412,7 +1412,7 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "d6.area_dodge_map": _probes(D6_FIREBALLS, ("once",), focus=BLUE),
     "d6.outnumber_pips": _probes(D6_VOLLEY, (3,), focus=BLUE),
     "d6.turn_order": _probes(D6_QUICK, ("cycle",), focus=BLUE),
-    "d6.scale_basis": _probes(D6_SIZES, ("relative",)),
+    "d6.scale_basis": _probes(D6_SIZES, ("relative",), seeds=200),
     "d6.modifier_overlap_16": _probes(D6_MOB, ("overwhelming",), seeds=200, focus=BLUE),
     "d6.stun_penalty": _probes(classic(D6_STUNS), ("once",), seeds=80, focus=RED),
     "d6.wound_penalty": _probes(D6_WOUNDED_TWICE, ("once",), seeds=80),

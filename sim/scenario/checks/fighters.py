@@ -25,6 +25,7 @@ MAX_D6_RANGE_FT = 3000
 """Longest D6 weapon range in feet."""
 MAX_D6_AREA = 100
 """Most enemies one D6 area attack catches."""
+_D6_KEYS = (*_D6_CODES, "size", "range", "area")
 
 
 class FighterChecks(Checks):
@@ -171,7 +172,7 @@ class FighterChecks(Checks):
         m = self.mapping(value, path)
         if m is None:
             return BAD
-        self.keys(m, path, (*_D6_CODES, "size", "range", "area"))
+        self.keys(m, path, _D6_KEYS)
         out: dict[str, Any] = {}
         for key, v in m.items():
             p = join_path(path, key)
