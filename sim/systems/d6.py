@@ -3,7 +3,11 @@
 The hit rating against the reaction rolled once per round and the difficulty, then damage
 against the body roll and the damage table's stacking. On a map a move of one space [S],
 and a sprint instead of the attack [S]. Mortal wounds kill with time
-(:meth:`D6.end_of_round`).
+(:meth:`D6.end_of_round`). The seed's own mechanics (issue 19): its turn cycle
+(:func:`cycle_turns`), extra attacks under the Multiple Action Penalty (:func:`turn`),
+area attacks with one hit roll (:func:`area_attack`), called shots (:func:`call_shot`),
+the modifiers table as outnumbering (:func:`hit_rating`), cover dice where ``d6.cover_on``
+says (:func:`modifiers`), Ride reactions (:func:`choose_reaction`).
 """
 
 from __future__ import annotations
