@@ -76,12 +76,26 @@ Parameters (all presets share them):
   1.6 [H]). At large scale with turns it is the order in which a faction sends its members:
   the most harmless first, or the readiest first.
 - ``parry``: D6 tiers, parry instead of dodging when the parry code is the better one.
+- ``ride``: D6 tiers, a mounted fighter with a Ride skill reacts with it instead of dodge
+  or parry when its Ride code is better than both (RULES.md 4: Ride adds no MAP, even
+  against an area attack).
 - ``formation`` (only on a map): how fighters with no enemy in reach move. ``advance``
   closes in on the nearest enemy; ``hold`` holds its ground (a line), attacking only what
   comes into reach; ``flank`` goes for the free cell beside its target farthest from the
   target's allies; ``leader`` advances on the enemy leader while it stands.
 - ``sprint`` (only on a map, D6): forfeit the attack for a second move when one move
   brings no enemy into reach (RULES.md 4; a sprinter rolls half its dodge).
+- ``called_shot`` (D6): ``odds`` (default) calls a shot when the exact odds of the blow
+  (:func:`sim.rules.d6.blow_dist`: the target's standing reaction or the code it will roll,
+  the difficulty with cover and scale, damage against body, its condition) give a greater
+  chance of taking the target out of the fight, then a worse expected condition, than the
+  plain attack: worth it against a weak reaction and a strong body, not against a good
+  dodge. ``never``, ``always``.
+- ``extra_attacks`` (D6): attacks a turn beyond the regular action, declared at the start
+  of the turn; each is one more action of the Multiple Action Penalty, -1D
+  (``d6.map_dice_per_action``) on every roll the fighter makes for the rest of the round,
+  its reaction and body rolls included. Default 0: a second attack at -1D also takes -1D
+  off the reaction and the body roll that must carry the fighter through its enemies' turns.
 """
 
 from __future__ import annotations
@@ -162,6 +176,9 @@ class Tactic:
         "enemy_first", "popcorn: whom to name next", choices=("enemy_first", "ally_first")
     )
     parry: bool = option(True, "D6: parry when the parry code is better than dodge")
+    ride: bool = option(
+        True, "D6: a mounted fighter reacts with Ride when its Ride code is the best it has"
+    )
     formation: str = option(
         "advance",
         "with a map: move to close in on the nearest enemy, hold the line, flank the target "
@@ -169,6 +186,19 @@ class Tactic:
         choices=("advance", "hold", "flank", "leader"),
     )
     sprint: bool = option(True, "with a map, D6: sprint when one move brings no enemy in reach")
+    called_shot: str = option(
+        "odds",
+        "D6: call a shot (+1D difficulty, +1D damage) never, always, or when its exact odds "
+        "take the target out more often (odds)",
+        choices=("never", "odds", "always"),
+    )
+    extra_attacks: int = option(
+        0,
+        "D6: attacks a turn beyond the regular action, each one more action of the Multiple "
+        "Action Penalty on every roll of the fighter that round (its reaction and body too)",
+        low=0,
+        high=3,
+    )
 
     # --- decisions -----------------------------------------------------------------
     def choose_target(self, enemies: Sequence[Fighter], rng: np.random.Generator) -> Fighter | None:
@@ -240,6 +270,16 @@ class Tactic:
         if self.mighty == "exposed":
             return not target_can_dodge
         return self.mighty == "armored" and target_pool >= self.mighty_pool
+
+    def wants_called_shot(self, plain: tuple[Any, ...], called: tuple[Any, ...]) -> bool:
+        """D6: whether to call a shot, given what the plain and the called blow would do.
+
+        ``plain`` and ``called`` are :func:`sim.rules.d6.harm` of each blow (the chance the
+        target is out, then its expected rank); ``odds`` calls it only when it does more.
+        """
+        if self.called_shot != "odds":
+            return self.called_shot == "always"
+        return called > plain
 
     def wants_recover(self, armor_pool: int, armor_max: int) -> bool:
         """Whether to spend 1 HD at the start of the turn to recover armor."""

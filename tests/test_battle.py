@@ -559,7 +559,7 @@ def test_d6_tie_goes_to_the_defender():
         FighterSpec("A", d6=D6Stats(attack="1D")),
         FighterSpec("B", d6=D6Stats(dodge="1D")),
         rules="d6",
-        params_a={"cover": False},
+        params_a={"cover": False, "called_shot": "never"},  # no difficulty die
         battle={"d6_difficulty": 0},
     )
     b = Battle(sc, seed=1)

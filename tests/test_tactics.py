@@ -96,3 +96,17 @@ def test_a_defender_blocks_with_an_item_only_when_its_tactic_says():
     assert first.defence(True, True, True) == "block"
     assert first.defence(True, True, False) == "dodge"
     assert never.defence(True, False, True) == "armor"
+
+
+def test_a_called_shot_is_weighed_by_its_odds_unless_the_tactic_says_never_or_always():
+    from fractions import Fraction as F
+
+    from sim.tactics import make_tactic
+
+    plain, better = (F(1, 4), F(2)), (F(1, 3), F(1))
+    odds = make_tactic()
+    assert odds.called_shot == "odds"
+    assert odds.wants_called_shot(plain, better) and not odds.wants_called_shot(better, plain)
+    assert not odds.wants_called_shot(plain, plain)
+    assert make_tactic(params={"called_shot": "always"}).wants_called_shot(better, plain)
+    assert not make_tactic(params={"called_shot": "never"}).wants_called_shot(plain, better)

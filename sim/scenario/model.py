@@ -79,6 +79,10 @@ class D6Stats:
 
     ``attack`` is the weapon skill (hit rating), ``damage`` the weapon's damage code (empty:
     unarmed, Strength - 2 pips), ``armor`` the armor/shield dice added to the body roll.
+    ``ride`` is the Ride skill, a reaction of a ``mounted`` fighter (empty: none). ``range``
+    is the reach of a ranged weapon in feet (0: hand to hand); a ranged attack cannot be
+    parried. ``area`` makes the attack an area attack that catches up to that many enemies
+    (0: a single target).
     """
 
     strength: str = "3D"
@@ -89,6 +93,9 @@ class D6Stats:
     damage: str = "4D"
     armor: str = "0D"
     size: str | int = 0
+    ride: str = ""
+    range: int = 0
+    area: int = 0
 
 
 START_STATUSES = ("active", "incapacitated", "dead", "fled", "surrendered")

@@ -259,7 +259,14 @@ NAME = "wargame"
 SEED = "002_5306f142c0f73876.txt"
 MAX_SIDES: int | None = None
 """Most sides a battle under these rules can have (None: any number of sides)."""
-FIGHTER_FIELDS: tuple[str, ...] = ("weapon", "shield", "mounted", "two_handed")
+FIGHTER_FIELDS: tuple[str, ...] = (
+    "weapon",
+    "shield",
+    "mounted",
+    "two_handed",
+    "inventory_slots",
+    "healing_tools",
+)
 """The scenario fighter fields these rules read (others' fields are warned about)."""
 POOL_FIELDS: tuple[str, ...] = ()
 """Fighter fields read only when ``battle.large_scale: pools`` (War Game pools)."""
