@@ -241,7 +241,7 @@ def load_experiment(path: str | os.PathLike[str], check_points: bool = True) -> 
 def is_experiment(path: str | os.PathLike[str]) -> bool:
     """Whether a YAML file looks like an experiment (it names a base ``scenario``)."""
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")[:MAX_FILE]
+        text = read_text_file(path)  # a regular file only: a FIFO would block forever
         doc, _ = read_yaml(text, str(path))
     except (OSError, UnicodeDecodeError, SimError):
         return False
@@ -269,10 +269,7 @@ def parse_experiment(text: str, source: str, check_points: bool = True) -> Exper
             bad(str(key), f"unknown key {key!r}{hint}")
     name = _name(doc.get("name"), Path(source).name, bad)
     scenario_path, scenario_text = _scenario(doc, source, bad)
-    sets = doc.get("set") or []
-    if not isinstance(sets, list) or not all(isinstance(s, str) for s in sets):
-        bad("set", "expected a list of PATH=VALUE overrides")
-        sets = []
+    sets = _sets(doc.get("set") or [], bad)
     replicates = _whole(doc.get("replicates", 1), "replicates", 1, MAX_RUNS, bad) or 1
     seed = _whole(doc.get("seed", 0), "seed", 0, 2**63 - 1, bad) or 0
     seeds = doc.get("seeds", "independent")
@@ -331,6 +328,14 @@ def _overrides(
         if isinstance(base, dict) and isinstance(base.get("rules"), str):
             overrides.insert(0, f"rules={{system: {base['rules']}}}")
     return overrides
+
+
+def _sets(sets: Any, bad: Any) -> list[str]:
+    """``set:``: the fixed ``PATH=VALUE`` overrides of every run."""
+    if not isinstance(sets, list) or not all(isinstance(s, str) for s in sets):
+        bad("set", "expected a list of PATH=VALUE overrides")
+        return []
+    return sets
 
 
 def _scenario(doc: Mapping[str, Any], source: str, bad: Any) -> tuple[str, str]:

@@ -238,17 +238,15 @@ def test_a_seed_beyond_the_seed_column_is_refused_with_out(tmp_path, capsys):
     assert not (tmp_path / "o").exists()
 
 
-def test_a_parameter_beyond_64_bits_is_kept_as_text(tmp_path, capsys):
+def test_a_parameter_beyond_64_bits_is_refused_before_the_first_run(tmp_path, capsys):
     path = write_exp(tmp_path, f"scenario: {SKIRMISH}\nparameters:\n  max_rounds: [{2**63}]\n")
     code, _, err = cli(capsys, "sweep", path, "--out", tmp_path / "o", "--executor", "serial")
-    assert code == 0, err
-    import pandas as pd
-
-    runs = pd.read_parquet(tmp_path / "o" / "runs")
-    assert runs["max_rounds"].tolist() == [str(2**63)]
-    assert "must be 1..10000, got 9223372036854775808" in runs["error"][0]
-    code, _, err = cli(capsys, "sweep", path, "--out", tmp_path / "o", "--resume")
-    assert code == 0, err
+    assert code == 2
+    assert err.strip() == (
+        f"{path}:3: parameters.max_rounds: must be 1..10000, got 9223372036854775808 "
+        "(design point 0)"
+    )
+    assert not (tmp_path / "o").exists()
 
 
 def test_replay_of_a_run_id_beyond_64_bits_is_one_line(tmp_path, capsys):

@@ -1,4 +1,4 @@
-"""``sim odds``' newer parts, beside :mod:`sim.cli`: ``sim odds dice``, ``--check`` and ``--plot``.
+"""``sim odds dice`` and every odds table's ``--check`` and ``--plot``.
 
 argparse and printing only, like :mod:`sim.cli`: the odds come from :mod:`sim.odds` and
 :mod:`sim.dicexpr`, the pictures from :mod:`sim.oddsplot`.

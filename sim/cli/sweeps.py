@@ -1,0 +1,223 @@
+"""``sim sweep``, ``sim analyze`` and ``sim export``: experiments and their datasets."""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import os
+import sys
+from typing import Any
+
+from sim import text
+from sim.cli.common import (
+    SweepFailed,
+    SweepInterrupted,
+    add_format,
+    exp_warnings,
+    print_warnings,
+)
+from sim.errors import SimError
+
+
+def _sweep(a: argparse.Namespace) -> str:
+    import os
+    from pathlib import Path
+
+    from sim import analysis
+    from sim.experiment import load_experiment
+    from sim.runner import summary, sweep
+
+    exp = load_experiment(a.experiment)  # every design point checked: exit 2 before a run
+    print_warnings(exp_warnings(exp))
+    if a.replicates is not None:
+        exp = exp.preview(a.replicates)
+    cpus = os.cpu_count() or 1
+    if a.workers is not None and a.workers < 1:
+        raise SimError(f"--workers must be 1 or more, got {a.workers}")
+    if a.workers is not None and a.workers > cpus:
+        print(f"warning: --workers {a.workers} is more than the {cpus} CPUs", file=sys.stderr)
+    workers = a.workers or cpus
+    executor = a.executor or ("processes" if workers > 1 else "serial")
+    if executor == "serial":
+        workers = 1
+    out = Path(a.out) if a.out else Path("results") / exp.name
+    result = sweep(
+        exp,
+        out,
+        workers=workers,
+        executor=executor,
+        scheduler=a.scheduler,
+        resume=a.resume,
+        limit=a.limit,
+        force=a.force,
+        rebuild_manifest=a.rebuild_manifest,
+    )
+    done = summary(exp, result, executor, workers)
+    if result.interrupted:
+        raise SweepInterrupted(done)
+    text_out = f"{done}\n\n{text.analyze_text(out)}\n\n(sim analyze {out} prints this again)"
+    ds = analysis.load(out)
+    if analysis.failure_groups(ds):
+        raise SweepFailed(text_out, analysis.failures_text(ds))
+    return text_out
+
+
+def _analyze(a: argparse.Namespace) -> str:
+    from sim import analysis
+
+    for path in (a.plot, a.report):
+        if path and os.path.isdir(path):  # before the ending's check: the folder is the mistake
+            raise IsADirectoryError(errno.EISDIR, "is a directory, not a file name", path)
+    if a.plot:
+        from sim import plots
+
+        plots.plot_format(a.plot)  # a bad ending refused before any work
+    if a.dpi is not None and not 10 <= a.dpi <= 2400:
+        raise SimError(f"--dpi must be from 10 to 2400, got {a.dpi:g}")
+    labels = {}
+    for item in a.label:
+        path, eq, name = item.partition("=")
+        if not eq or not path.strip() or not name.strip():
+            raise SimError(f"--label {item!r}: expected PATH=TEXT, e.g. sides.red.tactic=tactic")
+        labels[path.strip()] = name.strip()
+    ds = analysis.load(a.dataset)
+    if ds.unlisted:
+        print(
+            f"note: {ds.root}: ignored {len(ds.unlisted)} files the manifest does not list: "
+            + ", ".join(ds.unlisted[:5]),
+            file=sys.stderr,
+        )
+    if a.sensitivity:
+        return _sensitivity(a, ds)
+    s = analysis.summarize(ds, a.by or None, labels)
+    out = text.summary_text(ds, s, a.format)
+    notes = []
+    if a.plot:
+        name = ds.manifest.get("experiment_name") or ds.root.name
+        notes.append(f"plot: {plots.save(plots.figure(s, str(name), ds), a.plot, a.dpi)}")
+    if a.report:
+        from sim import report
+
+        notes.append(f"report: {report.write(ds, s, a.report)}")
+    if notes and a.format == "table":
+        out += "\n\n" + "\n".join(notes)
+    elif notes:
+        print("\n".join(notes), file=sys.stderr)  # keep stdout pure JSON or CSV
+    return out
+
+
+def _sensitivity(a: argparse.Namespace, ds: Any) -> str:
+    """``sim analyze --sensitivity``: the indices, and their chart with ``--plot``."""
+    from sim.analysis.sensitivity import sensitivity
+
+    sens = sensitivity(ds)
+    out = text.sensitivity_text(ds, sens, a.format)
+    if a.plot:
+        from sim import plots, sensplot
+
+        name = str(ds.manifest.get("experiment_name") or ds.root.name)
+        note = f"plot: {plots.save(sensplot.figure(sens, name), a.plot, a.dpi)}"
+        if a.format == "table":
+            return f"{out}\n\n{note}"
+        print(note, file=sys.stderr)
+    return out
+
+
+def _export(a: argparse.Namespace) -> str:
+    from sim import analysis, export
+
+    written = export.export(analysis.load(a.dataset), a.out, a.table or ["runs"], a.format)
+    return "\n".join(
+        f"{t}: {path} ({rows} rows, {cols} columns)" for t, path, rows, cols in written
+    )
+
+
+def add_sweep(sub: Any) -> None:
+    """Add ``sim sweep`` to the subcommands ``sub``."""
+    p_sw = sub.add_parser("sweep", help="run an experiment's battles into a Parquet dataset")
+    p_sw.add_argument("experiment", help="an experiment YAML file")
+    p_sw.add_argument("--out", help="dataset directory (default: results/<experiment name>/)")
+    p_sw.add_argument("--workers", type=int, help="parallel workers (default: CPU count)")
+    p_sw.add_argument(
+        "--executor",
+        choices=["serial", "processes", "dask"],
+        help="where runs execute (default: processes, or serial for 1 worker)",
+    )
+    p_sw.add_argument("--scheduler", help="a dask scheduler address, e.g. tcp://host:8786")
+    p_sw.add_argument("--resume", action="store_true", help="finish an interrupted sweep")
+    p_sw.add_argument("--limit", type=int, help="run only the first N planned runs")
+    p_sw.add_argument(
+        "--replicates",
+        type=int,
+        metavar="N",
+        help="a preview: only the first N replicates of every design point, each run with "
+        "the seed it has in the full sweep",
+    )
+    p_sw.add_argument(
+        "--force",
+        action="store_true",
+        help="resume a dataset made by other sim code (the manifest records it)",
+    )
+    p_sw.add_argument(
+        "--rebuild-manifest",
+        action="store_true",
+        help="with --resume: write a lost or damaged manifest again from the experiment "
+        "and the whole chunks in the folder",
+    )
+    p_sw.set_defaults(run=_sweep)
+
+
+def add_analyze(sub: Any) -> None:
+    """Add ``sim analyze`` to the subcommands ``sub``."""
+    p_an = sub.add_parser("analyze", help="win rates, length and losses per group of a dataset")
+    p_an.add_argument("dataset", help="a dataset directory (from sim sweep or sim run --out)")
+    p_an.add_argument(
+        "--by",
+        nargs="+",
+        metavar="PARAM",
+        help="group by these swept parameters (default: all of them)",
+    )
+    add_format(p_an)
+    p_an.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="also draw the charts to FILE: .png, or .svg / .pdf for vector figures",
+    )
+    p_an.add_argument("--dpi", type=float, help="the plot's resolution (default 100)")
+    p_an.add_argument(
+        "--label",
+        action="append",
+        default=[],
+        metavar="PATH=TEXT",
+        help="name a parameter in headers and on axes, e.g. sides.guards.tactic='guard tactic' "
+        "(over the experiment's labels: map)",
+    )
+    p_an.add_argument("--report", metavar="FILE.html", help="also write a self-contained report")
+    p_an.add_argument(
+        "--sensitivity",
+        action="store_true",
+        help="Sobol indices S1 and ST (Morris: mu*, sigma; FAST: S1, ST) with 95%% intervals "
+        "of a sweep with a sobol, morris or fast design; --plot draws them",
+    )
+    p_an.set_defaults(run=_analyze)
+
+
+def add_export(sub: Any) -> None:
+    """Add ``sim export`` to the subcommands ``sub``."""
+    from sim.records import TABLES
+
+    p_ex = sub.add_parser("export", help="a dataset's tables as flat CSV or Parquet files")
+    p_ex.add_argument("dataset", help="a dataset directory (from sim sweep or sim run --out)")
+    p_ex.add_argument(
+        "--out",
+        required=True,
+        help="a new file (one table) or folder (several); an existing one is refused",
+    )
+    p_ex.add_argument(
+        "--table",
+        action="append",
+        choices=TABLES,
+        help="a table to export, repeatable (default: runs)",
+    )
+    p_ex.add_argument("--format", choices=["csv", "parquet"], default="csv")
+    p_ex.set_defaults(run=_export)
