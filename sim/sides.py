@@ -125,6 +125,7 @@ class SideState:
     weakest_standing: FighterHeap = field(init=False)
     ranks_active: FighterHeap = field(init=False)
     ranks_standing: FighterHeap = field(init=False)
+    _indexes: tuple[FighterHeap, ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         # filed at their first use, from the fighters then (FighterHeap's ``lazy``)
@@ -132,6 +133,12 @@ class SideState:
         self.weakest_standing = FighterHeap(weakness, is_in_fight, lazy=self.fighters)
         self.ranks_active = FighterHeap(weakness, _rank_active, lazy=self.fighters)
         self.ranks_standing = FighterHeap(weakness, _rank_standing, lazy=self.fighters)
+        self._indexes = (
+            self.weakest_active,
+            self.weakest_standing,
+            self.ranks_active,
+            self.ranks_standing,
+        )
 
     def in_fight(self) -> list[Fighter]:
         """Fighters still active or fleeing."""
@@ -153,10 +160,9 @@ class SideState:
 
     def refile(self, f: Fighter) -> None:
         """File member ``f`` again in the weakest-first indexes (it is weaker now)."""
-        self.weakest_active.push(f)
-        self.weakest_standing.push(f)
-        self.ranks_active.push(f)
-        self.ranks_standing.push(f)
+        for heap in self._indexes:
+            if heap.lazy is None:  # (one still lazy files f when it is first read)
+                heap.push(f)
 
     def recount(self, before: Status, after: Status) -> None:
         """Move one member's status from ``before`` to ``after`` in the counts."""

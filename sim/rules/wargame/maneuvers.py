@@ -73,7 +73,7 @@ def maneuver_price(c: Combatant, kind: str = "attack", options: Options = DEFAUL
         raise SimError(f"cannot perform a {kind} maneuver now")
     if kind in ("attack", "move") and has_broken_bones(c):
         return c.spendable
-    return maneuver_cost(c.spendable)
+    return min(MANEUVER_COST, c.spendable)  # maneuver_cost: spendable is 1 or more here
 
 
 @dataclass(frozen=True, slots=True)
