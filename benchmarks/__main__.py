@@ -24,6 +24,8 @@ Figures (the goals are for a 2-core machine):
 5. the exact odds table: every Deathwish weapon x armor 0-3 x TT 1-20
 6. peak RSS of the parent and of a worker during a 1,000,000-run quick-start sweep
 7. ``sim analyze`` on that 1,000,000-run dataset
+8. the quick-start sweep on a local Dask cluster (``dask scheduler`` and ``dask worker``
+   processes) with 1 and 2 workers: runs per second per worker, for planning a cluster
 
 The results file holds each figure (value, units, goal, pass), the core count, the date and
 the versions; it is written atomically. Timings are wall clock on whatever else the machine
@@ -126,7 +128,7 @@ def table(data: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small sizes (a few minutes)")
-    ap.add_argument("--only", nargs="+", choices=sorted(FIGURES), metavar="FIG", help="1..7")
+    ap.add_argument("--only", nargs="+", choices=sorted(FIGURES), metavar="FIG", help="1..8")
     ap.add_argument("--memory-from", type=Path, metavar="LOG", help="figure 6 from this log")
     ap.add_argument("--dataset", type=Path, metavar="DIR", help="figure 7 on this dataset")
     ap.add_argument(

@@ -1,4 +1,4 @@
-"""The seven figures of the performance issue, each a function returning a :class:`Figure`.
+"""The eight figures of the performance issues, each a function returning a :class:`Figure`.
 
 Every figure runs the real code path a user runs (``sim.runner.sweep``, ``sim analyze`` in a
 fresh process, ``sim.odds``); timings are wall-clock seconds from ``time.perf_counter``.
@@ -77,7 +77,7 @@ def _experiment_file(work: Path, name: str, doc: dict[str, Any]) -> Path:
     return path
 
 
-def _quickstart_file(work: Path, runs: int, name: str) -> Path:
+def quickstart_file(work: Path, runs: int, name: str) -> Path:
     """The quick-start experiment with enough replicates for ``runs`` runs, chunks of 500."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     try:
@@ -161,7 +161,7 @@ def battles_per_second(cfg: Config) -> Figure:
 def sweep_scaling(cfg: Config) -> Figure:
     """Figure 2: the quick-start sweep with 1 worker and with 2 workers."""
     runs = cfg.size(4_000, 40_000)
-    exp_file = _quickstart_file(cfg.work, runs, "scaling")
+    exp_file = quickstart_file(cfg.work, runs, "scaling")
     ones, twos = [], []
     for i in range(cfg.repeats):  # alternated, so that other load hits both alike
         ones.append(_timed_sweep(exp_file, cfg.work / f"scaling_1_{i}", runs, workers=1))
@@ -193,7 +193,7 @@ def mesa_batch_run(cfg: Config) -> Figure:
     from benchmarks import mesa_baseline
 
     runs = cfg.size(2_000, 20_000)
-    exp_file = _quickstart_file(cfg.work, runs, "mesa")
+    exp_file = quickstart_file(cfg.work, runs, "mesa")
     our_times, their_times = [], []
     rows: list[dict[str, Any]] = []
     for i in range(cfg.repeats):  # alternated, so that other load hits both alike
@@ -439,3 +439,13 @@ FIGURES: dict[str, Callable[[Config], Figure]] = {
     "6": sweep_memory,
     "7": analyze_time,
 }
+
+
+def _dask_cluster(cfg: Config) -> Figure:
+    """Figure 8: runs per second per worker on a local Dask cluster of 1 and of 2 workers."""
+    from benchmarks.cluster import dask_cluster  # imports this module: kept out of the top
+
+    return dask_cluster(cfg)
+
+
+FIGURES["8"] = _dask_cluster

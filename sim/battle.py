@@ -7,8 +7,13 @@ and scale switching (1.12); the scenario's rule system resolves the blows
 Python API::
 
     battle = Battle(scenario, seed=7)          # rng=7 is the same; or rng=a Generator
+    battle = Battle.from_yaml("scenarios/skirmish.yaml", ["sides.bandits.tactic=defensive"], seed=7)
     outcome = battle.run()                    # an Outcome; outcome.to_dict() is the JSON
     battle.rounds_frame(); battle.fighters_frame(); battle.events_frame()   # pandas
+
+Mesa's way works too: ``battle.datacollector`` (per side active, fleeing and HD; per
+fighter status, HD and wounds; :mod:`sim.collect`), ``mesa.batch_run(Battle, {"scenario":
+path, "seed": range(100)})``, and ``battle.grid`` on a map.
 
 A scenario with a ``map`` gives the battle a :class:`sim.field.Battlefield` (``battle.field``):
 the fighters stand on its Mesa grid and space enters every system's turn (:mod:`sim.systems`).
@@ -17,20 +22,21 @@ Without one ``battle.field`` is None and the battle is abstract.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from sim import systems
 from sim.agents import Fighter
-from sim.battlecore import END_REASONS, STATUSES, Outcome
+from sim.battlecore import END_REASONS, STATUSES, FighterState, Outcome
 from sim.dice import generator
 from sim.errors import SimError, unknown
 from sim.field import Battlefield
 from sim.options import BattleOptions
 from sim.rules import wargame
-from sim.scenario import FactorSpec, FighterSpec, Scenario, Side
+from sim.scenario import FactorSpec, FighterSpec, Scenario, Side, load_scenario
 from sim.sides import FighterHeap, SideState
 from sim.turns import TurnFrame
 
@@ -52,14 +58,15 @@ class Battle(TurnFrame):
     ``rng`` is a ``numpy.random.Generator`` used as it is, or a seed: ``rng=42`` fights the
     same battle as ``seed=42`` and ``sim run --seed 42`` (:func:`sim.dice.generator`).
 
-    ``events=True`` keeps a log of every roll and decision (off by default for speed).
+    ``scenario`` may be a scenario file's path (:meth:`from_yaml` takes ``--set`` overrides
+    too). ``events=True`` keeps a log of every roll and decision (off by default for speed).
     ``options``, ``frame`` and ``battle`` override the scenario's rule options, War Game
     frame options and battle house rules for this run.
     """
 
     def __init__(
         self,
-        scenario: Scenario,
+        scenario: Scenario | str | Path,
         *,
         seed: int | None = None,
         rng: np.random.Generator | int | None = None,
@@ -68,15 +75,7 @@ class Battle(TurnFrame):
         frame: Mapping[str, Any] | None = None,
         battle: Mapping[str, Any] | None = None,
     ) -> None:
-        if options or frame or battle:
-            from dataclasses import replace
-
-            scenario = replace(
-                scenario,
-                options={**scenario.options, **(options or {})},
-                frame={**scenario.frame, **(frame or {})},
-                battle={**scenario.battle, **(battle or {})},
-            )
+        scenario = _overridden(scenario, options, frame, battle)
         if rng is None:
             rng = seed if seed is not None else scenario.seed
             if rng is None:
@@ -108,6 +107,9 @@ class Battle(TurnFrame):
         self.queue: dict[str, tuple[FighterHeap, FighterHeap]] | None = None  # see _turns
         self.deferred = 0  # > 0 inside together(): triggers and the end wait
         self.sides: dict[str, SideState] = {}
+        self.roster: list[Fighter] = []  # every fighter in the order it joined
+        self.states: list[list[FighterState]] = []  # per round (0: deployment), see record
+        self._collector: Any = None  # see datacollector
         self.field: Battlefield | None = None
         if scenario.map is not None:
             self.field = Battlefield(self, scenario.map)
@@ -117,6 +119,51 @@ class Battle(TurnFrame):
         self.large = self._should_be_large()
         if self.field is not None:
             self.field.snapshot()
+        self._record_states()
+
+    @classmethod
+    def from_yaml(
+        cls,
+        path: str | Path,
+        overrides: Sequence[str] = (),
+        *,
+        seed: int | None = None,
+        rng: np.random.Generator | int | None = None,
+        events: bool = False,
+    ) -> Battle:
+        """The battle of the scenario file ``path`` with ``--set`` style ``overrides``.
+
+        ``Battle.from_yaml("scenarios/skirmish.yaml", ["sides.bandits.tactic=defensive"],
+        seed=3)`` is the battle of ``sim run scenarios/skirmish.yaml --set
+        sides.bandits.tactic=defensive --seed 3``; without ``seed`` (or ``rng``), the file's.
+        """
+        return cls(load_scenario(path, list(overrides)), seed=seed, rng=rng, events=events)
+
+    # ---------------------------------------------------------------------- Mesa
+    @property
+    def datacollector(self) -> Any:
+        """The battle's Mesa ``DataCollector`` (:class:`sim.collect.BattleCollector`).
+
+        Made on first use from the battle's own records and brought up to the current
+        round on every use, so ``mesa.batch_run(Battle, ...)`` works as it is. Assign one
+        of your own to replace it.
+        """
+        if self._collector is None:
+            from sim.collect import BattleCollector
+
+            self._collector = BattleCollector(self)
+        if getattr(self._collector, "battle", None) is self:
+            self._collector.collect(self)
+        return self._collector
+
+    @datacollector.setter
+    def datacollector(self, collector: Any) -> None:
+        self._collector = collector
+
+    @property
+    def grid(self) -> Any:
+        """The Mesa grid the fighters stand on (``OrthogonalMooreGrid``); None without a map."""
+        return self.field.grid if self.field is not None else None
 
     # ---------------------------------------------------------------------- building
     def _add_side(self, s: Side) -> None:
@@ -136,6 +183,7 @@ class Battle(TurnFrame):
         f = Fighter(self, spec, side.name, leader=spec.name == side.leader)
         f.arrived_round = self.round
         side.join(f)
+        self.roster.append(f)
         if self.field is not None and f.in_fight:
             self.field.deploy(f)
         return f
@@ -148,8 +196,15 @@ class Battle(TurnFrame):
 
     # ---------------------------------------------------------------------- the round
     def step(self) -> None:
-        """Fight one round."""
+        """Fight one round.
+
+        After the last round (``ended``) a step does nothing but turn Mesa's ``running``
+        off: a Mesa loop (``while battle.running: battle.step()``) makes one call more than
+        the battle has rounds, so that Mesa 3.3's ``batch_run``, which reports the data of
+        step ``steps - 1`` (Mesa issue 2514), reports the last round.
+        """
         if self.ended:
+            self.running = False
             return
         self.round += 1
         self.harm_this_round = False
@@ -262,6 +317,27 @@ class Battle(TurnFrame):
             s.pool = None
         word = "large" if large else "small"
         self.note("battle", "scale", result=f"{word} scale ({self.standing()} standing)")
+
+
+def _overridden(
+    scenario: Scenario | str | Path,
+    options: Mapping[str, Any] | None,
+    frame: Mapping[str, Any] | None,
+    battle: Mapping[str, Any] | None,
+) -> Scenario:
+    """The scenario (or the file's) with a run's own rule options, frame options, house rules."""
+    if not isinstance(scenario, Scenario):
+        scenario = load_scenario(scenario)
+    if options or frame or battle:
+        from dataclasses import replace
+
+        scenario = replace(
+            scenario,
+            options={**scenario.options, **(options or {})},
+            frame={**scenario.frame, **(frame or {})},
+            battle={**scenario.battle, **(battle or {})},
+        )
+    return scenario
 
 
 def _pool_text(p: wargame.Combatant) -> str:

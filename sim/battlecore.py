@@ -38,6 +38,10 @@ END_REASONS = (
 )
 STATUSES = tuple(s.value for s in Status)
 
+#: A fighter's state at the end of a round, as :attr:`BattleCore.states` keeps it: its
+#: status, HD, armor pool, wounds taken and wounds dealt so far.
+FighterState = tuple[Status, int, int, int, int]
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
@@ -89,6 +93,8 @@ class BattleCore(mesa.Model):
     queue: dict[str, tuple[FighterHeap, FighterHeap]] | None
     deferred: int
     sides: dict[str, SideState]
+    roster: list[Fighter]
+    states: list[list[FighterState]]
     field: Battlefield | None
 
     # ---------------------------------------------------------------------- queries
@@ -174,9 +180,23 @@ class BattleCore(mesa.Model):
         self.harm_this_round = True
 
     # ---------------------------------------------------------------------- records
+    def _record_states(self) -> None:
+        """Keep every fighter's state after this round (``states[round][i]`` is roster[i]'s).
+
+        The battle's data collector (:mod:`sim.collect`) and replay page read it; a tuple a
+        fighter, so that keeping it costs a battle little.
+        """
+        self.states.append(
+            [
+                (f.status, f.wg.hit_dice, f.wg.armor_pool, f.wounds_taken, f.wounds_dealt)
+                for f in self.roster
+            ]
+        )
+
     def _record_round(self) -> None:
         if self.field is not None:
             self.field.snapshot()
+        self._record_states()
         for s in self.sides.values():
             counts = dict.fromkeys(STATUSES, 0)
             for f in s.fighters:

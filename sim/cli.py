@@ -16,6 +16,8 @@ from typing import Any, NoReturn
 
 from sim import __version__, odds, text
 from sim.catalogue import option_rows
+from sim.cliodds import add_check_plot as _add_check_plot
+from sim.cliodds import add_dice, check_and_plot, plotted
 from sim.dice import DiceError, parse_code
 from sim.errors import SimError
 from sim.replay import ReplayMismatch
@@ -35,6 +37,14 @@ class SweepInterrupted(SimError):
     """A sweep stopped by Ctrl-C: what is done is kept (exit code 130)."""
 
 
+class SweepFailed(SimError):
+    """A sweep some of whose runs failed: its output, then the failures (exit code 1)."""
+
+    def __init__(self, output: str, failures: str) -> None:
+        super().__init__(failures)
+        self.output = output
+
+
 # ---------------------------------------------------------------------------------------
 # sim odds
 
@@ -49,6 +59,13 @@ def _odds_deathwish(a: argparse.Namespace) -> str:
             f"Deathwish: every weapon against armor 0-3, {tt_text}, cover {a.cover}, "
             f"{a.location}, {a.ammo} ammunition (exact)"
         )
+        if a.check is not None:
+            raise SimError("--check needs one attack: give --weapon or --penetration/--lethality")
+        if a.plot:
+            from sim import oddsplot
+
+            fig = oddsplot.grouped(title, rows, "weapon", "armor", "mean")
+            plotted(oddsplot.save(fig, a.plot))
         return text.deathwish_table_text(rows, a.format, title)
     weapon = _attack(a)
     name = weapon.name if a.weapon is not None else "custom attack"
@@ -60,7 +77,13 @@ def _odds_deathwish(a: argparse.Namespace) -> str:
         f"Deathwish: {name} (penetration {pen}, lethality {leth}) against armor {armor},"
         f" cover {a.cover}, {a.location}, {a.ammo}; {tt_text}"
     )
-    return text.deathwish_odds_text(data, a.format, title)
+    exact = data["damage"]
+
+    def draw(rng: Any) -> int:
+        return deathwish.roll_damage(pen, leth, armor, a.cover, rng)
+
+    out = text.deathwish_odds_text(data, a.format, title)
+    return check_and_plot(a, out, title, exact, draw, "sim.rules.deathwish.roll_damage", "damage")
 
 
 def _target_tt(a: argparse.Namespace) -> int:
@@ -92,16 +115,51 @@ def _odds_2w2p(a: argparse.Namespace) -> str:
         attack = twowp.group_dice(odds.parse_attackers(a.attackers))
     else:
         attack = a.attack
-    return text.twowp_odds_text(odds.twowp_odds(attack, a.defence), a.defence, a.format)
+    data = odds.twowp_odds(attack, a.defence)
+    out = text.twowp_odds_text(data, a.defence, a.format)
+    exact = {f"{o['felling']},{o['wounding']}": o["p"] for o in data["outcomes"]}
+
+    def draw(rng: Any) -> str:
+        hits = twowp.roll_exchange(attack, a.defence, rng)
+        return f"{hits.felling},{hits.wounding}"
+
+    title = f"2W2P: {attack} attack dice against {a.defence} defence dice (exact)"
+    if a.plot:
+        from sim import oddsplot
+
+        fig = oddsplot.grid(title, data["outcomes"], "felling", "wounding")
+        plotted(oddsplot.save(fig, a.plot))
+    via = "sim.rules.twowp.roll_exchange"
+    return check_and_plot(a, out, title, exact, draw, via, "", bars=False)
 
 
 def _odds_wargame(a: argparse.Namespace) -> str:
+    from sim.rules import wargame
+
     data = odds.wargame_odds(a.dice, a.armor, a.mode)
-    return text.wargame_odds_text(data, a.dice, a.armor, a.mode, a.format)
+    out = text.wargame_odds_text(data, a.dice, a.armor, a.mode, a.format)
+
+    def draw(rng: Any) -> int:
+        return wargame.roll_damage(a.dice, rng, a.mode).total
+
+    title = f"War Game: damage of {a.dice} HD spent ({a.mode}), exact"
+    via = "sim.rules.wargame.roll_damage"
+    return check_and_plot(a, out, title, data["damage"], draw, via, "damage")
 
 
 def _odds_d6(a: argparse.Namespace) -> str:
-    return text.d6_odds_text(odds.d6_odds(parse_code(a.damage), parse_code(a.body)), a.format)
+    from sim.rules import d6
+
+    damage, body = parse_code(a.damage), parse_code(a.body)
+    data = odds.d6_odds(damage, body)
+
+    def draw(rng: Any) -> str:
+        return str(d6.roll_damage_vs_body(damage, body, rng).tier.value)
+
+    title = f"D6 tiers: damage {damage} against body {body}, exact"
+    via = "sim.rules.d6.roll_damage_vs_body"
+    out = text.d6_odds_text(data, a.format)
+    return check_and_plot(a, out, title, data["tiers"], draw, via, "tier")
 
 
 # ---------------------------------------------------------------------------------------
@@ -115,6 +173,7 @@ def _run(a: argparse.Namespace) -> str:
     from sim.scenario import load_scenario
 
     scenario = load_scenario(a.file, a.set)
+    _run_warnings(a.file, a.set)
     seed = a.seed if a.seed is not None else scenario.seed
     if seed is None:
         seed = draw_seed()
@@ -122,17 +181,28 @@ def _run(a: argparse.Namespace) -> str:
     if seed < 0:
         raise SimError(f"--seed must be 0 or more, got {seed}")
     _check_pictures(a, scenario, a.file)
-    fought = fight(scenario, seed, events=a.events)
+    fought = fight(scenario, seed, events=a.events or bool(a.html))
     if a.out is not None:
         source = Path(a.file).read_text(encoding="utf-8")
         write_dataset(a.out, fought, seed, str(a.file), source, a.set, events=a.events)
     _pictures(a, fought)
+    _page(a, fought, seed)
     if a.format == "json":
         return text.run_json(fought, seed)
     out = text.render_outcome(fought.battle, seed)
     if a.events:
         out += "\n\n" + "\n".join(fought.battle.narrative())
     return out + text.after_text(fought)
+
+
+def _run_warnings(file: str, sets: Sequence[str]) -> None:
+    """The scenario's warnings on stderr (fields its system ignores, misleading aliases)."""
+    from pathlib import Path
+
+    from sim.scenario.notes import scenario_notes
+
+    source = Path(file).read_text(encoding="utf-8-sig")
+    _print_warnings([str(i) for i in scenario_notes(source, str(file), tuple(sets))])
 
 
 def _replay(a: argparse.Namespace) -> str:
@@ -143,6 +213,7 @@ def _replay(a: argparse.Namespace) -> str:
     _check_pictures(a, scenario, f"run {a.run_id}'s scenario ({scenario.name})")
     fought = replay.replay(stored)
     _pictures(a, fought)  # only a battle that replays exactly is worth a picture
+    _page(a, fought, stored.seed)
     out = text.render_outcome(fought.battle, stored.seed) + text.after_text(fought)
     if a.events:
         out += "\n\n" + "\n".join(fought.battle.narrative())
@@ -150,9 +221,13 @@ def _replay(a: argparse.Namespace) -> str:
 
 
 def _check_pictures(a: argparse.Namespace, scenario: Any, where: str) -> None:
-    """Refuse ``--frames``/``--gif`` before fighting when nothing could be drawn or written."""
+    """Refuse ``--frames``/``--gif``/``--html`` before fighting when nothing could be written."""
     from pathlib import Path
 
+    if a.html and Path(a.html).is_dir():
+        raise SimError(f"--html {a.html}: is a directory, not a file name")
+    if a.html and Path(a.html).exists() and not a.force:
+        raise SimError(f"--html {a.html}: the file exists (--force replaces it)")
     if not (a.frames or a.gif):
         return
     battles = scenario.campaign.battles if scenario.campaign is not None else (scenario,)
@@ -179,19 +254,45 @@ def _pictures(a: argparse.Namespace, fought: Any) -> None:
     frames.draw_run(fought, a.frames or None, a.gif or None, partial(print, file=sys.stderr))
 
 
-def _validate(a: argparse.Namespace) -> str:
-    from sim.scenario import load_scenario
+def _page(a: argparse.Namespace, fought: Any, seed: int) -> None:
+    """Write the replay page ``--html`` asks for (:func:`sim.page.write`); a line on stderr."""
+    if not a.html:
+        return
+    from sim import page
 
+    print(f"replay page: {page.write(a.html, fought, seed)}", file=sys.stderr)
+
+
+def _validate(a: argparse.Namespace) -> str:
+    """Check scenario and experiment files (an experiment: every design point too)."""
     problems: list[str] = []
     names = []
     for file in a.files:
         try:
-            names.append(text.scenario_line(file, load_scenario(file)))
+            line, notes = _validate_one(file)
+            names.append(line)
+            _print_warnings(notes)
         except SimError as err:
             problems.append(str(err))
     if problems:
         raise SimError("\n".join(problems))
     return "\n".join(names)
+
+
+def _validate_one(file: str) -> tuple[str, list[str]]:
+    """One checked file's line, and its warnings."""
+    from pathlib import Path
+
+    from sim.experiment import is_experiment, load_experiment
+    from sim.scenario import load_scenario
+    from sim.scenario.notes import scenario_notes
+
+    if is_experiment(file):
+        exp = load_experiment(file)
+        return text.experiment_line(file, exp), exp_warnings(exp)
+    scenario = load_scenario(file)
+    source = Path(file).read_text(encoding="utf-8-sig")
+    return text.scenario_line(file, scenario), [str(i) for i in scenario_notes(source, file)]
 
 
 # ---------------------------------------------------------------------------------------
@@ -202,10 +303,14 @@ def _sweep(a: argparse.Namespace) -> str:
     import os
     from pathlib import Path
 
+    from sim import analysis
     from sim.experiment import load_experiment
     from sim.runner import summary, sweep
 
-    exp = load_experiment(a.experiment)
+    exp = load_experiment(a.experiment)  # every design point checked: exit 2 before a run
+    _print_warnings(exp_warnings(exp))
+    if a.replicates is not None:
+        exp = exp.preview(a.replicates)
     workers = a.workers or os.cpu_count() or 1
     executor = a.executor or ("processes" if workers > 1 else "serial")
     if executor == "serial":
@@ -223,21 +328,49 @@ def _sweep(a: argparse.Namespace) -> str:
     done = summary(exp, result, executor, workers)
     if result.interrupted:
         raise SweepInterrupted(done)
-    return f"{done}\n\n{text.analyze_text(out)}\n\n(sim analyze {out} prints this again)"
+    text_out = f"{done}\n\n{text.analyze_text(out)}\n\n(sim analyze {out} prints this again)"
+    ds = analysis.load(out)
+    if analysis.failure_groups(ds):
+        raise SweepFailed(text_out, analysis.failures_text(ds))
+    return text_out
+
+
+def exp_warnings(exp: Any) -> list[str]:
+    """Warnings about the experiment's scenario (fields its system ignores, aliases)."""
+    from sim.scenario.notes import experiment_notes
+
+    return [str(w) for w in experiment_notes(exp)]
+
+
+def _print_warnings(lines: Sequence[str]) -> None:
+    for line in lines:
+        print(f"warning: {line}", file=sys.stderr)
 
 
 def _analyze(a: argparse.Namespace) -> str:
     from sim import analysis
 
-    ds = analysis.load(a.dataset)
-    s = analysis.summarize(ds, a.by or None)
-    out = text.summary_text(ds, s, a.format)
-    notes = []
     if a.plot:
         from sim import plots
 
+        plots.plot_format(a.plot)  # a bad ending refused before any work
+    if a.dpi is not None and not 10 <= a.dpi <= 2400:
+        raise SimError(f"--dpi must be from 10 to 2400, got {a.dpi:g}")
+    labels = {}
+    for item in a.label:
+        path, eq, name = item.partition("=")
+        if not eq or not path.strip() or not name.strip():
+            raise SimError(f"--label {item!r}: expected PATH=TEXT, e.g. sides.red.tactic=tactic")
+        labels[path.strip()] = name.strip()
+    ds = analysis.load(a.dataset)
+    if a.sensitivity:
+        return _sensitivity(a, ds)
+    s = analysis.summarize(ds, a.by or None, labels)
+    out = text.summary_text(ds, s, a.format)
+    notes = []
+    if a.plot:
         name = ds.manifest.get("experiment_name") or ds.root.name
-        notes.append(f"plot: {plots.save_png(plots.figure(s, str(name)), a.plot)}")
+        notes.append(f"plot: {plots.save(plots.figure(s, str(name), ds), a.plot, a.dpi)}")
     if a.report:
         from sim import report
 
@@ -249,8 +382,48 @@ def _analyze(a: argparse.Namespace) -> str:
     return out
 
 
+def _sensitivity(a: argparse.Namespace, ds: Any) -> str:
+    """``sim analyze --sensitivity``: the indices, and their chart with ``--plot``."""
+    from sim.analysis.sensitivity import sensitivity
+
+    sens = sensitivity(ds)
+    out = text.sensitivity_text(ds, sens, a.format)
+    if a.plot:
+        from sim import plots, sensplot
+
+        name = str(ds.manifest.get("experiment_name") or ds.root.name)
+        note = f"plot: {plots.save(sensplot.figure(sens, name), a.plot, a.dpi)}"
+        if a.format == "table":
+            return f"{out}\n\n{note}"
+        print(note, file=sys.stderr)
+    return out
+
+
+def _export(a: argparse.Namespace) -> str:
+    from sim import analysis, export
+
+    written = export.export(analysis.load(a.dataset), a.out, a.table or ["runs"], a.format)
+    return "\n".join(
+        f"{t}: {path} ({rows} rows, {cols} columns)" for t, path, rows, cols in written
+    )
+
+
 def _options(a: argparse.Namespace) -> str:
     return text.options_text(option_rows(a.system), a.format)
+
+
+def _schema(a: argparse.Namespace) -> str:
+    from sim import schema
+
+    if a.out is None:
+        return schema.text(a.kind).rstrip("\n")
+    return "\n".join(f"wrote {p}" for p in schema.write(a.out))
+
+
+def _tables(a: argparse.Namespace) -> str:
+    from sim.catalogue import table_listings
+
+    return text.tables_text(table_listings(a.topic), a.format)
 
 
 # ---------------------------------------------------------------------------------------
@@ -280,6 +453,13 @@ def _add_pictures(p: argparse.ArgumentParser) -> None:
         help="draw the battle on its map as an animated GIF, one frame per round (a "
         "campaign: FILE-battle-N.gif per battle); needs a scenario with map:",
     )
+    p.add_argument(
+        "--html",
+        metavar="FILE",
+        help="write a replay page: one self-contained HTML file (no network) to watch the "
+        "battle round by round in a browser, on its map or as columns of fighters",
+    )
+    p.add_argument("--force", action="store_true", help="let --html replace an existing file")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -287,9 +467,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="sim", description="Agent-based battle simulator.")
     parser.add_argument("--version", action="version", version=f"sim {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for add in (_add_odds, _add_run, _add_sweep, _add_analyze, _add_validate, _add_replay):
+    for add in (_add_odds, _add_run, _add_sweep, _add_analyze, _add_export, _add_validate):
         add(sub)
+    _add_replay(sub)
     _add_options(sub)
+    _add_tables(sub)
+    _add_schema(sub)
     return parser
 
 
@@ -303,6 +486,7 @@ def _add_odds(sub: Any) -> None:
     tw.add_argument("--attackers", help="attackers by tier, e.g. green=3,veteran=1")
     tw.add_argument("--defence", type=int, default=0, help="defence dice (default 0)")
     _add_format(tw)
+    _add_check_plot(tw)
     tw.set_defaults(run=_odds_2w2p)
 
     wg = systems.add_parser("wargame", help="damage of spent HD and the chance of a wound")
@@ -315,13 +499,17 @@ def _add_odds(sub: Any) -> None:
         help="damage option (default hd_sum)",
     )
     _add_format(wg)
+    _add_check_plot(wg)
     wg.set_defaults(run=_odds_wargame)
 
     d = systems.add_parser("d6", help="chance of each damage-table tier")
     d.add_argument("--damage", required=True, help="damage dice code, e.g. 4D+1")
     d.add_argument("--body", required=True, help="body roll dice code, e.g. 3D")
     _add_format(d)
+    _add_check_plot(d)
     d.set_defaults(run=_odds_d6)
+
+    add_dice(systems)
 
 
 def _add_odds_deathwish(systems: Any) -> None:
@@ -348,6 +536,7 @@ def _add_odds_deathwish(systems: Any) -> None:
         help="attacker's Strength: the lethality of an unarmed attack (default 5)",
     )
     _add_format(dw)
+    _add_check_plot(dw)
     dw.set_defaults(run=_odds_deathwish)
 
 
@@ -382,6 +571,13 @@ def _add_sweep(sub: Any) -> None:
     p_sw.add_argument("--scheduler", help="a dask scheduler address, e.g. tcp://host:8786")
     p_sw.add_argument("--resume", action="store_true", help="finish an interrupted sweep")
     p_sw.add_argument("--limit", type=int, help="run only the first N planned runs")
+    p_sw.add_argument(
+        "--replicates",
+        type=int,
+        metavar="N",
+        help="a preview: only the first N replicates of every design point, each run with "
+        "the seed it has in the full sweep",
+    )
     p_sw.set_defaults(run=_sweep)
 
 
@@ -395,14 +591,57 @@ def _add_analyze(sub: Any) -> None:
         help="group by these swept parameters (default: all of them)",
     )
     _add_format(p_an)
-    p_an.add_argument("--plot", metavar="FILE.png", help="also draw the charts to this PNG")
+    p_an.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="also draw the charts to FILE: .png, or .svg / .pdf for vector figures",
+    )
+    p_an.add_argument("--dpi", type=float, help="the plot's resolution (default 100)")
+    p_an.add_argument(
+        "--label",
+        action="append",
+        default=[],
+        metavar="PATH=TEXT",
+        help="name a parameter in headers and on axes, e.g. sides.guards.tactic='guard tactic' "
+        "(over the experiment's labels: map)",
+    )
     p_an.add_argument("--report", metavar="FILE.html", help="also write a self-contained report")
+    p_an.add_argument(
+        "--sensitivity",
+        action="store_true",
+        help="Sobol indices S1 and ST (Morris: mu*, sigma; FAST: S1, ST) with 95%% intervals "
+        "of a sweep with a sobol, morris or fast design; --plot draws them",
+    )
     p_an.set_defaults(run=_analyze)
 
 
+def _add_export(sub: Any) -> None:
+    from sim.records import TABLES
+
+    p_ex = sub.add_parser("export", help="a dataset's tables as flat CSV or Parquet files")
+    p_ex.add_argument("dataset", help="a dataset directory (from sim sweep or sim run --out)")
+    p_ex.add_argument(
+        "--out",
+        required=True,
+        help="a new file (one table) or folder (several); an existing one is refused",
+    )
+    p_ex.add_argument(
+        "--table",
+        action="append",
+        choices=TABLES,
+        help="a table to export, repeatable (default: runs)",
+    )
+    p_ex.add_argument("--format", choices=["csv", "parquet"], default="csv")
+    p_ex.set_defaults(run=_export)
+
+
 def _add_validate(sub: Any) -> None:
-    p_val = sub.add_parser("validate", help="check scenario files without running them")
-    p_val.add_argument("files", nargs="+", help="scenario YAML files")
+    p_val = sub.add_parser(
+        "validate",
+        help="check scenario and experiment files without running them (an experiment: "
+        "every design point)",
+    )
+    p_val.add_argument("files", nargs="+", help="scenario or experiment YAML files")
     p_val.set_defaults(run=_validate)
 
 
@@ -432,6 +671,43 @@ def _add_options(sub: Any) -> None:
     p_opt.set_defaults(run=_options)
 
 
+def _add_schema(sub: Any) -> None:
+    p_sch = sub.add_parser(
+        "schema", help="the JSON Schema of scenario or experiment files, for editors"
+    )
+    p_sch.add_argument(
+        "kind",
+        nargs="?",
+        choices=["scenario", "experiment"],
+        default="scenario",
+        help="which schema to print (default: scenario)",
+    )
+    p_sch.add_argument(
+        "--out",
+        metavar="DIR",
+        help="write both, DIR/scenario.schema.json and DIR/experiment.schema.json, instead",
+    )
+    p_sch.set_defaults(run=_schema)
+
+
+def _add_tables(sub: Any) -> None:
+    from sim.catalogue import TABLE_TOPICS
+
+    p_tab = sub.add_parser(
+        "tables", help="every name a scenario may use (weapons, armor, ...), with aliases"
+    )
+    p_tab.add_argument(
+        "topic", nargs="?", choices=TABLE_TOPICS, help="one topic (default: every table)"
+    )
+    p_tab.add_argument(
+        "--format",
+        choices=["table", "json", "markdown"],
+        default="table",
+        help="output format (default: table)",
+    )
+    p_tab.set_defaults(run=_tables)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``sim`` command line; return the exit code."""
     parser = build_parser()
@@ -444,6 +720,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SweepInterrupted as err:
         print(str(err), file=sys.stderr)
         return 130
+    except SweepFailed as err:
+        print(err.output)
+        print(str(err), file=sys.stderr)
+        return 1
     except (SimError, DiceError) as err:
         message = str(err)
         if getattr(err, "issues", None) or args.command == "validate":

@@ -1,11 +1,17 @@
 """Experiments: a base scenario, parameters to vary, a design, replicates and a master seed.
 
 An experiment file expands into a fixed, ordered list of runs. Run ``i`` is point
-``i // replicates`` of the design, replicate ``i % replicates``, and its seed comes from
+``i // replicates`` of the design, replicate ``i % replicates``. Its seed comes from
 ``numpy.random.SeedSequence(master, spawn_key=(i,))`` (the ``i``-th child of
 ``SeedSequence(master).spawn``), so a run's seed never depends on worker count, completion
-order or resume. Parameters are ``--set`` style dotted paths into the scenario document
-(``sides.red.tactic``, ``rules.options.pool``, ``rules.system``).
+order or resume; with ``seeds: shared`` (common random numbers) it is the child of the
+replicate number instead, so replicate ``r`` has the same seed at every point and
+differences between points are paired. Parameters are ``--set`` style dotted paths into
+the scenario document (``sides.red.tactic``, ``rules.options.pool``, ``rules.system``).
+
+Every design point is checked before the first run (:mod:`sim.expcheck`): a point whose
+scenario would not load refuses the whole experiment, each problem located in the
+experiment file. The design's size is counted before it is expanded (:mod:`sim.designs`).
 
 Format::
 
@@ -13,16 +19,24 @@ Format::
     description: ...
     scenario: ../scenarios/skirmish.yaml   # the base scenario, relative to this file
     set: [max_rounds=30]             # fixed overrides applied to every run
-    design: grid                     # grid (default) | random | lhs | list
+    design: grid                     # grid (default) | random | lhs | list | sobol | morris
+                                     # | fast
     parameters:                      # grid: PATH -> list of values (full factorial)
       sides.guards.tactic: [balanced, defensive]
       rules.system: [wargame, d6]
     # random: PATH -> {low: A, high: B} (whole numbers if both are) or {choices: [...]};
     #         samples: N draws
     # lhs:    PATH -> {low: A, high: B}; samples: N (a Latin hypercube)
-    # list:   points: [{PATH: VALUE, ...}, ...]
+    # list:   points: [{PATH: VALUE, ..., label: TEXT}, ...] (label: optional, a name for
+    #         the point shown in every table)
+    # sobol:  PATH -> {low: A, high: B}; samples: N, a power of 2 (N*(D+2) points);
+    #         second_order: true for N*(2D+2) points and the second-order indices
+    # morris: PATH -> {low: A, high: B}; samples: R trajectories (R*(D+1) points);
+    #         levels: 4
+    # fast:   PATH -> {low: A, high: B}; samples: N per parameter, over 64 (N*D points)
     replicates: 100                  # runs per point
     seed: 2026                       # the master seed
+    seeds: independent               # independent (default) | shared (common random numbers)
     tables: [runs, fighters]         # runs always; rounds, fighters, events, aftermath,
                                      # campaign on request
     chunk: 200                       # runs per Parquet part (default: chosen from the size)
@@ -30,23 +44,26 @@ Format::
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 import os
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
 
+from sim import designs
+from sim.designs import DESIGNS, MAX_POINTS
 from sim.errors import SimError, did_you_mean
 from sim.records import TABLES, fingerprint
 from sim.scenario import Issue, ScenarioError, read_yaml
 
-DESIGNS = ("grid", "random", "lhs", "list")
+SEEDS = ("independent", "shared")
+LABEL = "label"
+"""The runs table's column of a ``list`` design's point labels (when it has any)."""
 KEYS = (
     "name",
     "description",
@@ -55,11 +72,15 @@ KEYS = (
     "design",
     "parameters",
     "samples",
+    "second_order",
+    "levels",
     "points",
     "replicates",
     "seed",
+    "seeds",
     "tables",
     "chunk",
+    "labels",
 )
 MAX_RUNS = 100_000_000
 MAX_FILE = 1024 * 1024
@@ -67,7 +88,14 @@ MAX_FILE = 1024 * 1024
 
 @dataclass(frozen=True, slots=True)
 class Experiment:
-    """A checked experiment: where it came from, its points and how to run them."""
+    """A checked experiment: where it came from, its points and how to run them.
+
+    ``point_labels`` holds each point's ``label`` (a ``list`` design's; None where there is
+    none), ``shared_seeds`` whether
+    replicate ``r`` has the same seed at every point, and ``full_replicates`` the
+    replicates of the whole experiment when this is a preview of fewer
+    (:meth:`preview`).
+    """
 
     name: str
     path: str
@@ -81,6 +109,10 @@ class Experiment:
     seed: int
     tables: tuple[str, ...]
     chunk: int
+    design: str = "grid"
+    point_labels: tuple[str | None, ...] = ()
+    shared_seeds: bool = False
+    full_replicates: int | None = None
 
     @property
     def planned_runs(self) -> int:
@@ -88,13 +120,38 @@ class Experiment:
         return len(self.points) * self.replicates
 
     def run_seed(self, run_id: int) -> int:
-        """The seed of run ``run_id``: its SeedSequence child, as one 64-bit integer."""
-        child = np.random.SeedSequence(self.seed, spawn_key=(run_id,))
+        """The seed of run ``run_id``: its SeedSequence child, as one 64-bit integer.
+
+        The child of the run's number in the full experiment (a preview's runs keep
+        theirs), or with shared seeds of its replicate number.
+        """
+        point, rep = divmod(run_id, self.replicates)
+        index = (
+            rep if self.shared_seeds else point * (self.full_replicates or self.replicates) + rep
+        )
+        child = np.random.SeedSequence(self.seed, spawn_key=(index,))
         return int(child.generate_state(1, dtype=np.uint64)[0])
 
     def point_of(self, run_id: int) -> int:
         """The design point run ``run_id`` belongs to."""
         return run_id // self.replicates
+
+    def preview(self, replicates: int) -> Experiment:
+        """The experiment with only the first ``replicates`` runs of every point.
+
+        Each run keeps the seed it has in the full experiment, so a preview's runs are the
+        full sweep's first replicates.
+        """
+        if replicates < 1:
+            raise SimError(f"--replicates must be 1 or more, got {replicates}")
+        if replicates >= self.replicates:
+            return self
+        return replace(
+            self,
+            replicates=replicates,
+            full_replicates=self.replicates,
+            chunk=max(1, min(self.chunk, math.ceil(len(self.points) * replicates / 64))),
+        )
 
     def point_overrides(self, point: int) -> list[str]:
         """The ``--set`` overrides that build the scenario of design point ``point``."""
@@ -107,15 +164,31 @@ class Experiment:
         ``fields`` is :meth:`param_fields`, passed in when calling for many points.
         """
         types = {f.name: f.type for f in (fields or self.param_fields())}
-        return {p: _column_value(self.points[point][p], types[p]) for p in self.parameters}
+        values = {p: _column_value(self.points[point][p], types[p]) for p in self.parameters}
+        if LABEL in types:
+            return {LABEL: self.point_labels[point], **values}
+        return values
 
     def param_fields(self) -> list[pa.Field]:
-        """Arrow fields of the parameter columns, typed from every point's values."""
-        return [pa.field(p, _arrow_type([pt[p] for pt in self.points])) for p in self.parameters]
+        """Arrow fields of the parameter columns, typed from every point's values.
+
+        A ``list`` design with ``label:`` points has a ``label`` column first (a string;
+        null for a point with none).
+        """
+        fields = [pa.field(p, _arrow_type([pt[p] for pt in self.points])) for p in self.parameters]
+        if any(x is not None for x in self.point_labels):
+            fields.insert(0, pa.field(LABEL, pa.string()))
+        return fields
 
     def fingerprint(self) -> str:
-        """What identifies the experiment: its text, its scenario's text and overrides."""
-        return fingerprint(self.text, self.scenario_text, "\n".join(self.overrides))
+        """What identifies the experiment: its text, its scenario's text and overrides.
+
+        A preview is another experiment (its replicates are part of it).
+        """
+        sets = "\n".join(self.overrides)
+        if self.full_replicates is not None:
+            sets += f"\npreview: {self.replicates} replicates"
+        return fingerprint(self.text, self.scenario_text, sets)
 
     def chunks(self, limit: int | None = None) -> Iterator[tuple[int, range]]:
         """(chunk id, run ids) in order; ``limit`` keeps only the first ``limit`` runs."""
@@ -146,20 +219,35 @@ def _arrow_type(values: Sequence[Any]) -> pa.DataType:
     return pa.string()
 
 
-def load_experiment(path: str | os.PathLike[str]) -> Experiment:
-    """Read and check an experiment file; every problem at once as ``file:line: path: ...``."""
+def load_experiment(path: str | os.PathLike[str], check_points: bool = True) -> Experiment:
+    """Read and check an experiment file; every problem at once as ``file:line: path: ...``.
+
+    ``check_points`` as in :func:`parse_experiment`.
+    """
     p = Path(path)
     if not p.is_file():
         raise SimError(f"{p}: file not found")
     if p.stat().st_size > MAX_FILE:
         raise SimError(f"{p}: file is {p.stat().st_size / 2**20:.1f} MB; the limit is 1 MB")
-    return parse_experiment(p.read_text(encoding="utf-8"), str(p))
+    return parse_experiment(p.read_text(encoding="utf-8"), str(p), check_points)
 
 
-def parse_experiment(text: str, source: str) -> Experiment:
+def is_experiment(path: str | os.PathLike[str]) -> bool:
+    """Whether a YAML file looks like an experiment (it names a base ``scenario``)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")[:MAX_FILE]
+        doc, _ = read_yaml(text, str(path))
+    except (OSError, UnicodeDecodeError, SimError):
+        return False
+    return isinstance(doc, dict) and "scenario" in doc and "sides" not in doc
+
+
+def parse_experiment(text: str, source: str, check_points: bool = True) -> Experiment:
     """Check an experiment document and expand its design into points.
 
-    Long on purpose: a parser, one key after another, reads clearer whole.
+    With ``check_points`` (the default) every design point's scenario is checked too
+    (:func:`sim.expcheck.check_design`). Every problem is raised at once, as a
+    :class:`~sim.scenario.ScenarioError` of ``file:line: path: message`` lines.
     """
     doc, locate = read_yaml(text, source)
     issues: list[Issue] = []
@@ -173,52 +261,25 @@ def parse_experiment(text: str, source: str) -> Experiment:
         if key not in KEYS:
             hint = did_you_mean(str(key), KEYS) or "; known: " + ", ".join(KEYS)
             bad(str(key), f"unknown key {key!r}{hint}")
-    name = doc.get("name") or Path(source).stem
-    scen = doc.get("scenario")
-    scenario_path, scenario_text = "", ""
-    if not isinstance(scen, str) or not scen:
-        bad("scenario", "the base scenario's path is required")
-    else:
-        sp = (Path(source).parent / scen) if not Path(scen).is_absolute() else Path(scen)
-        if not sp.is_file():
-            bad("scenario", f"scenario file not found: {sp}")
-        else:
-            scenario_path, scenario_text = str(sp), sp.read_text(encoding="utf-8")
+    scenario_path, scenario_text = _scenario(doc, source, bad)
     sets = doc.get("set") or []
     if not isinstance(sets, list) or not all(isinstance(s, str) for s in sets):
         bad("set", "expected a list of PATH=VALUE overrides")
         sets = []
-    design = doc.get("design", "grid")
-    if design not in DESIGNS:
-        bad("design", f"unknown design {design!r}; one of {', '.join(DESIGNS)}")
-    replicates = _whole(doc.get("replicates", 1), "replicates", 1, MAX_RUNS, bad)
-    seed = _whole(doc.get("seed", 0), "seed", 0, 2**63 - 1, bad)
-    tables = doc.get("tables", ["runs"])
-    if not isinstance(tables, list) or any(t not in TABLES for t in tables):
-        bad("tables", f"expected a list of tables from {', '.join(TABLES)}")
-        tables = ["runs"]
-    tables = ["runs", *[t for t in TABLES[1:] if t in tables]]
-    points: list[dict[str, Any]] = []
-    params: list[str] = []
-    if design in DESIGNS:
-        points, params = _expand(doc, design, seed or 0, bad)
-    runs = len(points) * (replicates or 1)
-    if runs > MAX_RUNS:
-        bad("replicates", f"{runs} runs planned; the limit is {MAX_RUNS}")
-    chunk = doc.get("chunk")
-    if chunk is None:
-        chunk = max(1, min(500, math.ceil(runs / 64))) if runs else 1
-    else:
-        chunk = _whole(chunk, "chunk", 1, 1_000_000, bad) or 1
-    overrides = list(sets)
-    if scenario_text and any(p == "rules.system" or p.startswith("rules.") for p in params):
-        base, _ = read_yaml(scenario_text, scenario_path)
-        if isinstance(base, dict) and isinstance(base.get("rules"), str):
-            overrides.insert(0, f"rules={{system: {base['rules']}}}")
+    replicates = _whole(doc.get("replicates", 1), "replicates", 1, MAX_RUNS, bad) or 1
+    seed = _whole(doc.get("seed", 0), "seed", 0, 2**63 - 1, bad) or 0
+    seeds = doc.get("seeds", "independent")
+    if seeds not in SEEDS:
+        bad("seeds", f"expected independent or shared, got {seeds!r}")
+    design, points, params, point_labels = _design(doc, seed, replicates, bad)
+    tables = _tables(doc.get("tables", ["runs"]), bad)
+    _labels(doc.get("labels", {}), params, bad)
+    chunk = _chunk(doc.get("chunk"), len(points) * replicates, bad)
+    overrides = _overrides(sets, params, scenario_path, scenario_text)
     if issues:
         raise ScenarioError(issues)
-    return Experiment(
-        name=str(name),
+    exp = Experiment(
+        name=str(doc.get("name") or Path(source).stem),
         path=source,
         text=text,
         scenario_path=scenario_path,
@@ -226,11 +287,104 @@ def parse_experiment(text: str, source: str) -> Experiment:
         overrides=tuple(overrides),
         parameters=tuple(params),
         points=tuple(points),
-        replicates=int(replicates or 1),
-        seed=int(seed or 0),
+        replicates=replicates,
+        seed=seed,
         tables=tuple(tables),
-        chunk=int(chunk),
+        chunk=chunk,
+        design=design,
+        point_labels=tuple(point_labels),
+        shared_seeds=seeds == "shared",
     )
+    if check_points:
+        from sim.expcheck import check_design
+
+        found = check_design(exp, locate, len(overrides) - len(sets))
+        if found:
+            raise ScenarioError(found)
+    return exp
+
+
+def _chunk(value: Any, runs: int, bad: Any) -> int:
+    """Runs per Parquet part: as given, or chosen from the size (about 64 parts)."""
+    if value is None:
+        return max(1, min(500, math.ceil(runs / 64))) if runs else 1
+    return _whole(value, "chunk", 1, 1_000_000, bad) or 1
+
+
+def _overrides(
+    sets: Sequence[str], params: Sequence[str], scenario_path: str, scenario_text: str
+) -> list[str]:
+    """The ``set:`` entries, after ``rules={system: ...}`` when a ``rules.*`` path varies.
+
+    Only when the scenario names its system alone (``rules: wargame``).
+    """
+    overrides = list(sets)
+    if scenario_text and any(p == "rules.system" or p.startswith("rules.") for p in params):
+        base, _ = read_yaml(scenario_text, scenario_path)
+        if isinstance(base, dict) and isinstance(base.get("rules"), str):
+            overrides.insert(0, f"rules={{system: {base['rules']}}}")
+    return overrides
+
+
+def _scenario(doc: Mapping[str, Any], source: str, bad: Any) -> tuple[str, str]:
+    """The base scenario's path and text (empty if it is missing)."""
+    scen = doc.get("scenario")
+    if not isinstance(scen, str) or not scen:
+        bad("scenario", "the base scenario's path is required")
+        return "", ""
+    sp = (Path(source).parent / scen) if not Path(scen).is_absolute() else Path(scen)
+    if not sp.is_file():
+        bad("scenario", f"scenario file not found: {sp}")
+        return "", ""
+    return str(sp), sp.read_text(encoding="utf-8")
+
+
+def _labels(labels: Any, params: list[str], bad: Any) -> None:
+    """``labels:``: a name for the charts and tables of each swept parameter it maps."""
+    if not isinstance(labels, dict):
+        bad(
+            "labels", "expected a mapping of swept parameter -> name, e.g. sides.red.tactic: tactic"
+        )
+        return
+    for path, name in labels.items():
+        if path not in params:
+            hint = did_you_mean(str(path), params) or "; swept: " + ", ".join(params)
+            bad(f"labels.{path}", f"{path!r} is not a swept parameter{hint}")
+        elif not isinstance(name, str) or not name.strip():
+            bad(f"labels.{path}", f"expected a name as text, got {name!r}")
+
+
+def _design(
+    doc: Mapping[str, Any], seed: int, replicates: int, bad: Any
+) -> tuple[str, list[dict[str, Any]], list[str], list[str | None]]:
+    """The design's name, points, parameters and point labels; its size counted first."""
+    design = doc.get("design", "grid")
+    if design not in DESIGNS:
+        bad("design", f"unknown design {design!r}; one of {', '.join(DESIGNS)}")
+        return "grid", [], [], []
+    if design in designs.SAMPLED:
+        samples = doc.get("samples")
+        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+            bad("samples", f"a {design} design needs samples: a whole number 1 or more")
+            return design, [], [], []
+    size = designs.count_points(doc, design)
+    if size is not None and size > MAX_POINTS:
+        where = "samples" if design in designs.SAMPLED else "parameters"
+        bad(where, f"the design has {size} points; the limit is {MAX_POINTS}")
+        return design, [], [], []
+    if size is not None and size * replicates > MAX_RUNS:
+        bad("replicates", f"{size * replicates} runs planned; the limit is {MAX_RUNS}")
+        return design, [], [], []
+    points, params, labels = designs.expand(doc, design, seed, bad)
+    return design, points, params, labels
+
+
+def _tables(value: Any, bad: Any) -> list[str]:
+    """The tables to record: ``runs`` always, then the others asked for, in their order."""
+    if not isinstance(value, list) or any(t not in TABLES for t in value):
+        bad("tables", f"expected a list of tables from {', '.join(TABLES)}")
+        value = ["runs"]
+    return ["runs", *[t for t in TABLES[1:] if t in value]]
 
 
 def _whole(value: Any, path: str, low: int, high: int, bad: Any) -> int | None:
@@ -241,75 +395,3 @@ def _whole(value: Any, path: str, low: int, high: int, bad: Any) -> int | None:
         bad(path, f"{value} is out of range {low}..{high}")
         return None
     return value
-
-
-def _expand(
-    doc: dict[str, Any], design: str, seed: int, bad: Any
-) -> tuple[list[dict[str, Any]], list[str]]:
-    """The design's points (ordered) and the parameter names.
-
-    Long on purpose: one branch per design, each a short parser of its own keys.
-    """
-    params = doc.get("parameters") or {}
-    if design == "list":
-        pts = doc.get("points")
-        if not isinstance(pts, list) or not pts or not all(isinstance(p, dict) for p in pts):
-            bad("points", "a list design needs points: a non-empty list of mappings")
-            return [], []
-        names = sorted({k for p in pts for k in p})
-        for i, p in enumerate(pts):
-            missing = [n for n in names if n not in p]
-            if missing:
-                bad(f"points[{i}]", f"missing {', '.join(missing)} (every point sets the same)")
-        return [dict(p) for p in pts], names
-    if not isinstance(params, dict) or not params:
-        bad("parameters", "expected a mapping of PATH to values")
-        return [], []
-    names = list(params)
-    if design == "grid":
-        lists = []
-        for n in names:
-            vals = params[n]
-            if not isinstance(vals, list) or not vals:
-                bad(f"parameters.{n}", "a grid parameter is a non-empty list of values")
-                return [], []
-            lists.append(vals)
-        return [dict(zip(names, combo, strict=True)) for combo in itertools.product(*lists)], names
-    samples = doc.get("samples")
-    if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= 10**7:
-        bad("samples", f"a {design} design needs samples: a whole number 1..10000000")
-        return [], []
-    rng = np.random.default_rng(np.random.SeedSequence(seed))
-    columns: dict[str, list[Any]] = {}
-    for n in names:
-        spec = params[n]
-        where = f"parameters.{n}"
-        if isinstance(spec, dict) and "choices" in spec and design == "random":
-            choices = spec["choices"]
-            if not isinstance(choices, list) or not choices:
-                bad(where, "choices must be a non-empty list")
-                return [], []
-            columns[n] = [choices[int(i)] for i in rng.integers(len(choices), size=samples)]
-            continue
-        if not (isinstance(spec, dict) and {"low", "high"} <= set(spec)):
-            kind = "{low, high} or {choices: [...]}" if design == "random" else "{low, high}"
-            bad(where, f"a {design} parameter is {kind}")
-            return [], []
-        low, high = spec["low"], spec["high"]
-        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (low, high)):
-            bad(where, "low and high must be numbers")
-            return [], []
-        if high < low:
-            bad(where, f"high ({high}) is below low ({low})")
-            return [], []
-        ints = isinstance(low, int) and isinstance(high, int)
-        if design == "lhs":
-            u = (rng.permutation(samples) + rng.random(samples)) / samples
-        else:
-            u = rng.random(samples)
-        if ints:
-            vals = [min(high, low + int(x * (high - low + 1))) for x in u]
-        else:
-            vals = [float(low + x * (high - low)) for x in u]
-        columns[n] = vals
-    return [{n: columns[n][i] for n in names} for i in range(samples)], names

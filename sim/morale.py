@@ -209,8 +209,7 @@ class MoraleFrame(BattleCore):
             self._finish(None, "mutual_rout")
 
     def _finish(self, winner: str | None, reason: str) -> None:
-        self.ended = True
-        self.running = False
+        self.ended = True  # Mesa's running turns off on the next step (Battle.step)
         self.winner = winner
         self.end_reason = reason
         self.note("battle", "end", result=f"{reason}; winner {winner}")

@@ -131,3 +131,82 @@ def d6_odds(damage: D6Code, body: D6Code) -> dict[str, Any]:
 def d6_tier_names() -> list[str]:
     """The damage table's tiers, mildest first, as the strings ``tier_dist`` uses."""
     return [str(getattr(t, "value", t)) for t in d6.DamageTier]
+
+
+# ---------------------------------------------------------------------------------------
+# any dice expression (sim odds dice), and the simulated cross-check of any table
+
+MAX_CHECK = 10_000_000
+"""Most simulated rolls ``--check`` makes."""
+
+
+def dice_odds(text: str) -> dict[str, Any]:
+    """Exact odds of a dice expression (:mod:`sim.dicexpr`, computed by icepool).
+
+    Rows of value (or, for ``A vs B``, first higher / tie / second higher), P and P(at least).
+    """
+    from sim import dicexpr
+
+    expr = dicexpr.parse(text)
+    dist = dicexpr.exact(expr)
+    probs = [float(p) for p in dist.values()]
+    tails = [float(sum(list(dist.values())[i:])) for i in range(len(dist))]
+    out: dict[str, Any] = {
+        "expression": expr.text,
+        "describe": dicexpr.describe(expr),
+        "opposed": expr.against is not None,
+        "p": {str(k): p for k, p in zip(dist, probs, strict=True)},
+    }
+    if expr.against is None:
+        mean = sum(k * p for k, p in dist.items())
+        var = sum((k - mean) ** 2 * p for k, p in dist.items())
+        out["mean"] = float(mean)
+        out["sd"] = float(var) ** 0.5
+        out["p_at_least"] = {str(k): t for k, t in zip(dist, tails, strict=True)}
+    return out
+
+
+def cross_check(
+    exact: Mapping[str, float], draws: list[Any], seed: int, via: str
+) -> dict[str, Any]:
+    """Simulated frequencies of ``draws`` beside the ``exact`` probabilities.
+
+    Each row's band is the 95% interval of a frequency over ``len(draws)`` rolls when the
+    exact probability is right: 1.96 standard errors, sqrt(p (1 - p) / n). A row counts as
+    outside when it misses the band by more than half a roll (the continuity correction, so
+    one roll of a very rare outcome is not a miss).
+    """
+    n = len(draws)
+    counts: dict[str, int] = {}
+    for d in draws:
+        counts[str(d)] = counts.get(str(d), 0) + 1
+    rows = []
+    for key, p in exact.items():
+        freq = counts.get(key, 0) / n
+        band = 1.96 * (p * (1 - p) / n) ** 0.5
+        rows.append({"outcome": key, "exact": p, "simulated": freq, "band": band})
+    never = sorted(set(counts) - set(exact))
+    return {
+        "rolls": n,
+        "seed": seed,
+        "via": via,
+        "rows": rows,
+        "outside": sum(abs(r["simulated"] - r["exact"]) > r["band"] + 0.5 / n for r in rows)
+        + len(never),
+        "impossible": never,
+    }
+
+
+def check_draws(n: int, seed: int, draw: Any) -> list[Any]:
+    """``n`` draws of ``draw(rng)`` with the Generator of ``seed`` (the runs' seed rule)."""
+    from sim.dice import generator
+
+    rng = generator(seed)
+    return [draw(rng) for _ in range(check_count(n))]
+
+
+def check_count(n: int) -> int:
+    """``n`` if it is a number of rolls ``--check`` makes (1 .. :data:`MAX_CHECK`)."""
+    if not 1 <= n <= MAX_CHECK:
+        raise SimError(f"--check must be 1..{MAX_CHECK:,} rolls, got {n}")
+    return n

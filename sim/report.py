@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from sim import __version__, analysis, plots
+from sim.errors import SimError
 from sim.records import atomic_write_bytes
 
 STYLE = """
@@ -68,8 +69,9 @@ def render(ds: analysis.Dataset, s: analysis.Summary) -> str:
         f"<h1>{html.escape(str(name))}</h1>",
         f'<p class="meta">{meta}</p>',
         f"<p>Grouped by: <b>{html.escape(by)}</b>. Win and draw rates carry 95% Wilson "
-        "score intervals; battle length (rounds) a 95% t interval of the mean. Failed runs "
-        "are counted and left out of every rate.</p>",
+        "score intervals; battle length (rounds) a 95% t interval of the mean; the shares of "
+        "fighters in the aftermath and campaign tables a 95% cluster bootstrap by run. "
+        "Failed runs are counted and left out of every rate.</p>",
         "<h2>Outcomes</h2>",
         html_table(*analysis.outcome_rows(s), keys=len(s.by)),
         _img(plots.chart(s, "win"), "win rates"),
@@ -82,6 +84,7 @@ def render(ds: analysis.Dataset, s: analysis.Summary) -> str:
         _img(plots.chart(s, "casualties"), "casualties"),
     ]
     sections += _aftermath_sections(ds, s)
+    sections += _design_sections(ds, s)
     if desc:
         sections += ["<h2>Experiment</h2>", f"<pre>{html.escape(desc)}</pre>"]
     return (
@@ -93,14 +96,47 @@ def render(ds: analysis.Dataset, s: analysis.Summary) -> str:
 
 
 def _aftermath_sections(ds: analysis.Dataset, s: analysis.Summary) -> list[str]:
-    """The aftermath and campaign tables, where the dataset has them."""
+    """The aftermath and campaign tables and charts, where the dataset has them."""
     out = []
-    for title, caption, headers, rows in analysis.extra_tables(ds, s.by):
+    charts = dict(plots.extra_charts(ds, s))
+    for title, caption, headers, rows in analysis.extra_tables(ds, s.by, s.names):
         out += [
             f"<h2>{html.escape(title)}</h2>",
             f"<p>{html.escape(caption[0].upper() + caption[1:])}.</p>",
             html_table(headers, rows, keys=len(s.by) + 1),
         ]
+        if title.lower() in charts:
+            out.append(_img(charts[title.lower()], title.lower()))
+    return out
+
+
+def _design_sections(ds: analysis.Dataset, s: analysis.Summary) -> list[str]:
+    """Paired differences (shared seeds) and sensitivity indices, where the sweep has them."""
+    from sim import sensplot
+    from sim.analysis import sensitivity as sa
+
+    out = []
+    pairs = analysis.paired(ds, s)
+    if pairs is not None:
+        out += [
+            "<h2>Paired differences</h2>",
+            "<p>Seeds were shared: replicate r met the same dice at every design point. Each "
+            "point's mean per-replicate difference from the first design point, with a 95% "
+            "Student-t interval over the pairs (win: percentage points).</p>",
+            html_table(*analysis.paired_rows(s, pairs), keys=len(s.by)),
+        ]
+    try:
+        sens = sa.sensitivity(ds)  # a sweep with a sobol, morris or fast design
+    except SimError:
+        return out
+    out += [
+        "<h2>Sensitivity</h2>",
+        f"<p>{sens.method} indices (SALib) of each point's mean outcome over "
+        f"{sens.points} design points x {sens.replicates} replicates; 95% bootstrap "
+        "confidence intervals.</p>",
+        html_table(*sa.sensitivity_rows(sens), keys=2),
+        _img(sensplot.figure(sens, str(ds.manifest.get("experiment_name") or "")), "indices"),
+    ]
     return out
 
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from sim.battle import Battle
+    from sim.catalogue import Listing
     from sim.run import Fought
     from sim.scenario import Scenario
 
@@ -181,6 +182,60 @@ def d6_odds_text(data: Mapping[str, Any], fmt: str) -> str:
     return emit(fmt, data, ["tier", "P"], rows, title)
 
 
+def dice_odds_text(data: Mapping[str, Any], fmt: str) -> str:
+    """Any dice expression's odds (:func:`sim.odds.dice_odds`) in ``fmt``."""
+    probs = data["p"]
+    if data["opposed"]:
+        rows = [[k, pct(p) if fmt == "table" else p] for k, p in probs.items()]
+        headers = ["outcome", "P"]
+        title = f"{data['expression']}: {data['describe']} (exact, icepool)"
+    else:
+        tails = data["p_at_least"]
+        show: Any = pct if fmt == "table" else (lambda v: v)
+        rows = [[int(k), show(p), show(tails[k])] for k, p in probs.items()]
+        headers = ["value", "P", "P(at least)"]
+        title = (
+            f"{data['expression']}: {data['describe']} (exact, icepool)\n"
+            f"mean {data['mean']:.4g}, sd {data['sd']:.4g}"
+        )
+    return emit(fmt, data, headers, rows, title)
+
+
+def check_text(check: Mapping[str, Any], fmt: str, headline: tuple[str, str] | None = None) -> str:
+    """A simulated cross-check (:func:`sim.odds.cross_check`): a table and a verdict.
+
+    ``headline`` (a label and an outcome) adds the one-line form, "P(first higher): exact
+    43.75%, simulated 43.6% ± 0.4".
+    """
+    if fmt == "json":
+        return json.dumps(check)
+    rows = [
+        [r["outcome"], pct(r["exact"]), pct(r["simulated"]), f"{100 * r['band']:.2g}"]
+        for r in check["rows"]
+    ]
+    n = check["rolls"]
+    table = render_table(["outcome", "exact", "simulated", "± (95%)"], rows)
+    lines = [
+        f"simulated: {n:,} rolls (seed {check['seed']}) through {check['via']}, "
+        f"the battles' own code",
+        "",
+        table,
+        "",
+        f"{check['outside']} of {len(rows)} outcomes outside their 95% band "
+        "(by chance alone, up to about 1 in 20 may be)",
+    ]
+    if check["impossible"]:
+        lines.append(f"simulated outcomes the exact table lacks: {', '.join(check['impossible'])}")
+    if headline is not None:
+        label, key = headline
+        r = next(r for r in check["rows"] if r["outcome"] == key)
+        lines.append(
+            f"{label}: exact {pct(r['exact'])}, simulated {100 * r['simulated']:.1f}% "
+            f"± {100 * r['band']:.1f}"
+        )
+    return "\n".join(lines)
+
+
 # ---------------------------------------------------------------------------------------
 # the option catalogue (sim options)
 
@@ -203,6 +258,26 @@ def options_text(rows: Sequence[Mapping[str, Any]], fmt: str) -> str:
     return emit(fmt, rows, ["group", "option", "default", "tag", "choices", "meaning"], table)
 
 
+def tables_text(listings: Sequence[Listing], fmt: str) -> str:
+    """``sim tables``: each listing (:func:`sim.catalogue.table_listings`) in ``fmt``."""
+    if fmt == "json":
+        return json.dumps([t.as_dict() for t in listings])
+    parts = []
+    for t in listings:
+        notes = [
+            f"scenario: {t.field}" if t.field else "",
+            f"spelling: {t.spelling}" * bool(t.spelling),
+        ]
+        head = f"{t.title} [{t.system}]" + "".join(f"\n{n}" for n in notes if n)
+        body = (
+            render_markdown(t.headers, t.rows)
+            if fmt == "markdown"
+            else render_table(t.headers, t.rows)
+        )
+        parts.append(f"{head}\n\n{body}")
+    return "\n\n".join(parts)
+
+
 # ---------------------------------------------------------------------------------------
 # a scenario (sim validate)
 
@@ -215,6 +290,16 @@ def scenario_line(file: str, sc: Scenario) -> str:
         where = f", map {m.width} x {m.height} cells of {m.cell_size:g} {m.unit}"
     fighters = sum(len(s.fighters) for s in sc.sides)
     return f"{file}: ok ({sc.name}, {sc.rules}, {fighters} fighters{where})"
+
+
+def experiment_line(file: str, exp: Any) -> str:
+    """``sim validate``'s line for a good experiment: its design, points, runs and seeds."""
+    seeds = "shared seeds" if exp.shared_seeds else "independent seeds"
+    return (
+        f"{file}: ok (experiment {exp.name}, {exp.design} design, {len(exp.points)} points "
+        f"x {exp.replicates} replicates = {exp.planned_runs} runs, {seeds}; every point "
+        f"checked against {exp.scenario_path})"
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -331,8 +416,12 @@ def summary_text(ds: Any, s: Any, fmt: str) -> str:
     """The summary ``s`` of dataset ``ds`` as ``sim analyze`` prints it in ``fmt``."""
     from sim import analysis
 
+    pairs = analysis.paired(ds, s)  # with shared seeds (common random numbers)
     if fmt == "json":
-        return json.dumps(analysis.groups_json(ds, s))
+        objects = analysis.groups_json(ds, s)
+        if pairs is not None:
+            analysis.paired_json(s, pairs, objects)
+        return json.dumps(objects)
     if fmt == "csv":
         return render_csv(*analysis.flat_rows(s))
     name = ds.manifest.get("experiment_name") or ds.root.name
@@ -348,16 +437,57 @@ def summary_text(ds: Any, s: Any, fmt: str) -> str:
             render_table(*analysis.outcome_rows(s)),
             "Losses: mean fighters per battle by final status; leader lost: share of battles",
             render_table(*analysis.loss_rows(s)),
-            *_after_sections(ds, s.by),
+            *_paired_section(s, pairs),
+            *_after_sections(ds, s.by, s.names),
         ]
     )
 
 
-def _after_sections(ds: Any, by: Sequence[str]) -> list[str]:
+def sensitivity_text(ds: Any, sens: Any, fmt: str) -> str:
+    """``sim analyze --sensitivity``'s indices in ``fmt``."""
+    from sim.analysis import sensitivity as sa
+
+    if fmt == "json":
+        return json.dumps(sa.sensitivity_json(sens))
+    if fmt == "csv":
+        return render_csv(*sa.sensitivity_rows(sens))
+    name = ds.manifest.get("experiment_name") or ds.root.name
+    what = {
+        "sobol": "Sobol indices: S1 first order, ST total, each with a 95% bootstrap interval",
+        "fast": "FAST indices: S1 first order, ST total (95% bootstrap intervals, indicative)",
+        "morris": "Morris elementary effects: mu* with a 95% bootstrap interval, sigma",
+    }[sens.method]
+    head = (
+        f"{name}: {sens.method} sensitivity over {sens.points} design points x "
+        f"{sens.replicates} replicates (each point's outcome: its mean over its replicates)"
+    )
+    parts = [head, what, render_table(*sa.sensitivity_rows(sens))]
+    if sens.second:
+        parts += [
+            "Second-order Sobol indices S2 (each pair's interaction), 95% bootstrap intervals",
+            render_table(*sa.second_order_rows(sens)),
+        ]
+    return "\n\n".join(parts)
+
+
+def _paired_section(s: Any, pairs: Any) -> list[str]:
+    """The paired differences of a sweep with shared seeds (none otherwise)."""
+    from sim import analysis
+
+    if pairs is None:
+        return []
+    return [
+        "Paired differences from the reference point (seeds: shared, so replicate r met the "
+        "same dice at every point): mean per-replicate difference, 95% t interval over pairs",
+        render_table(*analysis.paired_rows(s, pairs)),
+    ]
+
+
+def _after_sections(ds: Any, by: Sequence[str], names: Any = None) -> list[str]:
     """The aftermath and campaign tables of ``sim analyze`` (none without those tables)."""
     from sim import analysis
 
     out = []
-    for title, caption, headers, rows in analysis.extra_tables(ds, by):
+    for title, caption, headers, rows in analysis.extra_tables(ds, by, names):
         out += [f"{title}: {caption}", render_table(headers, rows)]
     return out

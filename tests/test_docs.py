@@ -393,12 +393,16 @@ DATASET = "results/quickstart"
 
 
 def python_blocks(page: Path) -> list[tuple[str, list[str] | None]]:
-    """The page's ```python blocks, each with the lines of the ```console block after it."""
+    """The page's ```python blocks, each with the lines of the ```console block after it.
+
+    A block fenced ```python no-run (one that needs a cluster this machine does not have) is
+    left out.
+    """
     found: list[tuple[str, list[str] | None]] = []
     lines = page.read_text(encoding="utf-8").splitlines()
     i = 0
     while i < len(lines):
-        if lines[i].startswith("```python"):
+        if lines[i].startswith("```python") and "no-run" not in lines[i]:
             end = lines.index("```", i + 1)
             code = "\n".join(lines[i + 1 : end]) + "\n"
             shown = None

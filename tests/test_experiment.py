@@ -27,8 +27,9 @@ def write(tmp_path, body, name="exp.yaml", scenario=SKIRMISH):
     return path
 
 
-def load(tmp_path, body, **kw):
-    return load_experiment(write(tmp_path, body, **kw))
+def load(tmp_path, body, check=False, **kw):
+    """The experiment (design points not checked against the scenario unless ``check``)."""
+    return load_experiment(write(tmp_path, body, **kw), check_points=check)
 
 
 def issues_of(err):
@@ -388,7 +389,11 @@ def test_scenario_key_left_out(tmp_path):
             "parameters.max_rounds",
             "non-empty",
         ),
-        ("design: lhs\nsamples: 0\nparameters:\n  x: {low: 0, high: 1}\n", "samples", "1.."),
+        (
+            "design: lhs\nsamples: 0\nparameters:\n  x: {low: 0, high: 1}\n",
+            "samples",
+            "a whole number 1 or more",
+        ),
         (
             "design: list\npoints:\n  - {max_rounds: 1}\n  - {battle.x: 2}\n",
             "points[0]",
@@ -553,3 +558,25 @@ def test_mixed_type_values_fit_their_column(tmp_path):
     rows = [exp.param_values(p) for p in range(3)]
     table = pa.Table.from_pylist(rows, schema=pa.schema(exp.param_fields()))
     assert table.num_rows == 3
+
+
+# --------------------------------------------------------------------------- labels
+
+
+def test_labels_name_swept_parameters_and_a_stranger_is_refused_where_it_stands(tmp_path):
+    body = """\
+    parameters:
+      sides.guards.tactic: [balanced, aggressive]
+    labels:
+      sides.guards.tactic: guard tactic
+    """
+    assert load(tmp_path, body).parameters == ("sides.guards.tactic",)
+    with pytest.raises(ScenarioError) as err:
+        load(tmp_path, body.replace("tactic: guard", "tactik: guard"))
+    assert issues_of(err) == [
+        f"{tmp_path / 'exp.yaml'}:5: labels.sides.guards.tactik: 'sides.guards.tactik' is not a"
+        " swept parameter; did you mean 'sides.guards.tactic'?"
+    ]
+    with pytest.raises(ScenarioError) as err:
+        load(tmp_path, body.replace("guard tactic", "''"))
+    assert issues_of(err)[0].endswith("labels.sides.guards.tactic: expected a name as text, got ''")

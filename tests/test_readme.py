@@ -7,6 +7,8 @@ import contextlib
 import io
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
 
@@ -30,3 +32,76 @@ def test_the_tour_shows_the_real_bridge_battle(tmp_path):
     assert buf.getvalue().rstrip("\n").splitlines() == shown
     frames = next(line for line in block if line.startswith("frames:"))
     assert f"frames: {len(list(tmp_path.glob('round-*.png')))} PNGs" in frames
+
+
+def test_the_tour_shows_the_replay_page(tmp_path):
+    from sim.cli import main
+
+    assert "$ sim run scenarios/bridge.yaml --html bridge.html" in README
+    assert "](docs/img/replay.png)" in README and (ROOT / "docs/img/replay.png").is_file()
+    out = tmp_path / "bridge.html"
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["run", str(ROOT / "scenarios/bridge.yaml"), "--html", str(out)]) == 0
+    assert "bridge (wargame), seed 5: won by raiders" in out.read_text()
+
+
+def _block(command: str) -> list[str]:
+    """The lines the README shows after ``$ COMMAND`` in its console block."""
+    start = README.index(f"$ {command}\n")
+    return README[start : README.index("```", start)].splitlines()[1:]
+
+
+def _printed(*argv: str) -> list[str]:
+    from sim.cli import main
+
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(io.StringIO()):
+        assert main(list(argv)) == 0
+    return buf.getvalue().rstrip("\n").splitlines()
+
+
+def test_the_tour_shows_sim_tables_and_sim_schema_as_they_print(tmp_path):
+    assert _block("sim tables shields") == _printed("tables", "shields")
+    shown = _block("sim schema --out docs/schema")
+    printed = _printed("schema", "--out", str(tmp_path))
+    assert printed == [line.replace("docs/schema", str(tmp_path)) for line in shown]
+    modeline = "# yaml-language-server: $schema=../docs/schema/scenario.schema.json"
+    assert modeline in " ".join(README.split())  # the README wraps it
+
+
+def test_the_tour_shows_a_dice_expression_and_its_check():
+    from tests.test_docs import _shown_in
+
+    shown = _block('sim odds dice "d8 vs d8" --check 100000')
+    assert shown[-1] == "P(first higher): exact 43.75%, simulated 43.7% ± 0.3"
+    assert _shown_in(shown, _printed("odds", "dice", "d8 vs d8", "--check", "100000"))
+
+
+@pytest.mark.slow
+def test_the_tour_shows_the_real_sensitivity_table(tmp_path):
+    from sim.cli import main
+
+    start = README.index("$ sim analyze results/sensitivity --sensitivity")
+    block = README[start : README.index("```", start)].splitlines()[1:]
+    shown = [line for line in block if not line.startswith("plot:")]
+    out = tmp_path / "sensitivity"
+    sweep = ["sweep", str(ROOT / "experiments" / "sensitivity.yaml"), "--out", str(out)]
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main([*sweep, "--executor", "serial"]) == 0
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        assert main(["analyze", str(out), "--sensitivity"]) == 0
+    real = buf.getvalue().rstrip("\n").splitlines()
+    assert real[0] == shown[0]
+    for line in shown:
+        assert line == "..." or line in real, line
+
+
+def test_the_readme_and_analysis_page_say_what_each_interval_is():
+    analysis_page = (ROOT / "docs" / "analysis.md").read_text()
+    for text in (README, analysis_page):
+        assert "95% Wilson score" in text, "the win-rate interval"
+        assert "Student-t" in text, "the battle-length interval"
+        assert "cluster bootstrap by run" in text, "the per-fighter shares' interval"
+    assert "## What each interval is" in analysis_page
+    assert "docs/analysis.md#what-each-interval-is" in README

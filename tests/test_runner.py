@@ -21,7 +21,7 @@ import sim
 from sim import records
 from sim.cli import main
 from sim.experiment import load_experiment
-from sim.runner import done_run_ids, sweep
+from sim.runner import done_run_ids, summary, sweep
 
 ROOT = Path(__file__).resolve().parents[1]
 SKIRMISH = ROOT / "scenarios" / "skirmish.yaml"
@@ -407,14 +407,13 @@ tables: [runs, fighters]
 
 
 @pytest.mark.parametrize("executor", ["serial", pytest.param("processes", marks=pytest.mark.slow)])
-def test_a_failing_run_does_not_stop_the_sweep(tmp_path, capsys, executor):
-    path = write(tmp_path, FAILING)
-    exp = load_experiment(path)
+def test_a_failing_run_does_not_stop_the_sweep(tmp_path, executor):
+    # design points are checked before a sweep (sim.expcheck); unchecked, a point that
+    # fails to load fails its runs alone
+    exp = load_experiment(write(tmp_path, FAILING), check_points=False)
     out = tmp_path / "out"
-    code, stdout, err = cli(
-        capsys, "sweep", path, "--out", out, "--executor", executor, "--workers", 2
-    )
-    assert code == 0, err
+    result = sweep(exp, out, executor=executor, workers=2, progress=False)
+    stdout = summary(exp, result, executor, 2)
     assert "; 3 failed" in stdout
     assert "(error) 33.3%" in stdout
     assert "9 of 9 planned runs" in stdout
@@ -439,21 +438,15 @@ def test_a_failing_run_does_not_stop_the_sweep(tmp_path, capsys, executor):
     assert result.done == 0
 
 
-def test_a_failing_first_point_does_not_stop_the_sweep(tmp_path, capsys):
+def test_a_failing_first_point_does_not_stop_the_sweep(tmp_path):
     first, second = "fighters[0].hit_dice: 6\n", "fighters[0].hit_dice: 0\n"
     path = write(
         tmp_path, FAILING.replace(first, "FIRST").replace(second, first).replace("FIRST", second)
     )
-    assert [p["sides.guards.fighters[0].hit_dice"] for p in load_experiment(path).points] == [
-        0,
-        6,
-        3,
-    ]
-    code, stdout, err = cli(
-        capsys, "sweep", path, "--out", tmp_path / "out", "--executor", "serial"
-    )
-    assert code == 0, err
-    assert "; 3 failed" in stdout
+    exp = load_experiment(path, check_points=False)
+    assert [p["sides.guards.fighters[0].hit_dice"] for p in exp.points] == [0, 6, 3]
+    result = sweep(exp, tmp_path / "out", progress=False)
+    assert result.failed == 3 and result.done == 9
 
 
 def test_mixed_type_parameter_values_are_recorded(tmp_path):
@@ -721,9 +714,8 @@ def test_replay_a_run_with_a_list_parameter(tmp_path, capsys):
 
 
 def test_replay_of_a_failed_run_is_a_clear_error(tmp_path, capsys):
-    path = write(tmp_path, FAILING)
     out = tmp_path / "out"
-    assert cli(capsys, "sweep", path, "--out", out, "--executor", "serial")[0] == 0
+    sweep(load_experiment(write(tmp_path, FAILING), check_points=False), out, progress=False)
     code, _, err = cli(capsys, "replay", out, "--run", 3)
     assert code in (1, 2)
     assert "run 3" in err

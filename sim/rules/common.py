@@ -71,7 +71,7 @@ class Table(Generic[Row]):
         ValueError: two rows whose names have the same key (a broken data file).
     """
 
-    __slots__ = ("what", "rows", "names", "_index", "_key", "_die")
+    __slots__ = ("what", "rows", "names", "aliases", "_index", "_key", "_die")
 
     def __init__(
         self,
@@ -88,13 +88,18 @@ class Table(Generic[Row]):
         self.names: tuple[str, ...] = tuple(names)
         if len(self.names) != len(self.rows):
             raise ValueError(f"{what} table: {len(self.rows)} rows but {len(self.names)} names")
+        alias_lists = [tuple(a) for a in aliases or ()]
+        self.aliases: tuple[tuple[str, ...], ...] = tuple(
+            alias_lists[i] if i < len(alias_lists) else () for i in range(len(self.rows))
+        )
+        """Each row's aliases as the data file spells them (``sim tables`` lists them)."""
         self._key = key
         self._index: dict[str, Row] = {}
         for name, row in zip(self.names, self.rows, strict=True):
             if key(name) in self._index:
                 raise ValueError(f"{what} table: two rows are called {name!r}")
             self._index[key(name)] = row
-        for row, alias_list in zip(self.rows, aliases or (), strict=False):
+        for row, alias_list in zip(self.rows, self.aliases, strict=True):
             for alias in alias_list:
                 self._index.setdefault(key(alias), row)
         self._die = tuple(i for i, row in enumerate(self.rows) if die is None or die(row))

@@ -153,6 +153,10 @@ NAME = "d6"
 SEED = "003_fd1c4a13f28810ec.txt"
 MAX_SIDES: int | None = None
 """Most sides a battle under these rules can have (None: any number of sides)."""
+FIGHTER_FIELDS: tuple[str, ...] = ("d6",)
+"""The scenario fighter fields these rules read (others' fields are warned about)."""
+POOL_FIELDS: tuple[str, ...] = ("weapon", "shield", "mounted", "two_handed")
+"""Fighter fields read only when ``battle.large_scale: pools`` (War Game pools)."""
 
 __all__ = [
     "COVER_DICE_MAX",
@@ -239,7 +243,9 @@ __all__ = [
     "rest_day_dist",
     "rest_days_dist",
     "time_heal_due",
+    "FIGHTER_FIELDS",
     "MAX_SIDES",
+    "POOL_FIELDS",
     "NAME",
     "SEED",
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import numpy as np
 
@@ -35,6 +36,11 @@ def _difficulties() -> Table[int]:
     return Table.from_csv(
         "d6_difficulties.csv", "difficulty", lambda r: int(r["number"]), key=_norm
     )
+
+
+def named_tables() -> dict[str, Table[Any]]:
+    """The D6 tables a scenario or a reader names things from (``sim tables d6``)."""
+    return {"sizes": _sizes(), "modifiers": _modifiers(), "difficulties": _difficulties()}
 
 
 def difficulty_number(name: str) -> int:

@@ -135,6 +135,10 @@ NAME = "deathwish"
 SEED = "001_e5fc2d51799d4e98.txt"
 MAX_SIDES: int | None = None
 """Most sides a battle under these rules can have (None: any number of sides)."""
+FIGHTER_FIELDS: tuple[str, ...] = ("deathwish",)
+"""The scenario fighter fields these rules read (others' fields are warned about)."""
+POOL_FIELDS: tuple[str, ...] = ("weapon", "shield", "mounted", "two_handed")
+"""Fighter fields read only when ``battle.large_scale: pools`` (War Game pools)."""
 
 __all__ = [
     "DEFAULT_OPTIONS",
@@ -199,7 +203,9 @@ __all__ = [
     "stays_incapacitated",
     "untreated_deadline",
     "wounds_to_treat",
+    "FIGHTER_FIELDS",
     "MAX_SIDES",
+    "POOL_FIELDS",
     "NAME",
     "SEED",
 ]

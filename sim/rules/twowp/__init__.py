@@ -177,6 +177,10 @@ NAME = "2w2p"
 SEED = "000_7f98fe11b25af74f.txt"
 MAX_SIDES: int | None = 2
 """Most sides a battle under these rules can have: two (a front pits one side against one)."""
+FIGHTER_FIELDS: tuple[str, ...] = ("prime", "head_protection", "front")
+"""The scenario fighter fields these rules read (others' fields are warned about)."""
+POOL_FIELDS: tuple[str, ...] = ()
+"""Fighter fields read only when ``battle.large_scale: pools`` (War Game pools)."""
 
 __all__ = [
     "ADVANCES_TO_ACHIEVE",
@@ -273,7 +277,9 @@ __all__ = [
     "recovery_due",
     "reset_wound",
     "take_blows",
+    "FIGHTER_FIELDS",
     "MAX_SIDES",
+    "POOL_FIELDS",
     "NAME",
     "SEED",
 ]

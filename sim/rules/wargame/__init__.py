@@ -231,6 +231,10 @@ NAME = "wargame"
 SEED = "002_5306f142c0f73876.txt"
 MAX_SIDES: int | None = None
 """Most sides a battle under these rules can have (None: any number of sides)."""
+FIGHTER_FIELDS: tuple[str, ...] = ("weapon", "shield", "mounted", "two_handed")
+"""The scenario fighter fields these rules read (others' fields are warned about)."""
+POOL_FIELDS: tuple[str, ...] = ()
+"""Fighter fields read only when ``battle.large_scale: pools`` (War Game pools)."""
 
 __all__ = [
     "ACT_NOW_COST",
@@ -367,7 +371,9 @@ __all__ = [
     "leader_killing_result",
     "resolve_leader_killing",
     "roll_leader_killing",
+    "FIGHTER_FIELDS",
     "MAX_SIDES",
+    "POOL_FIELDS",
     "NAME",
     "SEED",
 ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -198,6 +199,16 @@ def _factors(kind: str) -> Table[Factor]:
         aliases="aliases",
         keep=lambda r: r["kind"] == kind,
     )
+
+
+def named_tables() -> dict[str, Table[Any]]:
+    """The tables a scenario names things from (``sim tables``), by what they list."""
+    return {
+        "weapons": _weapons(),
+        "armor": _armors(),
+        "shields": _shields(),
+        **{kind: _factors(kind) for kind in FACTOR_KINDS},
+    }
 
 
 def armors() -> tuple[ArmorSpec, ...]:

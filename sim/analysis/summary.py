@@ -1,0 +1,233 @@
+"""Per-group figures of a dataset's runs: win and draw rates, length, losses."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow.compute as pc
+
+from sim.analysis.dataset import Dataset, flatten_sides
+from sim.analysis.fmt import _fmt_value, _interval, _num, _plain, short_names
+from sim.analysis.stats import t975, wilson
+from sim.errors import SimError, unknown
+
+CASUALTIES = ("fleeing", "fled", "surrendered", "incapacitated", "dead")
+GROUPABLE = ("scenario", "rules")  # columns besides the parameters one may group by
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Per-group figures of a dataset.
+
+    ``frame`` has one row per group, sorted by the ``by`` columns, and these columns:
+    ``runs``, ``failed``; ``win.<side>`` with ``.lo`` and ``.hi`` (95% Wilson);
+    ``draw`` likewise; ``rounds.mean``, ``rounds.median``, ``rounds.lo``, ``rounds.hi``
+    (a 95% t interval of the mean); ``casualties.<side>.<status>`` (mean per battle);
+    ``leader_lost.<side>`` (share of battles whose leader ended not active); and
+    ``scale_switch`` (share of battles that switched scale at least once).
+    """
+
+    by: tuple[str, ...]
+    sides: tuple[str, ...]
+    statuses: tuple[str, ...]
+    frame: pd.DataFrame
+    lengths: pd.DataFrame = field(repr=False)  # group, rounds: each finished battle's length
+    names: Mapping[str, str] = field(default_factory=dict)  # parameter -> its header
+    design: str | None = None  # the experiment's design (grid, list, random, lhs ...), if known
+
+    def name(self, param: str) -> str:
+        """The header of grouping column ``param`` (unique: :func:`short_names`)."""
+        return self.names.get(param) or short_names(self.by).get(param, param)
+
+    def group_label(self, i: int) -> str:
+        """Group ``i``'s parameter values as one short label (``all`` with no grouping)."""
+        if not self.by:
+            return "all"
+        row = self.frame.iloc[i]
+        return ", ".join(f"{self.name(b)}={_fmt_value(row[b])}" for b in self.by)
+
+    def group_values(self, i: int) -> str:
+        """Group ``i``'s parameter values alone, for a tick label (``all`` with no grouping)."""
+        if not self.by:
+            return "all"
+        row = self.frame.iloc[i]
+        return ", ".join(_fmt_value(row[b]) for b in self.by)
+
+    def groups(self) -> list[dict[str, Any]]:
+        """The groups as JSON-ready objects (the ``--format json`` output)."""
+        out = []
+        for _, row in self.frame.iterrows():
+            obj: dict[str, Any] = {b: _plain(row[b]) for b in self.by}
+            obj["runs"] = int(row["runs"])
+            obj["failed"] = int(row["failed"])
+            obj["win_rate"] = {
+                s: _interval(row, f"win.{s}", "p")
+                for s in self.sides  # each side: {"p", "lo", "hi"}
+            }
+            obj["draw_rate"] = _interval(row, "draw", "p")
+            obj["rounds"] = {
+                "mean": _num(row["rounds.mean"]),
+                "median": _num(row["rounds.median"]),
+                "lo": _num(row["rounds.lo"]),
+                "hi": _num(row["rounds.hi"]),
+            }
+            obj["casualties"] = {
+                s: {st: _num(row[f"casualties.{s}.{st}"]) for st in self.statuses}
+                for s in self.sides
+            }
+            obj["leader_loss_rate"] = {s: _num(row[f"leader_lost.{s}"]) for s in self.sides}
+            obj["scale_switch_rate"] = _num(row["scale_switch"])
+            out.append(obj)
+        return out
+
+
+def summarize(
+    ds: Dataset, by: Sequence[str] | None = None, labels: Mapping[str, str] | None = None
+) -> Summary:
+    """Summarise ``ds`` per group of ``by`` (default: every swept parameter).
+
+    ``labels`` names parameters for headers and axes (``--label PATH=TEXT``), over the
+    experiment's own ``labels:`` map (:attr:`Dataset.labels`); a clear error for a path
+    that is not a parameter.
+    """
+    by = _check_by(ds, by)
+    for path in labels or {}:
+        if path not in ds.params:
+            raise SimError(unknown("parameter to label", path, ds.params))
+    names = short_names(by, {**ds.labels, **(labels or {})})
+    t = ds.arrow("runs", [*by, "winner", "rounds", "scale_switches", "sides", "error"])
+    gid, frame = _group(t.select(list(by)).to_pandas(), by, t.num_rows, _declared(ds, by))
+    groups = len(frame)
+
+    def count(mask: np.ndarray[Any, Any], where: np.ndarray[Any, Any] = gid) -> Any:
+        return np.bincount(where, weights=mask, minlength=groups)
+
+    ok = t["error"].is_null().to_numpy(zero_copy_only=False)
+    frame["runs"] = np.bincount(gid, minlength=groups)
+    frame["failed"] = frame["runs"] - count(ok).astype(np.int64)
+    n_ok = count(ok)
+
+    flat, parent = flatten_sides(t["sides"])
+    flat_gid = gid[parent]
+    sides = tuple(pd.unique(flat["side"]))
+    winner = t["winner"]
+    for s in sides:
+        won = pc.fill_null(pc.equal(winner, s), False).to_numpy(zero_copy_only=False)
+        _add_interval(frame, f"win.{s}", count(ok & won), n_ok)
+    draw = ok & winner.is_null().to_numpy(zero_copy_only=False)
+    _add_interval(frame, "draw", count(draw), n_ok)
+
+    rounds = t["rounds"].to_numpy(zero_copy_only=False).astype(float)
+    _add_mean(frame, "rounds", gid[ok], rounds[ok], groups)
+
+    statuses = tuple(s for s in CASUALTIES if s in flat and flat[s].any())
+    leader = flat["leader_status"].to_numpy(dtype=object)
+    has_leader = pd.notna(leader)
+    lost = has_leader & (leader != "active")
+    for s in sides:
+        mine = (flat["side"] == s).to_numpy()
+        where = flat_gid[mine]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            for st in statuses:
+                total = np.bincount(where, weights=flat[st].to_numpy()[mine], minlength=groups)
+                frame[f"casualties.{s}.{st}"] = total / n_ok
+            frame[f"leader_lost.{s}"] = count(lost[mine], where) / count(has_leader[mine], where)
+    switched = ok & (np.nan_to_num(t["scale_switches"].to_numpy(zero_copy_only=False)) > 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        frame["scale_switch"] = count(switched) / n_ok
+    lengths = pd.DataFrame({"group": gid[ok], "rounds": rounds[ok]})
+    return Summary(by, sides, statuses, frame, lengths, names, ds.design)
+
+
+def _declared(ds: Dataset, by: Sequence[str]) -> dict[str, list[Any]]:
+    """Each grouping column's levels in the experiment's order (:meth:`Dataset.declared`)."""
+    return {b: ds.declared(b) for b in by}
+
+
+def _check_by(ds: Dataset, by: Sequence[str] | None) -> tuple[str, ...]:
+    """The grouping columns (default: every swept parameter); a clear error for unknown ones."""
+    by = tuple(ds.params if by is None else by)
+    allowed = (*ds.params, *GROUPABLE)
+    for b in by:
+        if b not in allowed:
+            raise SimError(unknown("parameter to group by", b, allowed))
+    return by
+
+
+def _group(
+    keys: pd.DataFrame,
+    by: Sequence[str],
+    n: int,
+    declared: Mapping[str, Sequence[Any]] | None = None,
+) -> tuple[np.ndarray[Any, Any], pd.DataFrame]:
+    """Each of ``n`` rows' group id (groups in order of ``by``), and the groups' ``by`` values.
+
+    A text column's levels keep the order ``declared`` gives (the experiment's, see
+    :meth:`Dataset.declared`), others after them in sorted order; numbers are sorted by
+    value (a random or Latin hypercube design declares them in no useful order); missing
+    values come last. With no ``by`` every row is in one group (none if there are no rows).
+    """
+    if not by:
+        return np.zeros(n, dtype=np.int64), pd.DataFrame(index=range(1 if n else 0))
+    grouped = keys.groupby(list(by), sort=False, dropna=False)
+    first_gid = grouped.ngroup().to_numpy()
+    groups = grouped.size().reset_index()[list(by)]
+    ranks = [_ranks(groups[b], (declared or {}).get(b, ())) for b in by]
+    order = np.lexsort(ranks[::-1]) if len(groups) else np.zeros(0, dtype=np.int64)
+    new_id = np.empty(len(groups), dtype=np.int64)
+    new_id[order] = np.arange(len(groups))
+    return new_id[first_gid], groups.iloc[order].reset_index(drop=True)
+
+
+def _ranks(values: pd.Series, declared: Sequence[Any]) -> np.ndarray[Any, Any]:
+    """Each value's place among ``values``: declared order first, then sorted, missing last."""
+    known = pd.notna(values).to_numpy()
+    present = list(values[known])
+    numeric = all(
+        isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
+        for v in present
+    )
+    first = [] if numeric else [v for v in declared if v in set(present)]
+    rest = sorted((v for v in set(present) if v not in set(first)), key=_sort_key)
+    place = {v: i for i, v in enumerate([*first, *rest])}
+    return np.array(
+        [place[v] if ok else len(place) for v, ok in zip(values, known, strict=True)],
+        dtype=np.int64,
+    )
+
+
+def _sort_key(v: Any) -> tuple[int, Any]:
+    """Numbers before text, each in its own order (a column may mix them)."""
+    if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool):
+        return (0, float(v))
+    return (1, str(v))
+
+
+def _add_interval(
+    frame: pd.DataFrame, name: str, k: np.ndarray[Any, Any], n: np.ndarray[Any, Any]
+) -> None:
+    p, lo, hi = wilson(k, n)
+    frame[name], frame[f"{name}.lo"], frame[f"{name}.hi"] = p, lo, hi
+
+
+def _add_mean(
+    frame: pd.DataFrame,
+    name: str,
+    gid: np.ndarray[Any, Any],
+    x: np.ndarray[Any, Any],
+    groups: int,
+) -> None:
+    """Mean, median and a 95% t interval of the mean of ``x`` per group."""
+    n = np.bincount(gid, minlength=groups).astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.bincount(gid, weights=x, minlength=groups) / n
+        dev = x - mean[gid]
+        var = np.bincount(gid, weights=dev * dev, minlength=groups) / (n - 1)
+        half = np.array([t975(int(k) - 1) for k in n]) * np.sqrt(var / n)
+    median = pd.Series(x).groupby(gid).median().reindex(range(groups)).to_numpy()
+    frame[f"{name}.mean"], frame[f"{name}.median"] = mean, median
+    frame[f"{name}.lo"], frame[f"{name}.hi"] = mean - half, mean + half

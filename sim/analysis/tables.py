@@ -1,0 +1,52 @@
+"""The summary as tables for reading: headers and rows of text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sim.analysis.fmt import _f1, _f2, _fmt_value, _pct, _pct_ci, _plain
+from sim.analysis.summary import Summary
+
+
+def outcome_rows(s: Summary) -> tuple[list[str], list[list[str]]]:
+    """Headers and rows of the outcome table: runs, win rates, draws, length, scale switches."""
+    headers = [s.name(b) for b in s.by] + ["runs"]
+    failed = bool(s.frame["failed"].any())
+    if failed:
+        headers.append("failed")
+    headers += [f"{side} win [95% CI]" for side in s.sides]
+    headers += ["draw", "rounds [95% CI]", "median", "scale switch"]
+    rows = []
+    for _, r in s.frame.iterrows():
+        row = [_fmt_value(r[b]) for b in s.by] + [str(int(r["runs"]))]
+        if failed:
+            row.append(str(int(r["failed"])))
+        row += [_pct_ci(r, f"win.{side}") for side in s.sides]
+        row += [_pct(r["draw"])]
+        row += [f"{_f1(r['rounds.mean'])} [{_f1(r['rounds.lo'])}-{_f1(r['rounds.hi'])}]"]
+        row += [_f1(r["rounds.median"]), _pct(r["scale_switch"])]
+        rows.append(row)
+    return headers, rows
+
+
+def loss_rows(s: Summary) -> tuple[list[str], list[list[str]]]:
+    """Headers and rows of the loss table.
+
+    Mean fighters per battle by final status, and the share of battles in which each
+    side's leader ended not active.
+    """
+    headers = [s.name(b) for b in s.by]
+    rows: list[list[str]] = [[_fmt_value(r[b]) for b in s.by] for _, r in s.frame.iterrows()]
+    for side in s.sides:
+        headers += [f"{side} {st}" for st in s.statuses] + [f"{side} leader lost"]
+        for row, (_, r) in zip(rows, s.frame.iterrows(), strict=True):
+            row += [_f2(r[f"casualties.{side}.{st}"]) for st in s.statuses]
+            row.append(_pct(r[f"leader_lost.{side}"]))
+    return headers, rows
+
+
+def flat_rows(s: Summary) -> tuple[list[str], list[list[Any]]]:
+    """Every column of the summary with full precision (the ``--format csv`` output)."""
+    headers = list(s.frame.columns)
+    rows = [[_plain(v) for v in r] for r in s.frame.itertuples(index=False)]
+    return headers, rows
