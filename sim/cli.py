@@ -180,6 +180,11 @@ def _run(a: argparse.Namespace) -> str:
         print(f"seed {seed} (replay with --seed {seed})", file=sys.stderr)
     if seed < 0:
         raise SimError(f"--seed must be 0 or more, got {seed}")
+    if a.out is not None and seed >= 2**64:
+        raise SimError(
+            f"seed {seed} does not fit a dataset's seed column (0 to 2**64-1); run it "
+            "without --out, or choose a smaller seed"
+        )
     _check_pictures(a, scenario, a.file)
     fought = fight(scenario, seed, events=a.events or bool(a.html))
     if a.out is not None:
@@ -221,7 +226,7 @@ def _replay(a: argparse.Namespace) -> str:
 
 
 def _check_pictures(a: argparse.Namespace, scenario: Any, where: str) -> None:
-    """Refuse ``--frames``/``--gif``/``--html`` before fighting when nothing could be written."""
+    """Refuse ``--frames``, ``--gif`` or ``--html`` before fighting if nothing could be written."""
     from pathlib import Path
 
     if a.html and Path(a.html).is_dir():
@@ -234,10 +239,9 @@ def _check_pictures(a: argparse.Namespace, scenario: Any, where: str) -> None:
     if all(b.map is None for b in battles):
         flag = "--frames" if a.frames else "--gif"
         raise SimError(f"{where} has no `map:`, so there is nothing to draw for {flag}")
-    if a.frames and Path(a.frames).exists() and not Path(a.frames).is_dir():
-        raise SimError(f"--frames {a.frames}: not a directory")
-    if a.gif and Path(a.gif).is_dir():
-        raise SimError(f"--gif {a.gif}: is a directory, not a file name")
+    from sim.frames import check_targets
+
+    check_targets(a.frames or None, a.gif or None, a.force)
 
 
 def _pictures(a: argparse.Namespace, fought: Any) -> None:
@@ -251,7 +255,8 @@ def _pictures(a: argparse.Namespace, fought: Any) -> None:
 
     from sim import frames  # matplotlib: imported only when drawing
 
-    frames.draw_run(fought, a.frames or None, a.gif or None, partial(print, file=sys.stderr))
+    say = partial(print, file=sys.stderr)
+    frames.draw_run(fought, a.frames or None, a.gif or None, say, a.force)
 
 
 def _page(a: argparse.Namespace, fought: Any, seed: int) -> None:
@@ -311,7 +316,12 @@ def _sweep(a: argparse.Namespace) -> str:
     _print_warnings(exp_warnings(exp))
     if a.replicates is not None:
         exp = exp.preview(a.replicates)
-    workers = a.workers or os.cpu_count() or 1
+    cpus = os.cpu_count() or 1
+    if a.workers is not None and a.workers < 1:
+        raise SimError(f"--workers must be 1 or more, got {a.workers}")
+    if a.workers is not None and a.workers > cpus:
+        print(f"warning: --workers {a.workers} is more than the {cpus} CPUs", file=sys.stderr)
+    workers = a.workers or cpus
     executor = a.executor or ("processes" if workers > 1 else "serial")
     if executor == "serial":
         workers = 1
@@ -324,6 +334,8 @@ def _sweep(a: argparse.Namespace) -> str:
         scheduler=a.scheduler,
         resume=a.resume,
         limit=a.limit,
+        force=a.force,
+        rebuild_manifest=a.rebuild_manifest,
     )
     done = summary(exp, result, executor, workers)
     if result.interrupted:
@@ -363,6 +375,12 @@ def _analyze(a: argparse.Namespace) -> str:
             raise SimError(f"--label {item!r}: expected PATH=TEXT, e.g. sides.red.tactic=tactic")
         labels[path.strip()] = name.strip()
     ds = analysis.load(a.dataset)
+    if ds.unlisted:
+        print(
+            f"note: {ds.root}: ignored {len(ds.unlisted)} files the manifest does not list: "
+            + ", ".join(ds.unlisted[:5]),
+            file=sys.stderr,
+        )
     if a.sensitivity:
         return _sensitivity(a, ds)
     s = analysis.summarize(ds, a.by or None, labels)
@@ -445,13 +463,15 @@ def _add_pictures(p: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="draw the battle on its map: one PNG per round in DIR, round-000.png (the "
         "deployment) to round-NNN.png (DIR is created; old frames there are replaced); a "
-        "campaign draws each battle, battle-N-round-NNN.png; needs a scenario with map:",
+        "campaign draws each battle, battle-N-round-NNN.png; needs a scenario with map: "
+        "(DIR must be new, empty or an earlier --frames folder)",
     )
     p.add_argument(
         "--gif",
         metavar="FILE",
         help="draw the battle on its map as an animated GIF, one frame per round (a "
-        "campaign: FILE-battle-N.gif per battle); needs a scenario with map:",
+        "campaign: FILE-battle-N.gif per battle; an existing FILE only if sim drew it); "
+        "needs a scenario with map:",
     )
     p.add_argument(
         "--html",
@@ -459,7 +479,12 @@ def _add_pictures(p: argparse.ArgumentParser) -> None:
         help="write a replay page: one self-contained HTML file (no network) to watch the "
         "battle round by round in a browser, on its map or as columns of fighters",
     )
-    p.add_argument("--force", action="store_true", help="let --html replace an existing file")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="let --html replace an existing file, and --frames/--gif draw over files that "
+        "sim did not write",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -577,6 +602,17 @@ def _add_sweep(sub: Any) -> None:
         metavar="N",
         help="a preview: only the first N replicates of every design point, each run with "
         "the seed it has in the full sweep",
+    )
+    p_sw.add_argument(
+        "--force",
+        action="store_true",
+        help="resume a dataset made by other sim code (the manifest records it)",
+    )
+    p_sw.add_argument(
+        "--rebuild-manifest",
+        action="store_true",
+        help="with --resume: write a lost or damaged manifest again from the experiment "
+        "and the whole chunks in the folder",
     )
     p_sw.set_defaults(run=_sweep)
 
@@ -724,6 +760,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(err.output)
         print(str(err), file=sys.stderr)
         return 1
+    except OSError as err:  # the filesystem said no: one line, never a traceback
+        where = f"{err.filename}: " if err.filename else ""
+        print(f"sim {args.command}: error: {where}{err.strerror or err}", file=sys.stderr)
+        return EXIT_USAGE
     except (SimError, DiceError) as err:
         message = str(err)
         if getattr(err, "issues", None) or args.command == "validate":
@@ -732,7 +772,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"sim {args.command}: error: {message}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        print(out)
+        try:
+            print(out)
+        except UnicodeEncodeError:  # a file name that is not text in the terminal's encoding
+            enc = sys.stdout.encoding or "utf-8"
+            print(out.encode(enc, "backslashreplace").decode(enc))
     except BrokenPipeError:  # e.g. `sim odds deathwish | head`
         sys.stderr.close()
     return 0

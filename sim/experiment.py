@@ -60,6 +60,7 @@ from sim.designs import DESIGNS, MAX_POINTS
 from sim.errors import SimError, did_you_mean
 from sim.records import TABLES, fingerprint
 from sim.scenario import Issue, ScenarioError, read_yaml
+from sim.scenario.reader import read_text_file
 
 SEEDS = ("independent", "shared")
 LABEL = "label"
@@ -210,9 +211,16 @@ def _column_value(v: Any, kind: pa.DataType) -> Any:
 
 
 def _arrow_type(values: Sequence[Any]) -> pa.DataType:
+    """The column type of a parameter: bool, int64, float64, or JSON text for the rest.
+
+    Whole numbers beyond 64 bits (or too large for a float) are kept as text, as written.
+    """
     if all(isinstance(v, bool) for v in values):
         return pa.bool_()
-    if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+    ints = [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
+    if any(not -(2**63) <= v < 2**63 for v in ints):
+        return pa.string()
+    if len(ints) == len(values):
         return pa.int64()
     if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
         return pa.float64()
@@ -225,11 +233,9 @@ def load_experiment(path: str | os.PathLike[str], check_points: bool = True) -> 
     ``check_points`` as in :func:`parse_experiment`.
     """
     p = Path(path)
-    if not p.is_file():
-        raise SimError(f"{p}: file not found")
-    if p.stat().st_size > MAX_FILE:
+    if p.is_file() and p.stat().st_size > MAX_FILE:
         raise SimError(f"{p}: file is {p.stat().st_size / 2**20:.1f} MB; the limit is 1 MB")
-    return parse_experiment(p.read_text(encoding="utf-8"), str(p), check_points)
+    return parse_experiment(read_text_file(p), str(p), check_points)
 
 
 def is_experiment(path: str | os.PathLike[str]) -> bool:
@@ -261,6 +267,7 @@ def parse_experiment(text: str, source: str, check_points: bool = True) -> Exper
         if key not in KEYS:
             hint = did_you_mean(str(key), KEYS) or "; known: " + ", ".join(KEYS)
             bad(str(key), f"unknown key {key!r}{hint}")
+    name = _name(doc.get("name"), Path(source).name, bad)
     scenario_path, scenario_text = _scenario(doc, source, bad)
     sets = doc.get("set") or []
     if not isinstance(sets, list) or not all(isinstance(s, str) for s in sets):
@@ -279,7 +286,7 @@ def parse_experiment(text: str, source: str, check_points: bool = True) -> Exper
     if issues:
         raise ScenarioError(issues)
     exp = Experiment(
-        name=str(doc.get("name") or Path(source).stem),
+        name=name,
         path=source,
         text=text,
         scenario_path=scenario_path,
@@ -336,7 +343,11 @@ def _scenario(doc: Mapping[str, Any], source: str, bad: Any) -> tuple[str, str]:
     if not sp.is_file():
         bad("scenario", f"scenario file not found: {sp}")
         return "", ""
-    return str(sp), sp.read_text(encoding="utf-8")
+    try:
+        return str(sp), read_text_file(sp)
+    except ScenarioError as err:
+        bad("scenario", f"cannot read the scenario: {err}")
+        return "", ""
 
 
 def _labels(labels: Any, params: list[str], bad: Any) -> None:
@@ -385,6 +396,45 @@ def _tables(value: Any, bad: Any) -> list[str]:
         bad("tables", f"expected a list of tables from {', '.join(TABLES)}")
         value = ["runs"]
     return ["runs", *[t for t in TABLES[1:] if t in value]]
+
+
+MAX_NAME = 100
+"""Longest experiment name (it names the default output folder, results/<name>/)."""
+
+
+def _name(value: Any, file: str, bad: Any) -> str:
+    """The experiment's name: ``name:``, or the file's name without its extension.
+
+    A name is a name, not a path: it names the default output folder ``results/<name>/``,
+    so a separator, ``.``/``..``, a control character or a name over :data:`MAX_NAME`
+    characters is refused (a name from the file's name too: then ``name:`` is needed).
+    """
+    given = value is not None and value != ""
+    if isinstance(value, bool) or (given and not isinstance(value, (str, int))):
+        bad("name", f"expected a name (text), got {_shown(value)}")
+        return "experiment"
+    name = str(value) if given else (Path(file).stem or file)
+    problem = None
+    if "/" in name or "\\" in name:
+        problem = "holds a path separator; a name is not a path"
+    elif name in (".", ".."):
+        problem = "is not a name"
+    elif len(name) > MAX_NAME:
+        problem = f"is {len(name)} characters long; the limit is {MAX_NAME}"
+    elif not name.isprintable():
+        problem = "holds characters that are not printable"
+    if problem:
+        if given:
+            bad("name", f"{_shown(name)} {problem} (it names the folder results/<name>/)")
+        else:
+            bad("", f"the file's name {_shown(name)} {problem}; give the experiment a name")
+        return "experiment"
+    return name
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 43 else text[:40] + "..."
 
 
 def _whole(value: Any, path: str, low: int, high: int, bad: Any) -> int | None:

@@ -301,6 +301,7 @@ def write_gif(
         append_images=images[1:],
         duration=[ms] * (len(images) - 1) + [3 * ms],
         loop=0,
+        comment=GIF_COMMENT,
     )
     path = Path(path)
     atomic_write_bytes(path, buf.getvalue())
@@ -333,6 +334,52 @@ def same_size(images: Sequence[Any]) -> list[Any]:
 # every battle of a run
 
 
+MARKER = ".sim-frames"
+"""The file that marks a ``--frames`` folder as sim's: its old frames may be replaced."""
+GIF_COMMENT = b"drawn by sim"
+"""The comment in every GIF sim draws: a file with it may be overwritten."""
+
+
+def ours(gif: Path) -> bool:
+    """True if the file ``gif`` is a GIF that sim drew (its comment says so)."""
+    try:
+        with gif.open("rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return False
+    return head.startswith(b"GIF8") and GIF_COMMENT in head
+
+
+def check_targets(folder: str | None, gif: str | None, force: bool = False) -> None:
+    """Refuse to draw where files that sim did not write would be replaced or deleted.
+
+    ``--frames DIR`` must be new, empty or marked as sim's (:data:`MARKER`); ``--gif FILE``
+    must be new or a GIF sim drew. ``force`` allows both (no file of another is deleted).
+    """
+    if folder is not None:
+        p = Path(folder)
+        if p.exists() and not p.is_dir():
+            raise SimError(f"--frames {folder}: not a directory")
+        if not force and p.is_dir() and any(p.iterdir()) and not (p / MARKER).exists():
+            raise SimError(
+                f"--frames {folder}: holds files that sim did not draw (no {MARKER} file); "
+                "choose a new or empty folder, or add --force to draw into it anyway"
+            )
+    if gif is not None:
+        check_gif(Path(gif), force)
+
+
+def check_gif(path: Path, force: bool) -> None:
+    """Refuse to write the GIF ``path`` over a folder, or a file sim did not draw."""
+    if path.is_dir():
+        raise SimError(f"--gif {path}: is a directory, not a file name")
+    if not force and path.exists() and not ours(path):
+        raise SimError(
+            f"--gif {path}: is a file that sim did not draw; choose another name, or add "
+            "--force to overwrite it"
+        )
+
+
 FRAME_FILE = re.compile(r"^(battle-\d+-)?round-\d{3,}\.png$")
 """Names of the frames :func:`draw_run` writes (older ones of these names are removed)."""
 
@@ -342,15 +389,26 @@ def draw_run(
     folder: str | None,
     gif: str | None,
     say: Callable[[str], None],
+    force: bool = False,
 ) -> None:
     """Draw a run's battles on their maps: PNG frames in ``folder`` and/or an animated ``gif``.
 
     A plain battle: ``folder/round-NNN.png`` (round 000 is the deployment) and ``gif``. A
     campaign: every battle with a map, ``folder/battle-N-round-NNN.png`` and
-    ``GIF-battle-N.gif`` (N from 1), each titled with the battle's name. Frames an earlier
-    run left in ``folder`` under those names are removed, so it holds this run's frames
-    only. ``say`` gets one line per battle drawn (or skipped: no map) as soon as it is.
+    ``GIF-battle-N.gif`` (N from 1), each titled with the battle's name. Only a folder that
+    is new, empty or sim's (:data:`MARKER`) and GIFs that are new or sim's are written
+    (:func:`check_targets`; ``force`` allows others). In a folder that was sim's, frames an
+    earlier run left under those names are removed, so it holds this run's frames only.
+    ``say`` gets one line per battle drawn (or skipped: no map) as soon as it is.
     """
+    check_targets(folder, gif, force)
+    was_ours = folder is not None and (Path(folder) / MARKER).exists()
+    if folder is not None:
+        try:
+            Path(folder).mkdir(parents=True, exist_ok=True)
+            (Path(folder) / MARKER).touch()
+        except OSError as err:
+            raise SimError(f"--frames {folder}: cannot write: {err.strerror or err}") from None
     campaign = bool(fought.campaign)
     labels = {r["battle"]: r["label"] for r in fought.campaign}
     written: set[Path] = set()
@@ -361,10 +419,12 @@ def draw_run(
             continue
         label = labels.get(i, "") if campaign else ""
         try:
-            written |= _draw_battle(battle, i if campaign else 0, label, folder, gif, what, say)
+            written |= _draw_battle(
+                battle, i if campaign else 0, label, folder, gif, what, say, force
+            )
         except OSError as err:
             raise SimError(f"cannot write the pictures: {err}") from err
-    if folder is not None:
+    if folder is not None and was_ours:
         for old in Path(folder).iterdir():
             if FRAME_FILE.match(old.name) and old not in written:
                 old.unlink()
@@ -378,6 +438,7 @@ def _draw_battle(
     gif: str | None,
     what: str,
     say: Callable[[str], None],
+    force: bool = False,
 ) -> set[Path]:
     """Draw one battle of a run (``number`` 0: the run's only battle); the frames written."""
     assert battle.field is not None
@@ -392,6 +453,7 @@ def _draw_battle(
         path = Path(gif)
         if number:
             path = path.with_name(f"{path.stem}-battle-{number}{path.suffix or '.gif'}")
+            check_gif(path, force)
         write_gif(spec, rounds, path, sides=sides, label=label)
         say(f"gif: {what}{path} ({max(rounds)} rounds)")
     return set(paths)

@@ -45,6 +45,8 @@ def deathwish_odds(
         raise SimError(f"trauma tolerance must be 1 or more, got {tt}")
     if cover < 0:
         raise SimError(f"cover must be 0 or more, got {cover}")
+    if not 0 <= penetration <= MAX_PENETRATION:
+        raise SimError(f"penetration must be 0..{MAX_PENETRATION}, got {penetration}")
     damage = deathwish.damage_dist(penetration, lethality, armor, cover)
     wounds = deathwish.wound_dist(damage, deathwish.thresholds(tt))
     return {
@@ -89,11 +91,24 @@ def parse_attackers(text: str) -> dict[twowp.Tier, int]:
     return counts
 
 
+MAX_TWOWP_WORK = 2500
+"""Most attack dice times defence dice in ``sim odds 2w2p`` (50 x 50: about 7 s)."""
+MAX_PENETRATION = 100
+"""Highest penetration in ``sim odds deathwish`` (100 dice: about 6 s)."""
+MAX_D6_DICE = 100
+"""Most dice of ``sim odds d6``'s damage and body codes together (100D: about 5 s)."""
+
+
 def twowp_odds(attack_dice: int, defence_dice: int) -> dict[str, Any]:
     """Exact joint distribution of felling and wounding hits that get through the defence."""
     for name, n in (("attack", attack_dice), ("defence", defence_dice)):
         if not 0 <= n <= 200:
             raise SimError(f"{name} dice must be 0..200, got {n}")
+    if attack_dice * defence_dice > MAX_TWOWP_WORK:
+        raise SimError(
+            f"{attack_dice} attack dice x {defence_dice} defence dice is over the limit of "
+            f"{MAX_TWOWP_WORK} (an exact table that size takes minutes)"
+        )
     dist = twowp.exchange_dist(attack_dice, defence_dice)
     return {
         "attack_dice": attack_dice,
@@ -123,6 +138,11 @@ def wargame_odds(dice: int, armor: int, mode: str) -> dict[str, Any]:
 
 def d6_odds(damage: D6Code, body: D6Code) -> dict[str, Any]:
     """Chance of each damage-table tier when ``damage`` is rolled against ``body``."""
+    if damage.dice + body.dice > MAX_D6_DICE:
+        raise SimError(
+            f"{damage} against {body} is {damage.dice + body.dice} dice; the limit is "
+            f"{MAX_D6_DICE} together"
+        )
     dist = d6.tier_dist(damage, body)
     tiers: Mapping[str, float] = {t: float(dist[t]) for t in d6_tier_names()}
     return {"damage": str(damage), "body": str(body), "tiers": dict(tiers)}

@@ -18,6 +18,7 @@ a crash leaves only whole files behind. Any tool reads the tables with no glue:
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -193,7 +194,13 @@ def error_row(
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same directory."""
+    """Write ``data`` to ``path`` through a temporary file in the same directory.
+
+    Raises:
+        OSError: the file cannot be written (``path`` a folder, a full or read-only disk).
+    """
+    if path.is_dir():
+        raise IsADirectoryError(errno.EISDIR, "is a directory, not a file name", str(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -249,6 +256,8 @@ MANIFEST_KEYS = (
     "chunk",
     "tables",
     "fingerprint",
+    "code",
+    "parts",
 )
 """Keys of every manifest (:func:`manifest`); :func:`write_manifest` adds the two versions."""
 
@@ -269,6 +278,7 @@ def manifest(
     experiment_name: str | None = None,
     experiment_file: str | None = None,
     experiment_text: str | None = None,
+    parts: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """What made a dataset, in the one shape of every dataset (:data:`MANIFEST_KEYS`).
 
@@ -279,8 +289,12 @@ def manifest(
     maps the ``scenario`` column's value to the scenario text it was read from; the run of
     design point ``p`` is that text with ``overrides`` and then the point's ``parameters``
     values set (``--set`` style). ``fingerprint`` identifies what made it (see
-    :func:`fingerprint`); ``tables`` are the tables recorded.
+    :func:`fingerprint`); ``tables`` are the tables recorded. ``code`` is the code that
+    made it (:func:`sim.store.code_fingerprint`) and ``parts`` every part file with its rows,
+    size and checksum (:mod:`sim.store`).
     """
+    from sim import store
+
     return {
         "kind": kind,
         "experiment_name": experiment_name,
@@ -297,6 +311,8 @@ def manifest(
         "chunk": chunk,
         "tables": list(tables),
         "fingerprint": fingerprint,
+        "code": store.code_fingerprint(),
+        "parts": {k: dict(v) for k, v in (parts or {}).items()},
     }
 
 
@@ -323,9 +339,17 @@ def read_manifest(root: Path) -> dict[str, Any]:
     if not path.is_file():
         raise SimError(f"{root}: not a dataset (no manifest.json)")
     try:
-        data: dict[str, Any] = json.loads(path.read_text())
+        data = json.loads(path.read_bytes().decode("utf-8"))
+    except OSError as err:
+        raise SimError(f"{path}: cannot read: {err.strerror or err}") from None
+    except UnicodeDecodeError as err:
+        raise SimError(f"{path}: not UTF-8 text (byte {err.start})") from None
     except json.JSONDecodeError as err:
         raise SimError(f"{path}: not valid JSON ({err.msg}, line {err.lineno})") from None
+    except RecursionError:
+        raise SimError(f"{path}: not a manifest (nested too deeply)") from None
+    if not isinstance(data, dict):
+        raise SimError(f"{path}: not a manifest (a JSON {type(data).__name__}, not an object)")
     if data.get("schema_version") != SCHEMA_VERSION:
         raise SimError(
             f"{path}: schema version {data.get('schema_version')!r}; this sim "
@@ -334,10 +358,82 @@ def read_manifest(root: Path) -> dict[str, Any]:
     return data
 
 
-def read_table(root: Path, table: str, columns: Sequence[str] | None = None) -> pa.Table:
-    """One table of a dataset (all its parts) as an Arrow table, optionally some columns."""
+_SHAPES: dict[str, tuple[type, ...]] = {
+    "parameters": (list,),
+    "overrides": (list,),
+    "points": (list,),
+    "tables": (list,),
+    "scenario_texts": (dict,),
+    "parts": (dict,),
+    "replicates": (int,),
+    "master_seed": (int,),
+    "planned_runs": (int,),
+}
+
+
+def check_manifest(root: Path, m: Mapping[str, Any]) -> None:
+    """Refuse a manifest whose fields do not have their shape (a damaged or edited one).
+
+    Raises:
+        SimError: ``DIR/manifest.json: field: what is wrong``, the first problem found.
+    """
+    path = Path(root) / "manifest.json"
+
+    def bad(key: str, what: str) -> SimError:
+        return SimError(f"{path}: {key}: {what}; the manifest is damaged")
+
+    for key, kinds in _SHAPES.items():
+        if key in m and (not isinstance(m[key], kinds) or isinstance(m[key], bool)):
+            raise bad(key, f"expected a {kinds[0].__name__}, got {type(m[key]).__name__}")
+    for key in ("parameters", "overrides"):
+        if not all(isinstance(v, str) for v in m.get(key, [])):
+            raise bad(key, "expected a list of text")
+    if not all(t in TABLES for t in m.get("tables", [])):
+        raise bad("tables", f"expected names of tables ({', '.join(TABLES)})")
+    if not all(isinstance(v, str) for v in m.get("scenario_texts", {}).values()):
+        raise bad("scenario_texts", "expected scenario texts")
+    if not all(isinstance(p, dict) for p in m.get("points", [])):
+        raise bad("points", "expected a list of objects")
+    if m.get("replicates", 1) < 1:
+        raise bad("replicates", "expected 1 or more")
+    for name, rec in m.get("parts", {}).items():
+        table, _, file = name.partition("/")
+        ok = (
+            table in TABLES
+            and file.startswith("part-")
+            and "/" not in file
+            and isinstance(rec, dict)
+            and all(isinstance(rec.get(k), int) for k in ("rows", "bytes"))
+            and isinstance(rec.get("sha256"), str)
+            and (table != "runs" or all(isinstance(rec.get(k), int) for k in ("first", "stop")))
+        )
+        if not ok:
+            raise bad(f"parts.{name}"[:80], "not a part's record")
+
+
+def table_files(root: Path, table: str, manifest: Mapping[str, Any] | None = None) -> list[Path]:
+    """The part files of ``table``: those the manifest lists.
+
+    A manifest of an older sim lists none: then every part on disk.
+    """
+    if manifest is not None and "parts" in manifest:
+        prefix = f"{table}/"
+        return [Path(root) / n for n in sorted(manifest["parts"]) if n.startswith(prefix)]
     folder = Path(root) / table
-    parts = sorted(folder.glob("part-*.parquet")) if folder.is_dir() else []
+    return sorted(folder.glob("part-*.parquet")) if folder.is_dir() else []
+
+
+def read_table(
+    root: Path,
+    table: str,
+    columns: Sequence[str] | None = None,
+    manifest: Mapping[str, Any] | None = None,
+) -> pa.Table:
+    """One table of a dataset (all its parts) as an Arrow table, optionally some columns.
+
+    With ``manifest``, only the parts it lists (:func:`table_files`).
+    """
+    parts = table_files(Path(root), table, manifest)
     if not parts:
         empty = schema(table).empty_table()
         return empty.select(list(columns)) if columns is not None else empty
@@ -346,11 +442,13 @@ def read_table(root: Path, table: str, columns: Sequence[str] | None = None) -> 
     return pa.concat_tables(tables, promote_options="default")
 
 
-def read_run(root: Path, run_id: int) -> dict[str, Any] | None:
+def read_run(
+    root: Path, run_id: int, manifest: Mapping[str, Any] | None = None
+) -> dict[str, Any] | None:
     """The ``runs`` row of run ``run_id`` (None if there is none), read with a filter."""
-    folder = Path(root) / "runs"
-    if not folder.is_dir() or not any(folder.glob("part-*.parquet")):
+    parts = table_files(Path(root), "runs", manifest)
+    if not parts:
         return None
-    data = pads.dataset(folder, format="parquet")
+    data = pads.dataset([str(p) for p in parts], format="parquet")
     rows = data.to_table(filter=pads.field("run_id") == run_id).to_pylist()
     return rows[0] if rows else None

@@ -39,6 +39,7 @@ class StoredRun:
     row: dict[str, Any]
     scenario: Scenario
     params: tuple[str, ...]
+    manifest: dict[str, Any] | None = None
 
     @property
     def seed(self) -> int:
@@ -50,14 +51,14 @@ def stored_run(root: str | Path, run_id: int) -> StoredRun:
     """Run ``run_id`` of the dataset at ``root``; a clear error if there is none to replay."""
     import pyarrow.compute as pc
 
-    from sim import records
+    from sim import records, store
     from sim.scenario import parse_scenario
 
     root = Path(root)
-    manifest = records.read_manifest(root)
-    row = records.read_run(root, run_id)
+    manifest, _ = store.open_manifest(root)
+    row = records.read_run(root, run_id, manifest) if -(2**63) <= run_id < 2**63 else None
     if row is None:
-        ids = records.read_table(root, "runs", ["run_id"]).column("run_id")
+        ids = records.read_table(root, "runs", ["run_id"], manifest).column("run_id")
         span = f"{pc.min(ids)}..{pc.max(ids)}" if len(ids) else "none"
         raise SimError(f"{root}: no run {run_id} (run ids: {span})")
     if row.get("error"):
@@ -65,14 +66,20 @@ def stored_run(root: str | Path, run_id: int) -> StoredRun:
             f"run {run_id} failed in the sweep, so there is no battle to replay: {row['error']}"
         )
     params = tuple(manifest.get("parameters", []))
-    sets = [*manifest.get("overrides", []), *_point_overrides(manifest, row, run_id, params)]
-    text = (
-        manifest["scenario_texts"][row["scenario"]]
-        if "scenario_texts" in manifest
-        else manifest["scenario_text"]  # a `sim run --out` dataset of the first shape
-    )
-    scenario = parse_scenario(text, manifest.get("scenario_file", "<dataset>"), sets)
-    return StoredRun(root, run_id, row, scenario, params)
+    try:
+        sets = [*manifest.get("overrides", []), *_point_overrides(manifest, row, run_id, params)]
+        text = (
+            manifest["scenario_texts"][row["scenario"]]
+            if "scenario_texts" in manifest
+            else manifest["scenario_text"]  # a `sim run --out` dataset of the first shape
+        )
+    except (KeyError, IndexError, TypeError, ValueError) as err:
+        raise SimError(
+            f"{root}/manifest.json: does not describe run {run_id} ({type(err).__name__}: "
+            f"{str(err)[:80]}); the manifest is damaged"
+        ) from None
+    scenario = parse_scenario(str(text), str(manifest.get("scenario_file", "<dataset>")), sets)
+    return StoredRun(root, run_id, row, scenario, params, manifest)
 
 
 def _point_overrides(
@@ -117,19 +124,23 @@ def differences(stored: StoredRun, fought: Fought) -> list[str]:
     diff = [
         f"  {k}: stored {row.get(k)!r}, replayed {v!r}" for k, v in fresh.items() if row.get(k) != v
     ]
-    return diff + _table_differences(stored.root, stored.run_id, fought)
+    return diff + _table_differences(stored.root, stored.run_id, fought, stored.manifest)
 
 
-def _table_differences(root: Path, run_id: int, fought: Fought) -> list[str]:
+def _table_differences(
+    root: Path, run_id: int, fought: Fought, manifest: dict[str, Any] | None = None
+) -> list[str]:
     """Differences between a replayed run's aftermath/campaign rows and the stored ones."""
     import pyarrow.dataset as pads
 
+    from sim import records
+
     out = []
     for table, fresh in fought.tables().items():
-        folder = root / table
-        if not folder.is_dir() or not any(folder.glob("part-*.parquet")):
+        files = records.table_files(root, table, manifest)
+        if not files:
             continue  # not stored (not asked for): nothing to compare
-        data = pads.dataset(folder, format="parquet")
+        data = pads.dataset([str(f) for f in files], format="parquet")
         stored = data.to_table(filter=pads.field("run_id") == run_id).to_pylist()
         stored = [{k: v for k, v in r.items() if k != "run_id"} for r in stored]
         if stored != [dict(r) for r in fresh]:

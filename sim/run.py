@@ -156,16 +156,25 @@ def write_dataset(
     Its manifest is a one-point sweep's (:func:`sim.records.manifest`, kind ``run``): no
     parameters, one replicate, ``master_seed`` the run's seed; its scenario text is stored
     under the ``scenario`` column's value, so :mod:`sim.replay` rebuilds it. A ``root`` that
-    already holds a dataset is refused.
+    already holds a dataset, or anything else, is refused (as ``sim sweep`` does); its parts
+    are listed in the manifest (:mod:`sim.store`).
     """
-    from sim import records
+    from sim import records, store
 
     root = Path(root)
     if (root / "manifest.json").exists():
         raise SimError(f"{root}: already holds a dataset; choose another --out")
+    if root.exists() and not root.is_dir():
+        raise SimError(f"{root}: is a file, not a folder; choose another --out")
+    if root.is_dir() and any(root.iterdir()):
+        raise SimError(f"{root}: exists and is not empty; choose another --out")
     rows = run_rows(fought, 0, seed, events=events)
+    parts = {}
     for table, got in rows.items():
-        records.write_part(root, table, got, "0")
+        path = records.write_part(root, table, got, "0")
+        if path is not None:
+            parts[f"{table}/{path.name}"] = store.part_record(path, len(got))
+    parts["runs/part-0.parquet"].update(first=0, stop=1)
     made = records.manifest(
         kind="run",
         scenario_file=scenario_file,
@@ -174,5 +183,6 @@ def write_dataset(
         master_seed=seed,
         tables=[t for t in records.TABLES if rows[t]],
         fingerprint=records.fingerprint("run", scenario_text, "\n".join(overrides), str(seed)),
+        parts=parts,
     )
     records.write_manifest(root, made)

@@ -394,7 +394,11 @@ def test_tables_not_asked_for_are_not_written(tmp_path):
     )
     exp = load_experiment(write_exp(tmp_path, text))
     sweep(exp, tmp_path / "out", progress=False, limit=2)
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["manifest.json", "runs"]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        ".lock",
+        "manifest.json",
+        "runs",
+    ]
 
 
 def test_no_rest_for_old_wounds_on_a_later_battles_day():

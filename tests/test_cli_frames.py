@@ -72,8 +72,9 @@ def test_run_frames_writes_one_png_per_round_and_keeps_stdout_json(capsys, tmp_p
     assert code == 0, err
     rounds = json.loads(out)["rounds"]  # stdout is still one JSON object
     assert rounds >= 2
-    names = sorted(p.name for p in folder.iterdir())
+    names = sorted(p.name for p in folder.iterdir() if p.name != ".sim-frames")
     assert names == [f"round-{r:03d}.png" for r in range(rounds + 1)]
+    assert (folder / ".sim-frames").is_file(), "marked as sim's"
     assert err == f"frames: {rounds + 1} PNGs in {folder} (round-000.png .. {names[-1]})\n"
     sizes = {assert_picture(folder / n) for n in names}
     assert len(sizes) == 1, "every frame of a battle is the same size"
@@ -93,6 +94,18 @@ def test_frames_replace_an_earlier_runs_frames_only(capsys, tmp_path):
     folder.mkdir()
     (folder / "round-099.png").write_bytes(b"stale")
     (folder / "notes.txt").write_text("mine")
+    code, _, err = run(capsys, "run", scenario(tmp_path), "--seed", "1", "--frames", folder)
+    assert code == 2, "not sim's folder: refused"
+    assert err == (
+        f"sim run: error: --frames {folder}: holds files that sim did not draw (no "
+        ".sim-frames file); choose a new or empty folder, or add --force to draw into it anyway\n"
+    )
+    code, _, err = run(
+        capsys, "run", scenario(tmp_path), "--seed", "1", "--frames", folder, "--force"
+    )
+    assert code == 0, err
+    assert (folder / "round-099.png").read_bytes() == b"stale", "--force deletes nothing"
+    (folder / "round-099.png").write_bytes(b"stale")  # sim's folder now: its old frames go
     code, _, err = run(capsys, "run", scenario(tmp_path), "--seed", "1", "--frames", folder)
     assert code == 0, err
     n = int(re.search(r"frames: (\d+) PNGs", err).group(1))

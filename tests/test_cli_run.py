@@ -12,6 +12,7 @@ import pytest
 
 from sim.cli import main
 from sim.scenario import load_scenario
+from tests.datasets import relist
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))
@@ -210,6 +211,7 @@ def test_replay_shows_the_difference_and_fails(capsys, tmp_path):
         pa.array([r + 1 for r in rounds], pa.int32()),
     )
     pq.write_table(table, part)
+    relist(out_dir, part)  # as if other code had written and listed it
     code, _, err = run(capsys, "replay", out_dir, "--run", "0")
     assert code == 1
     assert "does not replay" in err and "rounds: stored" in err

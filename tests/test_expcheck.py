@@ -211,11 +211,11 @@ def test_fields_the_system_ignores_are_warned_about_once_per_field(tmp_path, cap
     assert code == 0
     warnings = [line for line in err.splitlines() if line.startswith("warning:")]
     assert warnings == [
-        f"warning: {SKIRMISH}:10: sides.guards.fighters[0].shield: ignored under 2w2p: a War "
+        f"warning: {SKIRMISH}:11: sides.guards.fighters[0].shield: ignored under 2w2p: a War "
         "Game shield",
-        f"warning: {SKIRMISH}:10: sides.guards.fighters[0].weapon: ignored under 2w2p: a War "
+        f"warning: {SKIRMISH}:11: sides.guards.fighters[0].weapon: ignored under 2w2p: a War "
         "Game weapon category (and 5 more)",
-        f"warning: {SKIRMISH}:17: sides.bandits.fighters[0].two_handed: ignored under 2w2p: a "
+        f"warning: {SKIRMISH}:18: sides.bandits.fighters[0].two_handed: ignored under 2w2p: a "
         "War Game weapon effect",
     ]
     code, _, err = cli(capsys, "run", SKIRMISH, "--seed", "1")
@@ -240,11 +240,11 @@ def test_an_experiment_is_warned_about_its_set_entries_and_its_values(tmp_path, 
     code, _, err = cli(capsys, "validate", path)
     assert code == 0
     assert [line for line in err.splitlines() if line.startswith("warning:")] == [
-        f"warning: {SKIRMISH}:10: sides.guards.fighters[0].shield: ignored under 2w2p: a War "
+        f"warning: {SKIRMISH}:11: sides.guards.fighters[0].shield: ignored under 2w2p: a War "
         "Game shield",
-        f"warning: {SKIRMISH}:10: sides.guards.fighters[0].weapon: ignored under 2w2p: a War "
+        f"warning: {SKIRMISH}:11: sides.guards.fighters[0].weapon: ignored under 2w2p: a War "
         "Game weapon category (and 5 more)",
-        f"warning: {SKIRMISH}:17: sides.bandits.fighters[0].two_handed: ignored under 2w2p: a "
+        f"warning: {SKIRMISH}:18: sides.bandits.fighters[0].two_handed: ignored under 2w2p: a "
         "War Game weapon effect",
     ]
     path = write(tmp_path, "parameters:\n  sides.guards.fighters[0].weapon: [sword, axe, sword]\n")

@@ -8,6 +8,7 @@ import pytest
 from sim import replay
 from sim.cli import main
 from sim.errors import SimError
+from tests.datasets import relist
 
 ROOT = Path(__file__).resolve().parents[1]
 CAMPAIGN = ROOT / "scenarios" / "campaign.yaml"
@@ -39,6 +40,7 @@ def test_a_tampered_aftermath_table_is_named(campaign_ds, tmp_path):
     part = next((copy / "aftermath").glob("part-*.parquet"))
     table = pq.read_table(part)
     pq.write_table(table.slice(1), part)  # one row fewer
+    relist(copy, part)  # as if other code had written and listed it
     stored = replay.stored_run(copy, 0)
     with pytest.raises(replay.ReplayMismatch) as err:
         replay.replay(stored)

@@ -27,7 +27,7 @@ import pandas as pd
 from sim.analysis.dataset import Dataset
 from sim.analysis.fmt import _fmt_value, _short
 from sim.analysis.stats import t975
-from sim.analysis.summary import Summary, _group
+from sim.analysis.summary import Summary, _declared, _group
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ def paired(ds: Dataset, s: Summary) -> Paired | None:
         return None
     reps = int(ds.manifest.get("replicates", 1) or 1)
     t = ds.arrow("runs", ["run_id", "winner", "rounds", "error", *s.by]).to_pandas()
-    gid, _ = _group(t[list(s.by)], s.by, len(t))
+    gid, _ = _group(t[list(s.by)], s.by, len(t), _declared(ds, s.by))  # as s.frame's groups
     point = (t["run_id"] // reps).to_numpy()
     if not _one_point_each(gid, point):
         return None

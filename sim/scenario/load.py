@@ -20,16 +20,7 @@ from pathlib import Path
 from sim.scenario.checks import Checker
 from sim.scenario.model import Scenario
 from sim.scenario.overrides import apply_override
-from sim.scenario.reader import (
-    MAX_BYTES,
-    MB,
-    Issue,
-    ScenarioError,
-    fail,
-    read_yaml,
-    show,
-    size_message,
-)
+from sim.scenario.reader import Issue, ScenarioError, fail, read_text_file, read_yaml, show
 
 __all__ = ["load_scenario", "parse_scenario"]
 
@@ -75,27 +66,9 @@ def load_scenario(path: str | os.PathLike[str], overrides: Sequence[str] = ()) -
     """Read and check the scenario file at ``path`` (the format: docs/scenario-format.md).
 
     Raises:
-        ScenarioError: a missing or unreadable file, a file over 5 MB (checked before it is
-            read), or every problem in its contents.
+        ScenarioError: a missing or unreadable file, one that is not a regular file (a
+            FIFO), a file over 5 MB (checked before it is read), text that is not UTF-8, or
+            every problem in its contents.
     """
     source = os.fspath(path)
-    try:
-        size = os.stat(source).st_size
-        if size > MAX_BYTES:
-            raise fail(source, size_message(size))
-        with open(source, "rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
-    except FileNotFoundError:
-        raise fail(source, "file not found") from None
-    except IsADirectoryError:
-        raise fail(source, "is a directory, not a file") from None
-    except OSError as err:
-        raise fail(source, f"cannot read: {err.strerror or err}") from None
-    if len(data) > MAX_BYTES:
-        raise fail(source, f"file is over the limit of {MAX_BYTES // MB} MB")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        line = data[: err.start].count(b"\n") + 1
-        raise fail(source, f"not UTF-8 text (byte {err.start})", line) from None
-    return parse_scenario(text, source, overrides)
+    return parse_scenario(read_text_file(source), source, overrides)

@@ -7,6 +7,13 @@ code). Mapping keys are text as written (``yes:`` is the key ``"yes"``); anchors
 most 200,000 values once aliases are expanded (an alias bomb is refused before anything is
 built), at most 64 levels of nesting.
 
+Hostile text is refused where it is read: control characters (an ANSI escape's ESC, NUL,
+DEL; a tab or line break is fine in a value, but not in a key or a name) and lone
+surrogates (half a UTF-16 pair, made with a YAML escape) in any key or text value, empty
+keys (a side named ``""``), and YAML 1.1's base-60 numbers (``1:30`` would read as 90).
+Files are read by :func:`read_text_file`: regular files only (a FIFO would block), at most
+5 MB, in UTF-8.
+
 A problem is an :class:`Issue` (``file:line: field.path: message``); a
 :class:`ScenarioError` carries every issue found. The small helpers here name paths and
 values the way every message shows them.
@@ -14,6 +21,9 @@ values the way every message shows them.
 
 from __future__ import annotations
 
+import os
+import stat
+import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +44,7 @@ __all__ = [
     "join_path",
     "parent_path",
     "quote_name",
+    "read_text_file",
     "read_yaml",
     "show",
     "size_message",
@@ -223,6 +234,11 @@ class _Reader:
                 self.issue(key_node, path, "a key must be plain text, not a list or mapping")
                 continue
             key = str(key_node.value)
+            problem = bad_text(key, allow_breaks=False)
+            if not key or problem:
+                what = f"the key {show(key)} {problem}" if key else "an empty key"
+                self.issue(key_node, path, what)
+                continue
             if key in own:
                 first = own[key][0].start_mark.line + 1
                 self.issue(key_node, join_path(path, key), f"duplicate key (first on line {first})")
@@ -236,12 +252,45 @@ class _Reader:
         if node.tag not in _SCALAR_TAGS:
             self.issue(node, path, f"unsupported tag {_tag(node.tag)}")
             return None
+        if node.tag in _NUMBER_TAGS and node.style is None and ":" in node.value:
+            self.issue(
+                node,
+                path,
+                f"bad value {node.value[:40]!r}: a YAML 1.1 base-60 number; write the "
+                "number you mean, or quote it if it is text",
+            )
+            return None
         try:
-            return self.constructor.construct_object(node, deep=True)
+            value = self.constructor.construct_object(node, deep=True)
         except (yaml.YAMLError, ValueError, OverflowError) as err:
             detail = getattr(err, "problem", None) or str(err).partition(":")[0]
             self.issue(node, path, f"bad value {node.value[:40]!r}: {_one_line(detail)}")
             return None
+        if isinstance(value, str):
+            strict = path == "name" or path.endswith(".name")
+            problem = bad_text(value, allow_breaks=not strict)
+            if problem:
+                self.issue(node, path, f"the text {show(value)} {problem}")
+                return None
+        return value
+
+
+_NUMBER_TAGS = {_TAG + "int", _TAG + "float"}
+_BREAKS = "\t\n\r"
+
+
+def bad_text(text: str, allow_breaks: bool = True) -> str | None:
+    """Why ``text`` may not be read (a control character, a lone surrogate), or None.
+
+    Tabs and line breaks pass when ``allow_breaks`` (a description), not in keys and names.
+    """
+    for ch in text:
+        kind = unicodedata.category(ch)
+        if kind == "Cs":
+            return f"holds a lone surrogate U+{ord(ch):04X}, which is not a character"
+        if kind == "Cc" and not (allow_breaks and ch in _BREAKS):
+            return f"holds the control character U+{ord(ch):04X}; text must be printable"
+    return None
 
 
 def _one_line(text: str) -> str:
@@ -268,6 +317,43 @@ def _yaml_issue(err: yaml.YAMLError, text: str, source: str) -> Issue:
 def size_message(size: int) -> str:
     """The message for a file of ``size`` bytes, over the limit."""
     return f"file is {size / MB:.1f} MB; the limit is {MAX_BYTES // MB} MB"
+
+
+def read_text_file(path: str | os.PathLike[str]) -> str:
+    """The text of the file at ``path``: a regular file of at most 5 MB, in UTF-8.
+
+    Opened without blocking and checked before it is read, so a FIFO, a device or a
+    directory is refused instead of read (a FIFO would wait forever).
+
+    Raises:
+        ScenarioError: one located issue (``file: message`` or ``file:line: message``).
+    """
+    source = os.fspath(path)
+    try:
+        fd = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise fail(source, "file not found") from None
+    except OSError as err:
+        raise fail(source, f"cannot read: {err.strerror or err}") from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise fail(source, "is a directory, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            raise fail(source, "not a regular file (a FIFO, socket or device); give a file")
+        if info.st_size > MAX_BYTES:
+            raise fail(source, size_message(info.st_size))
+        try:
+            data = handle.read(MAX_BYTES + 1)
+        except OSError as err:
+            raise fail(source, f"cannot read: {err.strerror or err}") from None
+    if len(data) > MAX_BYTES:
+        raise fail(source, f"file is over the limit of {MAX_BYTES // MB} MB")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise fail(source, f"not UTF-8 text (byte {err.start})", line) from None
 
 
 def read_yaml(text: str, source: str = "<string>") -> tuple[Any, Locate]:

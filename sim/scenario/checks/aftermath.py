@@ -17,6 +17,8 @@ from sim.scenario.reader import join_path, quote_name
 _AFTERMATH_KEYS = ("days", "healers", "camp", "options")
 _HEALER_KEYS = ("name", "side", "role", "skill", "count", "supervisor", "first_aid")
 MAX_HEALERS = 1000
+MAX_FIGHTER_DAYS = 500_000
+"""Most aftermath rows of one battle: days times fighters (each row ~1 kB while it runs)."""
 """Most camp healers one entry stands for (``count``)."""
 
 
@@ -56,6 +58,14 @@ class AftermathChecks(Checks):
             bad = bad or made is None
             healers += made or []
         if items is None or bad or days is BAD:
+            return None
+        fighters = sum(len(fs) for fs in starting.values())
+        if days * fighters > MAX_FIGHTER_DAYS:
+            self.error(
+                "aftermath.days",
+                f"{days} days x {fighters} fighters is {days * fighters} fighter-days (a row "
+                f"each); the limit is {MAX_FIGHTER_DAYS}: fewer days or fighters",
+            )
             return None
         if not self.supervisors(items, healers, side_names, starting):
             return None
