@@ -74,6 +74,8 @@ class Fighter(CellAgent):
             spec.shield,
             max(spec.strength, spec.athletics),
             spec.resolve,
+            spec.inventory_slots,
+            spec.healing_tools,
         )
         self.in_cover = False
         self.acted = False
@@ -147,6 +149,8 @@ def _wargame_start(
     shield: str | int | None,
     strength: int,
     resolve: int,
+    inventory_slots: int = 0,
+    healing_tools: int = 0,
 ) -> wargame.Combatant:
     """A fresh War Game record (:func:`sim.rules.wargame.combatant`)."""
     return wargame.combatant(
@@ -156,6 +160,8 @@ def _wargame_start(
         shield=shield,
         strength=strength,
         resolve=resolve,
+        inventory_slots=inventory_slots,
+        healing_tools=healing_tools,
     )
 
 

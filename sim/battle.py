@@ -254,7 +254,10 @@ class Battle(TurnFrame):
             f.acted = False
             if f.in_fight:
                 before = f.wg.hit_dice
-                f.wg, start = wargame.start_round(f.wg, options=self.frame)
+                survive = f.wg.burning and self.tactic_of(f).wants_dodge(True, before <= 1)
+                f.wg, start = wargame.start_round(f.wg, options=self.frame, survive=survive)
+                if start.survived:
+                    self.note(f.name, "burning", result="1 HD spent to survive the burn")
                 if start.burning is not None:
                     self.note(f.name, "burning", result=start.burning.describe())
                     self.harmed(None, f, start.burning.lost, before - f.wg.hit_dice)

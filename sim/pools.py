@@ -52,7 +52,10 @@ def faction_weapon(s: SideState) -> str:
 
 
 def faction_turn(b: Battle, s: SideState, e: SideState) -> None:
-    """One maneuver of faction ``s`` against faction ``e``: leader killing or an attack."""
+    """One maneuver of faction ``s`` against faction ``e``.
+
+    Leader killing, an environmental factor (:func:`faction_factor`) or an attack.
+    """
     assert s.pool is not None and e.pool is not None
     s.pool = wargame.start_turn(s.pool)
     if not wargame.can_maneuver(s.pool, "attack", b.frame):
@@ -80,6 +83,8 @@ def faction_turn(b: Battle, s: SideState, e: SideState) -> None:
         check_scattered(b, s)
         check_scattered(b, e)
         return
+    if faction_factor(b, s, e):
+        return
     mighty = t.wants_mighty(wargame.effective_pool(e.pool), wargame.can_dodge(e.pool))
     if mighty:
         s.pool = wargame.declare_mighty(s.pool)
@@ -100,6 +105,51 @@ def faction_turn(b: Battle, s: SideState, e: SideState) -> None:
         b.damaged()
     casualties(b, e, before - e.pool.hit_dice, chooser=s)
     check_scattered(b, e)
+
+
+def faction_factor(b: Battle, s: SideState, e: SideState) -> bool:
+    """Faction ``s`` invokes a factor on faction ``e`` if its tactic wants; True if done.
+
+    "Environmental factors can be used by factions" [S]. A hazard (tactic ``hazard``) is
+    pushed on an enemy faction whose armor pool is not empty, since a hazard takes 1 HD
+    whatever the armor [H]: a contested maneuver between the two pools, and each HD lost a
+    casualty. A distraction (tactic ``distract``) keeps the enemy faction from spending HD
+    for the rest of the round, once per distraction.
+    """
+    assert s.pool is not None and e.pool is not None
+    t = s.tactic
+    hazard = next(iter(b.factors_of("hazard")), None)
+    if t.hazard and hazard is not None and wargame.effective_pool(e.pool) > 0:
+        if not wargame.can_maneuver(s.pool, "contest", b.frame):
+            return False
+        s.pool, paid = wargame.pay_maneuver(s.pool, "contest", b.frame)
+        before = e.pool.hit_dice
+        survive = e.tactic.wants_dodge(True, before <= wargame.hazard_hd(hazard))
+        e.pool, use = wargame.push_into_hazard(
+            s.pool,
+            e.pool,
+            hazard,
+            b.rng,
+            attacker_dice=paid.cost,
+            options=b.frame,
+            survive=survive,
+        )
+        b.note(s.name, "faction hazard", e.name, result=use.describe())
+        if use.applied:
+            b.damaged()
+        casualties(b, e, before - e.pool.hit_dice, chooser=s)
+        check_scattered(b, e)
+        return True
+    distraction = next(
+        (d for d in b.factors_of("distraction") if wargame.can_distract(e.pool, d, b.frame)),
+        None,
+    )
+    if t.distract and distraction is not None and wargame.can_maneuver(s.pool, "factor", b.frame):
+        s.pool, _ = wargame.pay_maneuver(s.pool, "factor", b.frame)
+        e.pool, use = wargame.distract(e.pool, distraction, b.frame)
+        b.note(s.name, "faction distraction", e.name, result=use.describe())
+        return True
+    return False
 
 
 def casualties(b: Battle, s: SideState, n: int, chooser: SideState) -> None:

@@ -176,14 +176,16 @@ def _deathwish_block(names: dict[str, list[str]]) -> Schema:
 
 
 def _d6_block() -> Schema:
-    from sim.scenario.checks.fighters import _D6_CODES
+    from sim.scenario.checks.fighters import _D6_CODES, MAX_D6_AREA, MAX_D6_RANGE_FT
 
     d6: dict[str, Schema] = dict.fromkeys(_D6_CODES, _text("a D6 dice code such as 3D or 4D+1"))
     d6["size"] = {
         "description": "a participant of the D6 scale (sim tables d6) or a size value",
         "anyOf": [_text(), _whole(-100, 100)],
     }
-    return _closed(d6, "the D6 block: dice codes and a size")
+    d6["range"] = _whole(0, MAX_D6_RANGE_FT, "a ranged weapon's reach in feet (0: hand to hand)")
+    d6["area"] = _whole(0, MAX_D6_AREA, "an area attack: enemies it catches (0: one)")
+    return _closed(d6, "the D6 block: dice codes, a size, a range and an area")
 
 
 def _fighter_fields(names: dict[str, list[str]]) -> dict[str, Schema]:
@@ -205,6 +207,7 @@ def _fighter_fields(names: dict[str, list[str]]) -> dict[str, Schema]:
         "dex_modifier": _whole(-10, 10),
         "savvy": {"anyOf": [_whole(10, 99), {"type": "null"}]},
         "inventory_slots": _whole(0, 1000),
+        "healing_tools": _whole(0, 100, "War Game: uses of healing tools, each 1 HD back"),
         "mounted": {"type": "boolean"},
         "two_handed": {"type": "boolean"},
         "body": _whole(1, 20),

@@ -37,8 +37,15 @@ Parameters (all presets share them):
 - ``all_in_last``: keep no reserve once every enemy has acted this round.
 - ``dodge``: ``never``, ``wound`` (dodge a blow that would wound) or ``out`` (only one that
   would take the fighter out).
+- ``block``: a War Game defender that would avoid a blow (as ``dodge`` says) may block it
+  with an inventory slot instead of dodging (the item is lost; only with the option
+  ``wargame.inventory_block``): ``never``; ``fallback`` (the default: only when it cannot
+  dodge, being distracted, out of HD or after its own mighty attack, since a dodge costs
+  1 HD that comes back next round and an item is gone for good); ``first`` (block while it
+  has items, keeping its HD for attacks).
 - ``mighty``: ``never``, ``armored`` (when the target's armor pool is at least
-  ``mighty_pool``), ``exposed`` (when the target cannot dodge it) or ``always``.
+  ``mighty_pool``), ``exposed`` (when the target can neither dodge it nor block it with an
+  item) or ``always``.
 - ``recover_below``: recover armor (1 HD, start of turn) when the pool is below this share
   of its maximum.
 - ``cover``: take cover (a maneuver) when an enemy has a ranged weapon and cover is in play.
@@ -46,6 +53,18 @@ Parameters (all presets share them):
 - ``break_free``: a War Game fighter stuck in a hazard, grappled or subdued spends a
   maneuver at the start of its turn on a contest to break free (RULES.md 1.10).
 - ``distract``: invoke a distraction in play on the target before attacking.
+- ``contest``: War Game, a contested maneuver on the target once a turn instead of an attack
+  (RULES.md 1.7): ``never`` (the default: every maneuver goes into attacks, as before);
+  ``grapple``, ``shove`` or ``disarm`` whenever it would take hold; ``auto``: with a dagger
+  grapple (a dagger strips 1 HD from a grappled target), else disarm a target whose weapon
+  has a property, else shove down a target that could dodge (one on the ground cannot).
+- ``heal``: War Game, a fighter carrying healing tools spends a maneuver (and one use) on
+  1 HD for an ally: ``fallen`` (the default: bring back an incapacitated ally, who goes last
+  for 2 rounds), ``wounded`` (also an ally, itself included, missing 2 HD or more, the most
+  hurt first), ``never``. Not on a map.
+- ``whip``: what a whip's max damage does beside subduing [S: "targets subdued this way can
+  be shoved to the ground or disarmed at the same time"]: ``auto`` (the default: disarm a
+  target whose weapon has a property, else knock it down), ``disarm``, ``shove``, ``none``.
 - ``leader_killing``: at large scale, ``never`` or ``always`` go for the enemy leader.
 - ``defence_share``: share of a side's 2W2P front dice set aside for defence.
 - ``protect_leader``: 2W2P, the side deciding who takes the hits keeps them off its leader
@@ -57,12 +76,26 @@ Parameters (all presets share them):
   1.6 [H]). At large scale with turns it is the order in which a faction sends its members:
   the most harmless first, or the readiest first.
 - ``parry``: D6 tiers, parry instead of dodging when the parry code is the better one.
+- ``ride``: D6 tiers, a mounted fighter with a Ride skill reacts with it instead of dodge
+  or parry when its Ride code is better than both (RULES.md 4: Ride adds no MAP, even
+  against an area attack).
 - ``formation`` (only on a map): how fighters with no enemy in reach move. ``advance``
   closes in on the nearest enemy; ``hold`` holds its ground (a line), attacking only what
   comes into reach; ``flank`` goes for the free cell beside its target farthest from the
   target's allies; ``leader`` advances on the enemy leader while it stands.
 - ``sprint`` (only on a map, D6): forfeit the attack for a second move when one move
   brings no enemy into reach (RULES.md 4; a sprinter rolls half its dodge).
+- ``called_shot`` (D6): ``odds`` (default) calls a shot when the exact odds of the blow
+  (:func:`sim.rules.d6.blow_dist`: the target's standing reaction or the code it will roll,
+  the difficulty with cover and scale, damage against body, its condition) give a greater
+  chance of taking the target out of the fight, then a worse expected condition, than the
+  plain attack: worth it against a weak reaction and a strong body, not against a good
+  dodge. ``never``, ``always``.
+- ``extra_attacks`` (D6): attacks a turn beyond the regular action, declared at the start
+  of the turn; each is one more action of the Multiple Action Penalty, -1D
+  (``d6.map_dice_per_action``) on every roll the fighter makes for the rest of the round,
+  its reaction and body rolls included. Default 0: a second attack at -1D also takes -1D
+  off the reaction and the body roll that must carry the fighter through its enemies' turns.
 """
 
 from __future__ import annotations
@@ -94,6 +127,12 @@ class Tactic:
         True, "keep no reserve once every enemy has acted this round (spent HD come back)"
     )
     dodge: str = option("wound", "which blows to dodge", choices=("never", "wound", "out"))
+    block: str = option(
+        "fallback",
+        "War Game, with wargame.inventory_block: block a blow it would dodge with an inventory "
+        "slot: never, fallback (only when it cannot dodge), first (before dodging)",
+        choices=("never", "fallback", "first"),
+    )
     mighty: str = option(
         "exposed",
         "when to declare a mighty attack: never, on an armored target, on a target that cannot "
@@ -108,6 +147,24 @@ class Tactic:
         True, "War Game: a fighter stuck, grappled or subdued tries to break free on its turn"
     )
     distract: bool = option(False, "distract the target before attacking")
+    contest: str = option(
+        "never",
+        "War Game: a grapple, shove or disarm on the target once a turn: never, grapple, shove, "
+        "disarm, auto (grapple with a dagger, disarm an armed target, shove one that can dodge)",
+        choices=("never", "grapple", "shove", "disarm", "auto"),
+    )
+    heal: str = option(
+        "fallen",
+        "War Game, healing tools: bring back an incapacitated ally (fallen), also heal an ally "
+        "missing 2+ HD (wounded), never",
+        choices=("never", "fallen", "wounded"),
+    )
+    whip: str = option(
+        "auto",
+        "War Game: a whip's subduing blow also disarms (a target with a weapon property) or "
+        "knocks down (auto), disarm, shove or none",
+        choices=("auto", "disarm", "shove", "none"),
+    )
     leader_killing: str = option(
         "never", "large scale: try leader killing", choices=("never", "always")
     )
@@ -120,6 +177,9 @@ class Tactic:
         "enemy_first", "popcorn: whom to name next", choices=("enemy_first", "ally_first")
     )
     parry: bool = option(True, "D6: parry when the parry code is better than dodge")
+    ride: bool = option(
+        True, "D6: a mounted fighter reacts with Ride when its Ride code is the best it has"
+    )
     formation: str = option(
         "advance",
         "with a map: move to close in on the nearest enemy, hold the line, flank the target "
@@ -127,6 +187,19 @@ class Tactic:
         choices=("advance", "hold", "flank", "leader"),
     )
     sprint: bool = option(True, "with a map, D6: sprint when one move brings no enemy in reach")
+    called_shot: str = option(
+        "odds",
+        "D6: call a shot (+1D difficulty, +1D damage) never, always, or when its exact odds "
+        "take the target out more often (odds)",
+        choices=("never", "odds", "always"),
+    )
+    extra_attacks: int = option(
+        0,
+        "D6: attacks a turn beyond the regular action, each one more action of the Multiple "
+        "Action Penalty on every roll of the fighter that round (its reaction and body too)",
+        low=0,
+        high=3,
+    )
 
     # --- decisions -----------------------------------------------------------------
     def choose_target(self, enemies: Sequence[Fighter], rng: np.random.Generator) -> Fighter | None:
@@ -150,17 +223,64 @@ class Tactic:
             return would_out
         return would_wound
 
+    def defence(self, avoid: bool, can_dodge: bool, can_block: bool) -> str:
+        """How a War Game defender meets a blow: ``dodge``, ``block`` or ``armor``.
+
+        ``avoid``: whether it wants to avoid the blow (:meth:`wants_dodge`). ``block`` says
+        whether an inventory slot is used before a dodge, instead of one, or never.
+        """
+        if not avoid:
+            return "armor"
+        if can_block and (self.block == "first" or (self.block == "fallback" and not can_dodge)):
+            return "block"
+        return "dodge" if can_dodge else "armor"
+
+    def contest_kind(self, dagger: bool, target_armed: bool, target_dodges: bool) -> str | None:
+        """The contested maneuver to try on the target this turn, or None (``contest``).
+
+        ``dagger``: the fighter wields one; ``target_armed``: the target's weapon has a
+        property and it is not disarmed; ``target_dodges``: it could dodge (not on the ground).
+        """
+        if self.contest == "never":
+            return None
+        if self.contest != "auto":
+            return self.contest
+        if dagger:
+            return "grapple"
+        if target_armed:
+            return "disarm"
+        return "shove" if target_dodges else None
+
+    def whip_follow(self, target_armed: bool) -> str | None:
+        """What a subduing whip blow also does: ``disarm``, ``shove`` or None (``whip``)."""
+        if self.whip == "none":
+            return None
+        if self.whip == "auto":
+            return "disarm" if target_armed else "shove"
+        return self.whip
+
     def wants_mighty(self, target_pool: int, target_can_dodge: bool = True) -> bool:
         """Whether to declare the next attack mighty.
 
-        ``exposed``: only when the target cannot dodge it, since a dodged mighty attack
-        costs the attacker its own dodges for nothing.
+        ``exposed``: only when the target cannot dodge it (``target_can_dodge``: nor block it
+        with an item), since a dodged or blocked mighty attack costs the attacker its own
+        dodges for nothing.
         """
         if self.mighty == "always":
             return True
         if self.mighty == "exposed":
             return not target_can_dodge
         return self.mighty == "armored" and target_pool >= self.mighty_pool
+
+    def wants_called_shot(self, plain: tuple[Any, ...], called: tuple[Any, ...]) -> bool:
+        """D6: whether to call a shot, given what the plain and the called blow would do.
+
+        ``plain`` and ``called`` are :func:`sim.rules.d6.harm` of each blow (the chance the
+        target is out, then its expected rank); ``odds`` calls it only when it does more.
+        """
+        if self.called_shot != "odds":
+            return self.called_shot == "always"
+        return called > plain
 
     def wants_recover(self, armor_pool: int, armor_max: int) -> bool:
         """Whether to spend 1 HD at the start of the turn to recover armor."""

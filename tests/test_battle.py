@@ -559,7 +559,7 @@ def test_d6_tie_goes_to_the_defender():
         FighterSpec("A", d6=D6Stats(attack="1D")),
         FighterSpec("B", d6=D6Stats(dodge="1D")),
         rules="d6",
-        params_a={"cover": False},
+        params_a={"cover": False, "called_shot": "never"},  # no difficulty die
         battle={"d6_difficulty": 0},
     )
     b = Battle(sc, seed=1)
@@ -679,7 +679,7 @@ def test_a_rolled_factor_comes_from_its_d8_table_with_the_battle_seed():
 def test_distraction_stops_the_target_spending_hd_this_round():
     sc = duel(
         FighterSpec("A", hit_dice=6),
-        FighterSpec("B"),
+        FighterSpec("B", inventory_slots=0),  # nothing to block with
         params_a={"distract": True, "hazard": False, "mighty": "never"},
         factors=(FactorSpec("distraction", "sand"),),
     )
@@ -699,6 +699,7 @@ def test_hazard_push_is_a_contest_and_costs_one_hd_and_the_armor():
     sc = duel(
         FighterSpec("A", hit_dice=6, strength=5),
         FighterSpec("B", armor=("chain",)),
+        params_b={"dodge": "never"},  # B does not spend 1 HD to survive the hazard's wound
         factors=(FactorSpec("hazard", "tangle"),),
     )
     b = Battle(sc, seed=1, events=True)
@@ -995,4 +996,5 @@ def test_failed_leader_killing_wounds_the_attacking_faction():
     assert "fails, attackers lose 3 HD" in lk["result"]
     red_wounds = sum(f.wounds_taken for f in b.sides["red"].fighters)
     assert red_wounds >= 3
-    assert by_name(b, "b0").status == Status.ACTIVE
+    after = b.log[b.log.index(lk) + 1 :]  # the leader is still in the fight: it attacks next
+    assert next(e for e in after if "b0" in (e["actor"], e["target"]))["action"] == "attack"

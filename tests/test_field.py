@@ -136,7 +136,7 @@ def test_d6_moves_one_space_and_sprints_instead_of_attacking():
     rules: d6
     sides:
       north:
-        tactic: {name: balanced, params: {sprint: %s}}
+        tactic: {name: balanced, params: {sprint: %s, called_shot: never}}
         fighters: [{name: A}]
       south:
         fighters: [{name: B}]

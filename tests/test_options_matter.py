@@ -288,6 +288,11 @@ sides:
       - {name: B2, hit_dice: 4, armor: [gambeson], weapon: axe}
 """
 
+# the same melee where an item may block a blow (ten items each, the default inventory)
+WG_BLOCKS = WG_MELEE.replace(
+    "rules: wargame\n", "rules:\n  system: wargame\n  options: {inventory_block: true}\n"
+)
+
 # six-HD axemen without armor: what they keep back for dodging decides every exchange
 WG_RESERVE = """
 rules: wargame
@@ -396,8 +401,11 @@ sides:
 """
 
 # a duel next to a storm: a push costs the loser 2 HD right after it spent 1 resisting
+# (only attacks may be survived for 1 HD, so the storm's wound is always taken)
 WG_STORM_DUEL = """
-rules: wargame
+rules:
+  system: wargame
+  options: {survive: attacks}
 max_rounds: 30
 factors:
   - {hazard: storm}
@@ -532,6 +540,83 @@ sides:
     tactic: {name: balanced, params: {hazard: false}}
     fighters:
       - {name: b, count: 2, hit_dice: 5, weapon: axe}
+"""
+
+# strong daggers and bare hands against dodging axemen and two-handed bastard swords, no
+# morale: grapples (the dagger strips 1 HD from the held), shoves (no dodging from the
+# ground) and disarms (no doubled damage) (tactic.contest)
+WG_BRAWL = """
+rules: wargame
+battle: {morale: none}
+max_rounds: 30
+sides:
+  red:
+    fighters:
+      - {name: R1, hit_dice: 8, strength: 6, weapon: dagger}
+      - {name: R2, hit_dice: 8, strength: 6}
+  blue:
+    fighters:
+      - {name: B1, hit_dice: 8, armor: [gambeson], weapon: axe}
+      - {name: B2, hit_dice: 8, armor: [gambeson], weapon: bastard_sword, two_handed: true}
+"""
+
+# whips rolling one d8 (max damage one time in eight) against two-handed bastard swords in
+# chain: what the subduing blow does beside (tactic.whip): a disarmed sword no longer
+# doubles its damage, a fighter knocked down spends a maneuver getting up
+WG_WHIPS = """
+rules:
+  system: wargame
+  options: {damage: weapon_d8}
+battle: {morale: none}
+max_rounds: 30
+sides:
+  red:
+    fighters:
+      - {name: r, count: 3, hit_dice: 6, weapon: whip}
+  blue:
+    tactic: {name: balanced, params: {dodge: never}}
+    fighters:
+      - {name: b, count: 3, hit_dice: 6, armor: [chain], weapon: bastard_sword, two_handed: true}
+"""
+
+# the same whips against brawlers with bare fists who dodge: auto knocks them down (no
+# dodging from the ground), disarm takes nothing from them
+WG_WHIPS_FISTS = WG_WHIPS.replace(
+    "tactic: {name: balanced, params: {dodge: never}}", "tactic: balanced"
+).replace("armor: [chain], weapon: bastard_sword, two_handed: true", "armor: [chain]")
+
+# a medic with healing tools behind two axemen, no morale: bringing the fallen back (the
+# default), also patching up the wounded, or never (tactic.heal)
+WG_MEDICS = """
+rules: wargame
+battle: {morale: none}
+max_rounds: 30
+sides:
+  red:
+    fighters:
+      - {name: R, count: 2, hit_dice: 5, weapon: axe}
+      - {name: Medic, hit_dice: 6, healing_tools: 4}
+  blue:
+    fighters:
+      - {name: B, count: 3, hit_dice: 5, weapon: axe}
+"""
+
+# torches rolling one d8 (max damage one time in eight) against men in plate (tactic: no
+# dodging): whether a torch sets on fire what cannot be ignited (wargame.torch_ignites)
+WG_TORCHES = """
+rules:
+  system: wargame
+  options: {damage: weapon_d8}
+battle: {morale: none}
+max_rounds: 30
+sides:
+  red:
+    fighters:
+      - {name: r, count: 3, hit_dice: 6, weapon: torch}
+  blue:
+    tactic: {name: balanced, params: {dodge: never}}
+    fighters:
+      - {name: b, count: 3, hit_dice: 6, armor: [plate], weapon: axe}
 """
 
 WG_DISTRACT = """
@@ -901,6 +986,81 @@ sides:
       - {name: B2, d6: {attack: 4D, dodge: 3D, damage: 4D}}
 """
 
+# red always hits blue's tough bodies: its tactic calls its shots, for a die more damage
+D6_SHOTS = """
+rules: d6
+battle: {morale: none}
+max_rounds: 1
+sides:
+  red:
+    fighters:
+      - {name: r, count: 8, d6: {attack: 7D, damage: 3D}}
+  blue:
+    fighters:
+      - {name: b, count: 8, d6: {strength: 4D, dexterity: 4D, attack: 0D, dodge: 1D}}
+"""
+
+# red's blows take blue out whenever they land: its tactic never calls a shot, which would
+# only cost it hits
+D6_OVERKILL = """
+rules: d6
+battle: {morale: none}
+max_rounds: 1
+sides:
+  red:
+    fighters:
+      - {name: r, count: 8, d6: {attack: 4D, damage: 12D}}
+  blue:
+    fighters:
+      - {name: b, count: 8, d6: {strength: 1D, dexterity: 1D, attack: 0D, dodge: 2D}}
+"""
+CALLING = "tactic: {name: balanced, params: {called_shot: always}}\n    fighters:\n"
+
+# three weak attackers on one strong fighter, 8 pips of advantage per ally before: the
+# third's 16 pips are a decisive (+4D) or an overwhelming (+5D) advantage
+D6_MOB = """
+rules: {system: d6, options: {outnumber_pips: 8}}
+battle: {morale: none}
+max_rounds: 3
+sides:
+  red:
+    fighters:
+      - {name: r, count: 3, d6: {attack: 1D, damage: 5D}}
+  blue:
+    fighters:
+      - {name: b, d6: {attack: 0D, dodge: 4D, armor: 1D}}
+"""
+
+# sure archers shoot at blue behind a wall: cover dice on the difficulty hardly matter to
+# them, on the body they do
+D6_COVERED = """
+rules: d6
+battle: {morale: none}
+max_rounds: 2
+factors: [{cover: building_wall}]
+sides:
+  red:
+    fighters:
+      - {name: r, count: 8, d6: {attack: 7D, damage: 4D, range: 300}}
+  blue:
+    fighters:
+      - {name: b, count: 8, d6: {attack: 0D, dodge: 2D}}
+"""
+
+# fire-callers against riders who react with Ride: half or whole against an area attack
+D6_CAVALRY = """
+rules: d6
+battle: {morale: none}
+max_rounds: 1
+sides:
+  red:
+    fighters:
+      - {name: r, count: 3, d6: {attack: 5D, damage: 4D, area: 4, range: 60}}
+  blue:
+    fighters:
+      - {name: b, count: 4, mounted: true, d6: {attack: 0D, dodge: 2D, ride: 5D}}
+"""
+
 D6_SIZES = """
 rules: d6
 max_rounds: 30
@@ -961,6 +1121,52 @@ sides:
   blue:
     fighters:
       - {name: b, count: 12, d6: {strength: 3D, dexterity: 3D+1, attack: 0D, dodge: 1D}}
+"""
+
+# a slow red fighter against three quicker ones, one round: in the seed's cycle it strikes
+# last (mostly already down), in popcorn blue's first actor names it next
+D6_QUICK = """
+rules: d6
+battle: {morale: none, d6_difficulty: 0}
+max_rounds: 1
+sides:
+  red:
+    fighters:
+      - {name: r, d6: {dexterity: 1D, attack: 6D, dodge: 1D, damage: 5D}}
+  blue:
+    fighters:
+      - {name: b, count: 3, d6: {dexterity: 2D, attack: 6D, dodge: 1D, damage: 5D}}
+"""
+
+# red takes an extra attack every turn: the Multiple Action Penalty on its attacks and, by
+# default, its body
+D6_FLURRY = """
+rules: d6
+battle: {morale: none}
+max_rounds: 2
+sides:
+  red:
+    tactic: {name: balanced, params: {extra_attacks: 1}}
+    fighters:
+      - {name: r, count: 6, d6: {attack: 4D, dodge: 2D, damage: 4D}}
+  blue:
+    fighters:
+      - {name: b, count: 6, d6: {attack: 4D, dodge: 2D, damage: 4D}}
+"""
+
+# three fire-callers each catch four of blue: every area attack dodged burdens the dodger's
+# body with the MAP, or only the first of the round
+D6_FIREBALLS = """
+rules: d6
+battle: {morale: none}
+max_rounds: 1
+sides:
+  red:
+    fighters:
+      - {name: r, count: 3, d6: {attack: 5D, damage: 4D, area: 4, range: 60}}
+  blue:
+    fighters:
+      - {name: b, count: 4, d6: {attack: 0D, dodge: 3D}}
 """
 
 # four who always hit and often stun one strong fighter: its attacks carry one die off per
@@ -1227,6 +1433,8 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "wargame.skewer": _probes(WG_LANCES_ANY_EIGHT, ("kill",)),
     "wargame.spear_breaks_engagement": _probes(MAP_SPEARS, (False,)),
     "wargame.hazard_contest": _probes(WG_CLIFF, (False,)),
+    "wargame.survive": _probes(WG_HAZARD, ("attacks",)),
+    "wargame.torch_ignites": _probes(WG_TORCHES, ("anyone",)),
     "wargame.contest_ties": _probes(classic(WG_CLIFF_DUEL), ("attacker", "reroll"), seeds=200),
     "wargame.contest_roll": _probes(WG_CLIFF, ("spent",), seeds=60),
     "wargame.contest_unable": _probes(classic(WG_CLIFF_DUEL_SPENT), ("auto_lose",)),
@@ -1275,16 +1483,24 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "deathwish.cheat_death": _probes(DW_VOLLEY_MAGNUM, (9,), focus=BLUE),
     "deathwish.cover_difficulty_per_point": _probes(DW_COVER, (4,), focus=BLUE),
     # D6 tiers
-    "d6.map_dice_per_action": _probes(D6_VOLLEY, (2,), focus=BLUE),
-    "d6.map_applies_to_body": _probes(D6_VOLLEY, (False,), focus=BLUE),
+    "d6.map_dice_per_action": _probes(D6_FLURRY, (2,), focus=BLUE),
+    "d6.map_applies_to_body": _probes(D6_FLURRY, (False,), focus=RED),
     "d6.halve_round": _probes(D6_SPRINT, ("up",), seeds=200, focus=BLUE),
     "d6.two_handed_parry_penalty": _probes(D6_PARRY, (6,)),
-    "d6.ride_vs_area": _probes(D6_VOLLEY, ("full",), focus=BLUE),
-    "d6.called_shot_difficulty": _probes(D6_VOLLEY, ("3D",), focus=BLUE),
-    "d6.called_shot_damage": _probes(D6_VOLLEY, ("3D",), focus=BLUE),
+    "d6.ride_vs_area": _probes(D6_CAVALRY, ("full",), focus=BLUE),
+    "d6.called_shot_difficulty": _probes(
+        D6_OVERKILL.replace("fighters:\n      - {name: r", CALLING + "      - {name: r"),
+        ("3D",),
+        focus=BLUE,
+    ),
+    "d6.called_shot_damage": _probes(D6_SHOTS, ("3D",), focus=BLUE),
     "d6.body_average": _probes(D6_VOLLEY, ("pips_up",), focus=BLUE),
-    "d6.scale_basis": _probes(D6_SIZES, ("relative",)),
-    "d6.modifier_overlap_16": _probes(D6_SIZES, ("overwhelming",)),
+    "d6.cover_on": _probes(D6_COVERED, ("body", "both"), focus=BLUE),
+    "d6.area_dodge_map": _probes(D6_FIREBALLS, ("once",), focus=BLUE),
+    "d6.outnumber_pips": _probes(D6_VOLLEY, (3,), focus=BLUE),
+    "d6.turn_order": _probes(D6_QUICK, ("cycle",), focus=BLUE),
+    "d6.scale_basis": _probes(D6_SIZES, ("relative",), seeds=200),
+    "d6.modifier_overlap_16": _probes(D6_MOB, ("overwhelming",), seeds=200, focus=BLUE),
     "d6.stun_penalty": _probes(classic(D6_STUNS), ("once",), seeds=80, focus=RED),
     "d6.wound_penalty": _probes(D6_WOUNDED_TWICE, ("once",), seeds=80),
     "d6.infection_max": _probes(D6_CAMP, (0, 8), focus=AFTER),
@@ -1306,7 +1522,7 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "battle.deathwish_location": _probes(DW_VOLLEY_PLATES, ("random",), focus=BLUE),
     "battle.deathwish_cover": _probes(DW_COVER, (0, 4), focus=BLUE),
     "battle.d6_difficulty": _probes(D6_VOLLEY, (5, 15), focus=BLUE),
-    "battle.d6_cover_dice": _probes(MAP_D6, (0, 4)),
+    "battle.d6_cover_dice": _probes(D6_COVERED, (0, 4), focus=BLUE),
     "battle.move_ft": _probes(MAP_GUNS, (5, 60)),
     "battle.gun_range_yd": _probes(MAP_GUNS, (5,)),
     "battle.firearm_range_yd": _probes(MAP_RIFLES, (5,)),
@@ -1317,6 +1533,15 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "tactic.reserve": _probes(WG_RESERVE, (0, 3), seeds=80),
     "tactic.all_in_last": _probes(WG_MELEE, (False,), seeds=120),
     "tactic.dodge": _probes(WG_MELEE, ("never", "out")),
+    "tactic.block": _probes(WG_BLOCKS, ("never", "first"), seeds=120),
+    "tactic.contest": _probes(
+        WG_BRAWL, ("grapple", "shove", "disarm", "auto"), sides=("red",), focus=BLUE + RED
+    ),
+    "tactic.heal": _probes(WG_MEDICS, ("never", "wounded"), sides=("red",)),
+    "tactic.whip": (
+        Probe(WG_WHIPS, ("shove", "none"), seeds=200, sides=("red",)),
+        Probe(WG_WHIPS_FISTS, ("disarm",), seeds=200, sides=("red",)),
+    ),
     "tactic.mighty": _probes(WG_MELEE, ("never", "armored", "always"), seeds=80),
     "tactic.mighty_pool": _probes(WG_MELEE_ARMORED, (0, 20), seeds=200),
     "tactic.recover_below": _probes(WG_ARMOR_DUEL, (0.0, 0.9), seeds=200),
@@ -1329,9 +1554,15 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "tactic.protect_leader": _probes(TWOWP_MELEE, (False,)),
     "tactic.objective_share": _probes(WG_OBJECT, (0.0, 1.0), sides=("red",)),
     "tactic.name_next": _probes(WG_LEADERS, ("ally_first",)),
-    "tactic.parry": _probes(D6_PARRY, (False,), seeds=60),
+    "tactic.parry": _probes(D6_PARRY, (False,), seeds=120),
+    "tactic.ride": _probes(D6_CAVALRY, (False,), sides=("blue",), focus=BLUE),
     "tactic.formation": _probes(MAP_LEADER, ("hold", "flank", "leader"), sides=("red",)),
     "tactic.sprint": _probes(D6_SPRINT, (False,), sides=("blue",), focus=BLUE),
+    "tactic.extra_attacks": _probes(D6_VOLLEY, (1,), sides=("red",), focus=BLUE),
+    "tactic.called_shot": (
+        Probe(D6_SHOTS, ("never",), sides=("red",), focus=BLUE),
+        Probe(D6_OVERKILL, ("always",), sides=("red",), focus=BLUE),
+    ),
     # the aftermath (aftermath.options, aftermath.camp) and campaigns (campaign.options)
     "2w2p-aftermath.rest": _probes(TWOWP_NURSED, ("light",), focus=AFTER),
     "2w2p-aftermath.rest_on_blow_day": _probes(TWOWP_WELL_NURSED, (True,), focus=AFTER),
@@ -1365,10 +1596,6 @@ PROBES: dict[str, tuple[Probe, ...]] = {
 }
 
 NOT_WIRED: dict[str, str] = {
-    "wargame.inventory_block": (
-        "no tactic ever blocks with an inventory slot: a defender dodges or lets its armor "
-        "absorb (RULES.md 1.3 leaves the choice to a tactic, which has no block policy)"
-    ),
     "wargame.spear_breaks_engagement": (
         "the rules report it (Hit.breaks_engagement) but the battle never reads it: off a map "
         "there is no engagement, on a map a shove always moves the target out of reach"
@@ -1377,25 +1604,12 @@ NOT_WIRED: dict[str, str] = {
         "training towards a healer's level (RULES.md 2.2) is never simulated: skill levels "
         "are given"
     ),
-    "d6.map_dice_per_action": (
-        "no fighter takes more than one regular and one move action a round, so the Multiple "
-        "Action Penalty never applies (no tactic takes extra actions)"
-    ),
-    "d6.map_applies_to_body": "the Multiple Action Penalty never applies (see map_dice_per_action)",
     "d6.two_handed_parry_penalty": "D6 fighters have no two-handed weapons to parry with",
-    "d6.ride_vs_area": "no D6 fighter rides, and no attack is an area attack",
-    "d6.called_shot_difficulty": "no tactic calls a shot",
-    "d6.called_shot_damage": "no tactic calls a shot",
-    "d6.modifier_overlap_16": "the battle never turns an advantage into dice (modifiers table)",
     "d6.heal_stunned": (
         "heals happen only in the aftermath, where a Stunned patient is up again the same day "
         "whatever the reading; heals in battle (potions, spells) are not simulated"
     ),
     "d6.wando_pea_halves": "resurrection is not simulated",
-    "battle.d6_cover_dice": (
-        "D6 fighters fight hand to hand: off a map they take cover only from ranged enemies, "
-        "on a map cover keeps off only attackers not next to it"
-    ),
 }
 """Options the code never reads where the seeds need them (a bigger job than a test): their
 cases are strict xfails."""

@@ -14,7 +14,7 @@ from sim.experiment import KEYS as EXPERIMENT_KEYS
 from sim.scenario.checks.aftermath import _AFTERMATH_KEYS, _HEALER_KEYS
 from sim.scenario.checks.campaign import _BATTLE_KEYS, _CAMPAIGN_KEYS
 from sim.scenario.checks.document import _TOP_KEYS
-from sim.scenario.checks.fighters import _D6_CODES, _DW_KEYS, _ENTRY_KEYS
+from sim.scenario.checks.fighters import _D6_KEYS, _DW_KEYS, _ENTRY_KEYS
 from sim.scenario.checks.map import _MAP_KEYS
 from sim.scenario.checks.sides import _GOAL_KEYS, _SIDE_KEYS
 from tests.test_cli_run import run
@@ -69,7 +69,7 @@ def test_the_schema_knows_the_keys_the_loader_knows():
     }
     fighter = defs["template"]["properties"]
     assert tuple(fighter["deathwish"]["properties"]) == _DW_KEYS
-    assert tuple(fighter["d6"]["properties"]) == (*_D6_CODES, "size")
+    assert tuple(fighter["d6"]["properties"]) == _D6_KEYS
     assert tuple(defs["goal"]["anyOf"][1]["properties"]) == _GOAL_KEYS
     assert tuple(s["properties"]["aftermath"]["properties"]) == _AFTERMATH_KEYS
     healer = s["properties"]["aftermath"]["properties"]["healers"]["items"]

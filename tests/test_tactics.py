@@ -82,3 +82,31 @@ def test_popcorn_names_the_most_harmless_enemy_first_or_an_ally_first():
     ally = make_tactic("balanced", {"name_next": "ally_first"})
     assert ally.name_next_actor(red, blue).name == "r1"  # most HD to spend
     assert ally.name_next_actor([], red).name == "r0"
+
+
+def test_a_defender_blocks_with_an_item_only_when_its_tactic_says():
+    fallback, first = make_tactic(), make_tactic("balanced", {"block": "first"})
+    never = make_tactic("balanced", {"block": "never"})
+    assert fallback.block == "fallback"
+    # (avoid, can_dodge, can_block) -> defence
+    assert fallback.defence(False, True, True) == "armor"
+    assert fallback.defence(True, True, True) == "dodge"
+    assert fallback.defence(True, False, True) == "block"
+    assert fallback.defence(True, False, False) == "armor"
+    assert first.defence(True, True, True) == "block"
+    assert first.defence(True, True, False) == "dodge"
+    assert never.defence(True, False, True) == "armor"
+
+
+def test_a_called_shot_is_weighed_by_its_odds_unless_the_tactic_says_never_or_always():
+    from fractions import Fraction as F
+
+    from sim.tactics import make_tactic
+
+    plain, better = (F(1, 4), F(2)), (F(1, 3), F(1))
+    odds = make_tactic()
+    assert odds.called_shot == "odds"
+    assert odds.wants_called_shot(plain, better) and not odds.wants_called_shot(better, plain)
+    assert not odds.wants_called_shot(plain, plain)
+    assert make_tactic(params={"called_shot": "always"}).wants_called_shot(better, plain)
+    assert not make_tactic(params={"called_shot": "never"}).wants_called_shot(plain, better)

@@ -26,14 +26,15 @@ class Dataset:
     root: Path
     manifest: dict[str, Any]
     params: tuple[str, ...]
+    unlisted: tuple[str, ...] = ()  # part files the manifest does not list (not read)
 
     def arrow(self, table: str, columns: Sequence[str] | None = None) -> pa.Table:
         """One table (every part) as Arrow, optionally only some columns."""
-        folder = self.root / table
-        if not has_table(self, table):
+        files = records.table_files(self.root, table, self.manifest)
+        if not files:
             empty = records.schema(table, self._param_fields())
             return empty.empty_table().select(list(columns)) if columns else empty.empty_table()
-        data = pads.dataset(folder, format="parquet")  # skips ".part-*.tmp" (hidden) files
+        data = pads.dataset([str(f) for f in files], format="parquet")
         return data.to_table(columns=list(columns) if columns is not None else None)
 
     def _param_fields(self) -> list[pa.Field]:
@@ -123,17 +124,17 @@ def load(root: str | Path) -> Dataset:
     Its ``params`` are the swept parameters, after a ``label`` column if the runs have
     one (a ``list`` design's point labels), so every table shows the labels.
     """
+    from sim import store
+
     root = Path(root)
-    manifest = records.read_manifest(root)
+    manifest, extra = store.open_manifest(root)
     params = tuple(manifest.get("parameters", []))
-    folder = root / "runs"
-    if folder.is_dir() and any(folder.glob("part-*.parquet")):
-        if "label" in pads.dataset(folder, format="parquet").schema.names:
-            params = ("label", *params)  # a list design's point labels, shown first
-    return Dataset(root, manifest, params)
+    runs = records.table_files(root, "runs", manifest)
+    if runs and "label" in pads.dataset([str(f) for f in runs], format="parquet").schema.names:
+        params = ("label", *params)  # a list design's point labels, shown first
+    return Dataset(root, manifest, params, tuple(extra))
 
 
 def has_table(ds: Dataset, table: str) -> bool:
     """Whether the dataset holds any part of ``table``."""
-    folder = ds.root / table
-    return folder.is_dir() and any(folder.glob("part-*.parquet"))
+    return bool(records.table_files(ds.root, table, ds.manifest))

@@ -79,6 +79,10 @@ class D6Stats:
 
     ``attack`` is the weapon skill (hit rating), ``damage`` the weapon's damage code (empty:
     unarmed, Strength - 2 pips), ``armor`` the armor/shield dice added to the body roll.
+    ``ride`` is the Ride skill, a reaction of a ``mounted`` fighter (empty: none). ``range``
+    is the reach of a ranged weapon in feet (0: hand to hand); a ranged attack cannot be
+    parried. ``area`` makes the attack an area attack that catches up to that many enemies
+    (0: a single target).
     """
 
     strength: str = "3D"
@@ -89,6 +93,9 @@ class D6Stats:
     damage: str = "4D"
     armor: str = "0D"
     size: str | int = 0
+    ride: str = ""
+    range: int = 0
+    area: int = 0
 
 
 START_STATUSES = ("active", "incapacitated", "dead", "fled", "surrendered")
@@ -102,7 +109,8 @@ class FighterSpec:
     War Game: ``hit_dice``, worn ``armor`` (table names; piecemeal as ``"piecemeal:3"``),
     ``shield`` (small/medium/large or 2..4), ``weapon`` (a d12 category or ``plain``),
     ``dex_modifier`` (or a two-digit ``savvy`` score, whose second digit is used instead),
-    ``inventory_slots``, ``mounted``, ``two_handed``. Shared attributes on
+    ``inventory_slots``, ``healing_tools`` (uses, each 1 HD back), ``mounted``,
+    ``two_handed``. Shared attributes on
     the Deathwish scale (5 = average): ``body``, ``strength``, ``dexterity``; ``athletics`` is
     added in War Game contests instead of Strength when higher. 2W2P: ``fights`` (the count
     of life-or-death fights: its tier), ``prime``, ``skills`` (name -> level),
@@ -124,6 +132,7 @@ class FighterSpec:
     dex_modifier: int = 0
     savvy: int | None = None
     inventory_slots: int = 10
+    healing_tools: int = 0
     mounted: bool = False
     two_handed: bool = False
     body: int = 5

@@ -3,7 +3,11 @@
 The hit rating against the reaction rolled once per round and the difficulty, then damage
 against the body roll and the damage table's stacking. On a map a move of one space [S],
 and a sprint instead of the attack [S]. Mortal wounds kill with time
-(:meth:`D6.end_of_round`).
+(:meth:`D6.end_of_round`). The seed's own mechanics (issue 19): its turn cycle
+(:func:`cycle_turns`), extra attacks under the Multiple Action Penalty (:func:`turn`),
+area attacks with one hit roll (:func:`area_attack`), called shots (:func:`call_shot`),
+the modifiers table as outnumbering (:func:`hit_rating`), cover dice where ``d6.cover_on``
+says (:func:`modifiers`), Ride reactions (:func:`choose_reaction`).
 """
 
 from __future__ import annotations
@@ -21,9 +25,11 @@ from sim.rules.common import Status
 from sim.systems.base import System
 from sim.systems.common import (
     BAND_DIFFICULTY,
+    choose_target,
     flee,
     map_cover,
     map_move_then_target,
+    map_target,
     one_attack_target,
     plan_move,
 )
@@ -36,14 +42,17 @@ if TYPE_CHECKING:
 
 @dataclass
 class D6State:
-    """A D6 fighter's condition on the damage table, its stuns, and its round's reaction."""
+    """A D6 fighter's condition on the damage table, its stuns, and its round's reactions."""
 
     condition: d6.Condition = d6.UNHURT
     stuns: list[int] = field(default_factory=list)  # rounds in which a stun was taken
     mortal_rounds: int = 0
-    reaction: int | None = None  # the reaction total that stands for this round
-    reaction_kind: str = "dodge"
+    reactions: dict[str, int] = field(default_factory=dict)  # kind -> total, this round [S]
     sprinted: int = -1  # the round it last sprinted (on a map)
+    cycle_place: int = -1  # its place in the seed's turn cycle (-1: not in it yet)
+    extra_attacks: int = 0  # attacks beyond the regular action declared this round
+    area_dodges: int = 0  # area attacks dodged this round
+    attacked_by: dict[int, str] = field(default_factory=dict)  # this round: id -> side
 
 
 class D6(System):
@@ -75,17 +84,38 @@ class D6(System):
         return {"d6_condition": survivor["d6_condition"]}
 
     def start_round(self, b: Battle) -> None:
-        """A reaction rolled last round no longer stands."""
+        """A reaction rolled last round no longer stands, nor last round's extra actions."""
         for f in b.all_fighters():
-            f.state.reaction = None
+            f.state.reactions = {}
+            f.state.extra_attacks = f.state.area_dodges = 0
+            f.state.attacked_by = {}
 
     def start_status(self, f: Fighter) -> Status:
         """What the damage table makes of its condition."""
         return d6.status_for(f.state.condition)
 
+    def fight_round(self, b: Battle) -> None:
+        """The round's turns: the frame's initiative and popcorn, or the seed's cycle.
+
+        ``turn_order: cycle`` [I] (:func:`cycle_turns`) everywhere but in the large-scale
+        pools, which are the War Game's own.
+        """
+        if b.options.turn_order == "cycle" and not (b.large and b.large_mode == "pools"):
+            cycle_turns(b)
+        else:
+            b.take_turns()
+
     def take_turn(self, b: Battle, f: Fighter) -> None:
         """``f``'s attack (:func:`turn`)."""
         turn(b, f)
+
+    def is_ranged(self, f: Fighter) -> bool:
+        """A weapon with a range (``d6.range``)."""
+        return f.spec.d6.range > 0
+
+    def range_ft(self, b: Battle, f: Fighter) -> float:
+        """Its weapon's range in feet (0: hand to hand)."""
+        return float(f.spec.d6.range)
 
     def end_of_round(self, b: Battle) -> None:
         """A mortally wounded fighter rolls 2D; below the rounds so far, it dies [S]."""
@@ -100,6 +130,37 @@ class D6(System):
                 b.note(f.name, "dies of a mortal wound", result=f"round {f.state.mortal_rounds}")
                 f.state.condition = d6.Condition(d6.DamageTier.DEAD)
                 b.set_status(f, Status.DEAD)
+
+
+def cycle_turns(b: Battle) -> None:
+    """A round of the seed's turn cycle: everyone in the fight once, in the cycle's order [S].
+
+    The cycle is set the first round (:func:`sim.rules.d6.roll_cycle_order`: the highest
+    Dexterity first) and every round returns to its first; fighters who join later are put at
+    its end, in the same order among themselves.
+    """
+    fighters = [f for f in b.all_fighters() if f.in_fight]
+    new = [f for f in fighters if f.state.cycle_place < 0]
+    if new:
+        sides = list(b.sides)
+        order = d6.roll_cycle_order(
+            [parse_code(f.spec.d6.dexterity).total_pips for f in new],
+            [sides.index(f.side) for f in new],
+            b.rng,
+        )
+        start = 1 + max((f.state.cycle_place for f in b.all_fighters()), default=-1)
+        for place, i in enumerate(order, start):
+            new[i].state.cycle_place = place
+        b.note(
+            "battle",
+            "turn cycle",
+            result=", ".join(new[i].name for i in order) + (" join" if start else ""),
+        )
+    for f in sorted(fighters, key=lambda f: f.state.cycle_place):
+        if b.ended:
+            break
+        b.take_turn(f)
+        b.mark_acted(f)
 
 
 def map_move(b: Battle, f: Fighter) -> Fighter | None:
@@ -123,91 +184,361 @@ def dice_code(text: str, fallback: D6Code) -> D6Code:
     return parse_code(text) if text else fallback
 
 
+def extra(b: Battle, f: Fighter) -> int:
+    """``f``'s extra actions this round, of the Multiple Action Penalty [S]."""
+    return d6.map_actions(f.state.extra_attacks, f.state.area_dodges, b.options)
+
+
 def penalty(b: Battle, f: Fighter) -> int:
-    """The dice ``f`` loses on its rolls now: its wounds and the stuns in effect."""
+    """The dice ``f`` loses on its rolls now: the MAP, its wounds and the stuns in effect."""
     return d6.penalty_dice(
-        f.state.condition, stuns=d6.stuns_in_effect(f.state.stuns, b.round), options=b.options
+        f.state.condition,
+        stuns=d6.stuns_in_effect(f.state.stuns, b.round),
+        extra=extra(b, f),
+        options=b.options,
     )
 
 
-def reaction_of(b: Battle, f: Fighter) -> tuple[str, int]:
-    """The reaction ``f`` rolled this round (rolled on the first attack it faces)."""
-    if f.state.reaction is None:
-        dodge = parse_code(f.spec.d6.dodge)
-        parry = dice_code(f.spec.d6.parry, D6Code(0))
-        use_parry = b.tactic_of(f).parry and parry.total_pips > dodge.total_pips
-        kind, skill = ("parry", parry) if use_parry else ("dodge", dodge)
-        if not f.active or not d6.can_act(f.state.condition):
-            total = 0
-        else:
-            code = d6.reaction_code(
-                skill,
-                kind,
-                sprinting=f.state.sprinted == b.round,
-                penalty=penalty(b, f),
-                options=b.options,
-            )
-            total = code.roll(b.rng)
-        f.state.reaction = total
-        f.state.reaction_kind = kind
-    return f.state.reaction_kind, f.state.reaction
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """How a fighter meets one attack: its reaction, and the total standing or the code to roll.
+
+    ``standing`` is the total rolled earlier this round, which stands [S]; otherwise it rolls
+    ``code`` (``None``: it cannot react, and counts 0).
+    """
+
+    kind: str
+    standing: int | None
+    code: D6Code | None
+
+
+ALL_REACTIONS = ("dodge", "parry", "ride")
+"""What meets a blow hand to hand."""
+NO_PARRY = ("dodge", "ride")
+"""What meets a ranged or an area attack: no parry [S, I]."""
+
+
+def choose_reaction(b: Battle, t: Fighter, allowed: tuple[str, ...]) -> tuple[str, D6Code]:
+    """The reaction ``t`` rolls this round among ``allowed``, and its skill.
+
+    Parry if allowed, its tactic parries and its parry code beats its dodge code, else
+    dodge; a mounted fighter whose tactic rides and whose Ride code beats both rides [S].
+    """
+    tactic = b.tactic_of(t)
+    best = ("dodge", parse_code(t.spec.d6.dodge))
+    parry = dice_code(t.spec.d6.parry, D6Code(0))
+    if "parry" in allowed and tactic.parry and parry.total_pips > best[1].total_pips:
+        best = ("parry", parry)
+    ride = dice_code(t.spec.d6.ride, D6Code(0))
+    if (
+        "ride" in allowed
+        and t.spec.mounted
+        and tactic.ride
+        and ride.total_pips > best[1].total_pips
+    ):
+        best = ("ride", ride)
+    return best
+
+
+def plan_reaction(b: Battle, t: Fighter, allowed: tuple[str, ...] = ALL_REACTIONS) -> Plan:
+    """How ``t`` meets the next attack (nothing rolled yet), with one of ``allowed``.
+
+    A reaction of an allowed kind rolled earlier this round stands [S]; otherwise it rolls one
+    (a fighter who parried hand to hand dodges a ranged or area attack).
+    """
+    for kind, total in t.state.reactions.items():
+        if kind in allowed:
+            return Plan(kind, total, None)
+    kind, skill = choose_reaction(b, t, allowed)
+    if not t.active or not d6.can_act(t.state.condition):
+        return Plan(kind, None, None)
+    code = d6.reaction_code(
+        skill,
+        kind,
+        sprinting=t.state.sprinted == b.round,
+        mounted=t.spec.mounted,
+        penalty=penalty(b, t),
+        options=b.options,
+    )
+    return Plan(kind, None, code)
+
+
+def react(b: Battle, t: Fighter, plan: Plan, *, area: bool = False) -> tuple[str, int]:
+    """``t``'s reaction to one attack as ``plan`` says: rolled now unless one stands [S].
+
+    Against an ``area`` attack it counts half (:func:`area_plan`).
+    """
+    total = plan.standing
+    if total is None:
+        total = plan.code.roll(b.rng) if plan.code is not None else 0
+        t.state.reactions[plan.kind] = total
+    use = d6.reaction_against(total, plan.kind, area=area, options=b.options)
+    return plan.kind, use.total
+
+
+def area_plan(b: Battle, t: Fighter) -> Plan:
+    """How ``t`` meets an area attack: no parry; a dodge is one more action of the MAP [S].
+
+    The dodge is counted before it is rolled, so a dodge rolled now bears its own penalty
+    [I] (``d6.area_dodge_map`` says whether each area attack dodged counts, or one a round).
+    """
+    plan = plan_reaction(b, t, NO_PARRY)
+    reacts = plan.standing is not None or plan.code is not None
+    if reacts and d6.reaction_against(0, plan.kind, area=True, options=b.options).adds_map:
+        t.state.area_dodges += 1
+        plan = plan_reaction(b, t, NO_PARRY)
+    return plan
 
 
 def turn(b: Battle, f: Fighter) -> None:
-    """``f``'s D6 turn: its one attack (after a move on a map) against one target."""
+    """``f``'s D6 turn: its attack (after a move on a map), and any extra attacks [S].
+
+    The tactic's ``extra_attacks`` are declared once it has a target; each is one more
+    action of the Multiple Action Penalty for the rest of the round [S].
+    """
     if f.status == Status.FLEEING:
         flee(b, f)
         return
     if not d6.can_act(f.state.condition):
         return
-    if b.field is None:
-        target = one_attack_target(b, f)
-        cover = b.opts.d6_cover_dice if target is not None and b.in_cover(target) else 0
-        base = b.opts.d6_difficulty
-    else:
-        target = map_move(b, f)
-        if target is not None:
-            cover = map_cover(b, f, target, b.opts.d6_cover_dice)
-            base = b.opts.d6_difficulty + BAND_DIFFICULTY[b.field.band_of(f, target)]
+    target, base, cover = aim(b, f)
     if target is None:
         return
-    mods = d6.attack_modifiers(
+    more = b.tactic_of(f).extra_attacks
+    if more:
+        f.state.extra_attacks += more
+        b.note(
+            f.name,
+            "extra actions",
+            result=f"{more} more attack{'s' if more > 1 else ''}: MAP -{penalty_of_map(b, f)}D "
+            "this round",
+        )
+    attack(b, f, target, base, cover)
+    for _ in range(more):
+        if b.ended or not f.active or not d6.can_act(f.state.condition):
+            return
+        target, base, cover = aim(b, f, move=False)
+        if target is None:
+            return
+        attack(b, f, target, base, cover)
+
+
+def penalty_of_map(b: Battle, f: Fighter) -> int:
+    """The dice the Multiple Action Penalty alone takes off ``f``'s rolls this round."""
+    return extra(b, f) * b.options.map_dice_per_action
+
+
+def aim(b: Battle, f: Fighter, *, move: bool = True) -> tuple[Fighter | None, int, int]:
+    """``f``'s target (after its move on a map), the difficulty number and the target's cover.
+
+    ``move``: the turn's first attack, which may take cover off a map and move on one.
+    """
+    if b.field is None:
+        target = one_attack_target(b, f) if move else choose_target(b, f)
+        cover = b.opts.d6_cover_dice if target is not None and b.in_cover(target) else 0
+        return target, b.opts.d6_difficulty, cover
+    target = map_move(b, f) if move else map_target(b, f)
+    if target is None:
+        return None, 0, 0
+    cover = map_cover(b, f, target, b.opts.d6_cover_dice)
+    return target, b.opts.d6_difficulty + BAND_DIFFICULTY[b.field.band_of(f, target)], cover
+
+
+def modifiers(
+    b: Battle, f: Fighter, target: Fighter, cover: int, *, called: bool = False
+) -> d6.AttackModifiers:
+    """Cover, a ``called`` shot and scale of ``f``'s attack on ``target`` [S]."""
+    return d6.attack_modifiers(
         cover=cover,
+        called_shot=called,
         target_size=target.spec.d6.size,
         attacker_size=f.spec.d6.size,
         options=b.options,
     )
-    if hits(b, f, target, base, mods):
-        strike(b, f, target, mods)
 
 
-def hits(b: Battle, f: Fighter, target: Fighter, base: int, mods: d6.AttackModifiers) -> bool:
-    """Whether ``f``'s hit rating beats ``target``'s reaction and meets the difficulty [S]."""
-    hit_code = d6.apply_penalty(parse_code(f.spec.d6.attack), penalty(b, f))
-    kind, reaction = reaction_of(b, f=target)
-    use = d6.reaction_against(reaction, kind, options=b.options)
+def call_shot(
+    b: Battle, f: Fighter, target: Fighter, hit_code: D6Code, plan: Plan, base: int, cover: int
+) -> bool:
+    """Whether ``f`` calls its shot at ``target``, as its tactic weighs the exact odds [S].
+
+    The odds of each blow (:func:`sim.rules.d6.blow_dist`) from what ``f`` can see: the
+    target's reaction standing this round or the code it would roll, the difficulty, damage
+    and body with each blow's modifiers, and the target's condition.
+    """
+    tactic = b.tactic_of(f)
+    if tactic.called_shot == "never":
+        return False
+    if tactic.called_shot == "always":
+        return True
+    reaction: D6Code | int = plan.standing if plan.standing is not None else plan.code or 0
+    damage, body = damage_code(f), body_of(b, target)
+
+    def harm(called: bool) -> tuple[Any, ...]:
+        mods = modifiers(b, f, target, cover, called=called)
+        dist = d6.blow_dist(
+            target.state.condition, hit_code, reaction, base, damage, body, mods, options=b.options
+        )
+        return d6.harm(dist)
+
+    return tactic.wants_called_shot(harm(False), harm(True))
+
+
+def attack(b: Battle, f: Fighter, target: Fighter, base: int, cover: int) -> None:
+    """One attack of ``f`` on ``target``: the hit [S], then on a hit the damage [S].
+
+    An area attack (``d6.area``) catches the target's neighbours too (:func:`area_attack`).
+    """
+    if f.spec.d6.area > 0:
+        area_attack(b, f, target, base, cover)
+        return
+    hit_code = hit_rating(b, f, target)
+    allowed = NO_PARRY if b.system.is_ranged(f) else ALL_REACTIONS
+    plan = plan_reaction(b, target, allowed)
+    called = call_shot(b, f, target, hit_code, plan, base, cover)
+    mods = modifiers(b, f, target, cover, called=called)
+    if called:
+        b.note(
+            f.name,
+            "calls a shot",
+            target.name,
+            result=f"+{b.options.called_shot_difficulty} difficulty, "
+            f"+{b.options.called_shot_damage} damage",
+        )
+    kind, reaction = react(b, target, plan)
     difficulty = d6.roll_difficulty(base, mods, b.rng)
-    hit = d6.roll_hit(hit_code, use.total, difficulty, b.rng)
+    hit = d6.roll_hit(hit_code, reaction, difficulty, b.rng)
     if not hit.hit:
+        shelter = f", cover {cover}D on the {b.options.cover_on}" if cover else ""
         b.note(
             f.name,
             "attacks",
             target.name,
             dice=f"{hit_code}={hit.total}",
-            result=f"misses ({kind} {use.total}, difficulty {difficulty})",
+            result=f"misses ({kind} {reaction}, difficulty {difficulty}{shelter})",
         )
-    return bool(hit.hit)
+        return
+    strike(b, f, target, mods)
+
+
+def hit_rating(b: Battle, f: Fighter, target: Fighter) -> D6Code:
+    """``f``'s attack code against ``target``: less its penalties, plus any advantage [S].
+
+    The modifiers table (:func:`sim.rules.d6.outnumber_dice`, ``d6.outnumber_pips`` [H]):
+    each ally who attacked ``target`` earlier this round is that many pips of advantage,
+    turned into dice. ``f`` is then booked as one of ``target``'s attackers.
+    """
+    code = d6.apply_penalty(parse_code(f.spec.d6.attack), penalty(b, f))
+    allies = sum(side == f.side for i, side in target.state.attacked_by.items() if i != f.unique_id)
+    target.state.attacked_by[f.unique_id] = f.side
+    bonus = d6.outnumber_dice(allies, b.options)
+    if bonus.dice:
+        pips = allies * b.options.outnumber_pips
+        b.note(
+            f.name,
+            "outnumbers",
+            target.name,
+            result=f"+{bonus}: {allies} all{'ies' if allies > 1 else 'y'} before it, "
+            f"{d6.advantage_degree(pips, b.options)} advantage ({pips} pips)",
+        )
+    return code.plus_dice(bonus.dice)
+
+
+def caught(b: Battle, f: Fighter, target: Fighter) -> list[Fighter]:
+    """Whom ``f``'s area attack on ``target`` catches: up to ``d6.area`` enemies [I].
+
+    The target first, then on a map the active enemies next to it (nearest the attacker
+    first), off a map the active enemies of the target's side in their order.
+    """
+    others = [e for e in b.enemies_of(f) if e is not target and e.active]
+    if b.field is not None:
+        at = b.field.cell(target)
+        others = [e for e in others if _next_to(b.field.cell(e), at)]
+    else:
+        others = [e for e in others if e.side == target.side]
+    return [target, *others][: f.spec.d6.area]
+
+
+def _next_to(a: tuple[int, int], c: tuple[int, int]) -> bool:
+    return max(abs(a[0] - c[0]), abs(a[1] - c[1])) <= 1
+
+
+def area_attack(b: Battle, f: Fighter, target: Fighter, base: int, cover: int) -> None:
+    """An area attack: one roll to hit against everyone it catches [S].
+
+    Each target reacts (a dodge counts half and adds MAP, :func:`area_plan`), then the one
+    hit roll (:func:`sim.rules.d6.roll_area_attack`) stands against each reaction and each
+    target's own difficulty; each target hit takes its own damage against its own body.
+    """
+    victims = caught(b, f, target)
+    hit_code = hit_rating(b, f, target)
+    for t in victims[1:]:
+        t.state.attacked_by[f.unique_id] = f.side
+    plans = []
+    for t in victims:
+        kind, reaction = react(b, t, area_plan(b, t), area=True)
+        plans.append((kind, reaction, modifiers(b, f, t, cover if t is target else 0)))
+    results = d6.roll_area_attack(
+        hit_code,
+        [
+            d6.AreaTarget(reaction, base, damage_code(f), body_of(b, t), mods)
+            for t, (_, reaction, mods) in zip(victims, plans, strict=True)
+        ],
+        b.rng,
+    )
+    b.note(
+        f.name,
+        "area attack",
+        ", ".join(t.name for t in victims),
+        dice=f"{hit_code}={results[0].hit_total}",
+    )
+    for t, (kind, reaction, mods), res in zip(victims, plans, results, strict=True):
+        if res.damage is None:
+            b.note(
+                f.name,
+                "attacks",
+                t.name,
+                result=f"misses ({kind} {reaction} against an area attack, "
+                f"difficulty {res.difficulty})",
+            )
+            continue
+        damage = damage_code(f).plus_dice(mods.damage_dice.dice)
+        body = body_of(b, t, mods)
+        wound(b, f, t, res.damage, f"{damage}={res.damage.damage} vs body {body}={res.damage.body}")
+
+
+def damage_code(f: Fighter) -> D6Code:
+    """``f``'s weapon damage, or unarmed (Strength - 2 pips) [S]."""
+    return dice_code(f.spec.d6.damage, d6.unarmed_damage(parse_code(f.spec.d6.strength)))
+
+
+def body_of(b: Battle, t: Fighter, mods: d6.AttackModifiers = d6.NO_MODIFIERS) -> D6Code:
+    """``t``'s body code against one attack: Strength and Dexterity, armor, ``mods``' dice.
+
+    Less the Multiple Action Penalty of its round (``d6.map_applies_to_body``) [S, H].
+    """
+    d = t.spec.d6
+    body = d6.body_code(
+        parse_code(d.strength), parse_code(d.dexterity), parse_code(d.armor), b.options
+    )
+    if extra(b, t):
+        body = d6.apply_penalty(
+            body,
+            d6.penalty_dice(t.state.condition, extra=extra(b, t), body=True, options=b.options),
+        )
+    return body.plus_dice(mods.body_dice.dice)
 
 
 def strike(b: Battle, f: Fighter, target: Fighter, mods: d6.AttackModifiers) -> None:
     """``f``'s damage against ``target``'s body roll, and the damage table's result [S]."""
-    strength = parse_code(target.spec.d6.strength)
-    damage = dice_code(f.spec.d6.damage, d6.unarmed_damage(parse_code(f.spec.d6.strength)))
-    damage = damage.plus_dice(mods.damage_dice.dice)
-    body = d6.body_code(
-        strength, parse_code(target.spec.d6.dexterity), parse_code(target.spec.d6.armor), b.options
-    ).plus_dice(mods.body_dice.dice)
+    damage = damage_code(f).plus_dice(mods.damage_dice.dice)
+    body = body_of(b, target, mods)
     res = d6.roll_damage_vs_body(damage, body, b.rng)
+    wound(b, f, target, res, f"{damage}={res.damage} vs body {body}={res.body}")
+
+
+def wound(b: Battle, f: Fighter, target: Fighter, res: d6.DamageResult, dice: str) -> None:
+    """Book a damage roll's result on ``target``: its condition, stuns, status [S]."""
     before = target.state.condition
     target.state.condition = d6.stacked(before, res.tier)
     if b.log is not None:
@@ -215,7 +546,7 @@ def strike(b: Battle, f: Fighter, target: Fighter, mods: d6.AttackModifiers) -> 
             f.name,
             "attacks",
             target.name,
-            dice=f"{damage}={res.damage} vs body {body}={res.body}",
+            dice=dice,
             result=f"{res.tier.value}; now {target.state.condition.label}",
         )
     if res.tier is d6.DamageTier.NONE:

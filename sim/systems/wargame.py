@@ -78,12 +78,12 @@ class WarGame(System):
         turn(b, f)
 
     def is_ranged(self, f: Fighter) -> bool:
-        """A bow or a gun."""
-        return wargame.weapon(f.spec.weapon).ranged
+        """A bow or a gun (not while disarmed)."""
+        return arms(f).ranged
 
     def range_ft(self, b: Battle, f: Fighter) -> float:
         """The warbow's 400 yards [S]; a gun's ``gun_range_yd`` [H]; melee 0."""
-        w = wargame.weapon(f.spec.weapon)
+        w = arms(f)
         if not w.ranged:
             return 0.0
         return (w.range_yards or b.opts.gun_range_yd) * YARD
@@ -99,6 +99,16 @@ class WarGame(System):
         if terrain is None:
             return False
         return wargame.cover_protects(wargame.factor("cover", terrain.name), b.frame)
+
+
+def arms(f: Fighter) -> wargame.Weapon:
+    """The weapon ``f`` fights with: its own, or ``plain`` while disarmed."""
+    return wargame.weapon(wargame.wielded(f.wg, f.spec.weapon))
+
+
+def armed(f: Fighter) -> bool:
+    """Whether ``f`` holds a weapon with a property (one worth taking from it)."""
+    return arms(f).effect != "none"
 
 
 def turn(b: Battle, f: Fighter) -> None:
@@ -132,20 +142,30 @@ def turn(b: Battle, f: Fighter) -> None:
         if done is None:
             break
         acted = True
-        used_factor = used_factor or done == "factor"
+        used_factor = used_factor or done in ("factor", "contest")
 
 
 def start_of_turn(b: Battle, f: Fighter) -> None:
-    """What comes before the maneuvers: put out a fire, try to break free, recover armor."""
+    """What comes before the maneuvers.
+
+    Put out a fire, try to break free (a grapple ends by itself when the holder is out),
+    stand up, pick up a lost weapon, recover armor.
+    """
     t = b.tactic_of(f)
     if f.wg.burning and wargame.can_maneuver(f.wg, "extinguish", b.frame):
         f.wg, paid = wargame.put_out_fire(f.wg, b.frame)
         b.note(f.name, "puts out the fire", result=paid.describe())
+    holder = holder_of(b, f)
+    if f.wg.grappled and (holder is None or not holder.active):
+        f.wg = f.wg.evolve(grappled=False, held_by=None)
+        b.note(f.name, "released", result="its holder is no longer fighting")
     if wargame.is_held(f.wg) and t.break_free and wargame.can_maneuver(f.wg, "contest", b.frame):
         f.wg, paid = wargame.pay_maneuver(f.wg, "contest", b.frame)
-        f.wg, contest = wargame.try_break_free(f.wg, b.rng, b.frame)
+        grip = holder.wg.strength if holder is not None and f.wg.grappled else 0
+        f.wg, contest = wargame.try_break_free(f.wg, b.rng, b.frame, hold_strength=grip)
         free = not wargame.is_held(f.wg)
         b.note(f.name, "breaks free" if free else "fails to break free", result=contest.describe())
+    get_up(b, f)
     if (
         t.wants_recover(f.wg.armor_pool, f.wg.armor_max)
         and wargame.can_recover_armor(f.wg)
@@ -155,13 +175,29 @@ def start_of_turn(b: Battle, f: Fighter) -> None:
         b.note(f.name, "recovers armor", result=rec.describe())
 
 
+def get_up(b: Battle, f: Fighter) -> None:
+    """A fighter on the ground stands up, a disarmed one picks up its weapon: maneuvers [H]."""
+    if f.wg.prone and wargame.can_maneuver(f.wg, "move", b.frame):
+        f.wg, paid = wargame.pay_maneuver(f.wg, "move", b.frame)
+        if not paid.needs_eight or wargame.roll_broken_bones(b.rng):
+            f.wg = wargame.stand_up(f.wg)
+            b.note(f.name, "stands up", result=paid.describe())
+    if f.wg.disarmed and wargame.can_maneuver(f.wg, "other", b.frame):
+        f.wg, paid = wargame.pay_maneuver(f.wg, "other", b.frame)
+        f.wg = wargame.pick_up_weapon(f.wg)
+        b.note(f.name, "picks up its weapon", result=paid.describe())
+
+
 def maneuver(b: Battle, f: Fighter, used_factor: bool) -> str:
     """One maneuver of ``f``'s turn without a map; what it was.
 
-    Take cover from a ranged enemy, work on a ``destroy`` goal, try leader killing (large
-    scale), invoke a factor on the target (once a turn), or attack it.
+    Heal an ally with healing tools, take cover from a ranged enemy, work on a ``destroy``
+    goal, try leader killing (large scale), once a turn a contested maneuver or a factor on
+    the target, or attack it.
     """
     t = b.tactic_of(f)
+    if tend(b, f):
+        return "heal"
     cover = take_cover(b, f)
     if cover is not None and wargame.can_maneuver(f.wg, "factor", b.frame):
         f.wg, _ = wargame.pay_maneuver(f.wg, "factor", b.frame)
@@ -179,10 +215,86 @@ def maneuver(b: Battle, f: Fighter, used_factor: bool) -> str:
         return "leader_killing"
     target = choose_target(b, f)
     assert target is not None
+    if not used_factor and contest(b, f, target):
+        return "contest"
     if not used_factor and invoke_factor(b, f, target):
         return "factor"
     attack(b, f, target)
     return "attack"
+
+
+def patient_for(b: Battle, f: Fighter) -> Fighter | None:
+    """The ally ``f``'s tactic would heal now (``heal``), or None.
+
+    ``fallen``: an incapacitated ally (the first in the side's order); ``wounded``: that, else
+    the ally in the fight (``f`` included) missing the most HD, 2 or more.
+    """
+    mode = b.tactic_of(f).heal
+    if mode == "never" or f.wg.healing_tools < 1:
+        return None
+    allies = b.sides[f.side].fighters
+    fallen = [
+        x for x in allies if x.status == Status.INCAPACITATED and wargame.can_heal(x.wg, top(x))
+    ]
+    if fallen or mode == "fallen":
+        return fallen[0] if fallen else None
+    hurt = [x for x in allies if x.in_fight and top(x) - x.wg.hit_dice >= 2]
+    return max(hurt, key=lambda x: top(x) - x.wg.hit_dice, default=None)
+
+
+def top(f: Fighter) -> int:
+    """The HD ``f`` had when the battle began: healing never goes above them."""
+    return f.spec.hit_dice
+
+
+def tend(b: Battle, f: Fighter) -> bool:
+    """``f`` uses its healing tools on an ally (a maneuver, one use: 1 HD) if its tactic wants.
+
+    An incapacitated ally healed is back in the fight: it goes last for 2 rounds (RULES.md
+    1.6 "getting back into it").
+    """
+    patient = patient_for(b, f)
+    if patient is None or not wargame.can_maneuver(f.wg, "other", b.frame):
+        return False
+    f.wg, paid = wargame.pay_maneuver(f.wg, "other", b.frame)
+    f.wg = wargame.use_healing_tool(f.wg)
+    back = patient.status == Status.INCAPACITATED
+    patient.wg = wargame.heal(patient.wg, top(patient))
+    what = f"1 HD back, {patient.wg.hit_dice} HD"
+    if back:
+        what += "; back in the fight, goes last for 2 rounds"
+        b.set_status(patient, Status.ACTIVE)
+    b.note(f.name, "heals", patient.name, result=f"{what} ({paid.describe()})")
+    return True
+
+
+def holder_of(b: Battle, f: Fighter) -> Fighter | None:
+    """The fighter grappling ``f``, if any."""
+    if f.wg.held_by is None:
+        return None
+    return next((x for x in b.all_fighters() if x.name == f.wg.held_by), None)
+
+
+def contest(b: Battle, f: Fighter, target: Fighter) -> bool:
+    """A grapple, shove or disarm on ``target`` if the tactic wants one (RULES.md 1.7).
+
+    Its tactic's :meth:`~sim.tactics.Tactic.contest_kind` names it; nothing is tried on a
+    target already grappled, on the ground or disarmed as that maneuver would leave it.
+    """
+    kind = b.tactic_of(f).contest_kind(
+        arms(f).trigger == "helpless_target", armed(target), wargame.can_dodge(target.wg)
+    )
+    done = {"grapple": target.wg.grappled, "shove": target.wg.prone, "disarm": target.wg.disarmed}
+    if kind is None or done[kind] or not target.active:
+        return False
+    if not wargame.can_maneuver(f.wg, "contest", b.frame):
+        return False
+    f.wg, paid = wargame.pay_maneuver(f.wg, "contest", b.frame)
+    target.wg, use = wargame.contest_maneuver(
+        kind, f.wg, target.wg, b.rng, attacker_dice=paid.cost, by=f.name, options=b.frame
+    )
+    b.note(f.name, kind, target.name, result=use.describe())
+    return True
 
 
 def reserve(b: Battle, f: Fighter) -> int:
@@ -245,7 +357,13 @@ def invoke_factor(b: Battle, f: Fighter, target: Fighter, *, hazards: bool = Tru
         f.wg, paid = wargame.pay_maneuver(f.wg, "contest", b.frame)
         before = target.wg.hit_dice
         target.wg, use = wargame.push_into_hazard(
-            f.wg, target.wg, hazard, b.rng, attacker_dice=paid.cost, options=b.frame
+            f.wg,
+            target.wg,
+            hazard,
+            b.rng,
+            attacker_dice=paid.cost,
+            options=b.frame,
+            survive=survives(b, target, hazard),
         )
         lost = before - target.wg.hit_dice
         b.note(f.name, "hazard", target.name, result=use.describe())
@@ -266,12 +384,16 @@ def invoke_factor(b: Battle, f: Fighter, target: Fighter, *, hazards: bool = Tru
 def attack(b: Battle, f: Fighter, target: Fighter) -> None:
     """``f`` attacks ``target``.
 
-    Mighty if its tactic says so; the damage rolled; the defender dodging or letting its
-    armor absorb; on a map a spear's hit shoves.
+    Mighty if its tactic says so; the damage rolled; the defender dodging, blocking with an
+    inventory slot or letting its armor absorb (its tactic's :meth:`~sim.tactics.Tactic.defence`);
+    on a map a spear's hit shoves.
     """
     t = b.tactic_of(f)
-    weapon = wargame.weapon(f.spec.weapon)
-    mighty = t.wants_mighty(wargame.effective_pool(target.wg), wargame.can_dodge(target.wg))
+    weapon = arms(f)
+    guard = b.tactic_of(target)
+    can_block = wargame.can_block(target.wg, b.frame)
+    avoids = wargame.can_dodge(target.wg) or (can_block and guard.block != "never")
+    mighty = t.wants_mighty(wargame.effective_pool(target.wg), avoids)
     if mighty:
         f.wg = wargame.declare_mighty(f.wg)
     f.wg, paid = wargame.pay_maneuver(f.wg, "attack", b.frame)
@@ -291,10 +413,11 @@ def attack(b: Battle, f: Fighter, target: Fighter) -> None:
     pool = wargame.effective_pool(target.wg)
     would_wound = mighty or weapon.ignores_armor or roll.total > pool
     would_out = would_wound and target.wg.hit_dice <= (2 if mighty else 1)
-    defence = "armor"
-    if wargame.can_dodge(target.wg) and b.tactic_of(target).wants_dodge(would_wound, would_out):
-        defence = "dodge"
+    defence = guard.defence(
+        guard.wants_dodge(would_wound, would_out), wargame.can_dodge(target.wg), can_block
+    )
     before = target.wg.hit_dice
+    subdued = target.wg.subdued
     target.wg, hit = wargame.resolve_attack(
         target.wg,
         roll,
@@ -313,10 +436,45 @@ def attack(b: Battle, f: Fighter, target: Fighter) -> None:
     if hit.damage > 0 and not hit.dodged:
         b.damaged()
     after_harm(b, f, target, len(hit.wounds), before - target.wg.hit_dice)
+    if weapon.effect == "subdue" and target.wg.subdued and not subdued and target.active:
+        whip_follow(b, f, target)
     if b.field is not None and hit.shoved_ft and target.in_fight:
         hazard = b.field.shove(f, target, hit.shoved_ft)
         if hazard:
             into_hazard(b, f, target, hazard)
+
+
+def push_beside(b: Battle, f: Fighter, target: Fighter, beside: Any) -> None:
+    """On a map, ``f`` pushes ``target`` into the hazard cell ``beside`` it (a contest)."""
+    assert b.field is not None
+    name = b.field.spec.hazard(beside)
+    f.wg, paid = wargame.pay_maneuver(f.wg, "contest", b.frame)
+    before = target.wg.hit_dice
+    target.wg, use = wargame.push_into_hazard(
+        f.wg,
+        target.wg,
+        name,
+        b.rng,
+        attacker_dice=paid.cost,
+        options=b.frame,
+        survive=survives(b, target, name),
+    )
+    if use.applied:
+        b.field.put(target, beside)
+    lost = before - target.wg.hit_dice
+    b.note(f.name, "hazard", target.name, result=use.describe())
+    after_harm(b, f, target, lost, lost)
+
+
+def whip_follow(b: Battle, f: Fighter, target: Fighter) -> None:
+    """A whip's subduing blow also disarms or knocks down, as ``f``'s tactic says.
+
+    "At the same time" [S]: no contest and no cost.
+    """
+    follow = b.tactic_of(f).whip_follow(armed(target))
+    if follow is not None:
+        target.wg, what = wargame.win_contest(target.wg, follow, f.name)
+        b.note(f.name, f"whip: {follow}", target.name, result=what)
 
 
 def map_maneuver(b: Battle, f: Fighter, used_factor: bool) -> str | None:
@@ -357,18 +515,10 @@ def map_maneuver(b: Battle, f: Fighter, used_factor: bool) -> str | None:
         and b.field.engaged_with(f, target)
         and wargame.can_maneuver(f.wg, "contest", b.frame)
     ):
-        name = b.field.spec.hazard(beside)
-        f.wg, paid = wargame.pay_maneuver(f.wg, "contest", b.frame)
-        before = target.wg.hit_dice
-        target.wg, use = wargame.push_into_hazard(
-            f.wg, target.wg, name, b.rng, attacker_dice=paid.cost, options=b.frame
-        )
-        if use.applied:
-            b.field.put(target, beside)
-        lost = before - target.wg.hit_dice
-        b.note(f.name, "hazard", target.name, result=use.describe())
-        after_harm(b, f, target, lost, lost)
+        push_beside(b, f, target, beside)
         return "factor"
+    if not used_factor and b.field.engaged_with(f, target) and contest(b, f, target):
+        return "contest"
     if invoke_factor(b, f, target, hazards=False):
         return "factor"
     attack(b, f, target)
@@ -378,10 +528,21 @@ def map_maneuver(b: Battle, f: Fighter, used_factor: bool) -> str | None:
 def into_hazard(b: Battle, f: Fighter, target: Fighter, hazard: str) -> None:
     """``target`` lands in a hazard on the map: its effects apply (RULES.md 1.10)."""
     before = target.wg.hit_dice
-    target.wg, use = wargame.apply_hazard(target.wg, hazard, options=b.frame)
+    target.wg, use = wargame.apply_hazard(
+        target.wg, hazard, options=b.frame, survive=survives(b, target, hazard)
+    )
     lost = before - target.wg.hit_dice
     b.note(f.name, "hazard", target.name, result=use.describe())
     after_harm(b, f, target, lost, lost)
+
+
+def survives(b: Battle, target: Fighter, hazard: str | wargame.Factor) -> bool:
+    """Whether ``target`` would spend 1 HD to survive a hazard's wound (option ``survive``).
+
+    Its tactic decides as it decides a dodge (:meth:`~sim.tactics.Tactic.wants_dodge`): the
+    hazard wounds, and takes it out if it has no more HD than the hazard takes.
+    """
+    return b.tactic_of(target).wants_dodge(True, target.wg.hit_dice <= wargame.hazard_hd(hazard))
 
 
 def after_harm(b: Battle, f: Fighter | None, target: Fighter, wounds: int, lost: int) -> None:

@@ -14,7 +14,7 @@ from sim.errors import SimError
 from sim.rules import get_system
 from sim.rules import wargame as wg
 from sim.rules.common import Status
-from tests.conftest import assert_matches
+from tests.conftest import ScriptedRng, assert_matches
 
 N = 10_000  # Monte Carlo samples for the fast checks of cheap rolls
 NA = 3_000  # for the fast checks of whole attacks and contests (slower per sample)
@@ -58,6 +58,8 @@ def test_option_defaults_match_rules_md():
     assert o.broken_bones == "all_hd_on_8"
     assert o.max_damage == "all_eight"
     assert o.hazard_contest is True
+    assert o.survive == "any_source"
+    assert o.torch_ignites == "ignitable"
     help_rows = wg.options_help()
     assert {r["name"] for r in help_rows} == set(wg.Options.__dataclass_fields__)
     assert all(r["tag"] in ("I", "H") and r["doc"] for r in help_rows)
@@ -118,6 +120,28 @@ def test_back_into_the_fight_goes_last_two_rounds():
         c = wg.end_round(c)
     assert lasts == [True, True, False]
     assert wg.can_act_out_of_turn(c, on)
+
+
+def test_healing_tools_give_one_hd_and_bring_the_incapacitated_back():
+    c = wg.combatant(4, healing_tools=2)
+    assert wg.use_healing_tool(c).healing_tools == 1 and wg.HEAL_HD == 1
+    with pytest.raises(SimError, match="no healing tools left"):
+        wg.use_healing_tool(wg.combatant(4))
+    hurt = c.evolve(hit_dice=2, spendable=2)
+    assert wg.heal(hurt, 4).hit_dice == 3 and wg.heal(hurt, 4).spendable == 2
+    assert not wg.can_heal(c, 4)  # nothing lost
+    with pytest.raises(SimError, match="nothing to heal: 4 of 4 HD"):
+        wg.heal(c, 4)
+    out = c.evolve(hit_dice=0, spendable=0, status=Status.INCAPACITATED)
+    back = wg.heal(out, 4)
+    assert (back.status, back.hit_dice, back.spendable, back.goes_last) == (
+        Status.ACTIVE,
+        1,
+        0,
+        True,
+    )
+    assert back.late_rounds == wg.BACK_IN_ROUNDS == 2
+    assert not wg.can_heal(out.evolve(status=Status.DEAD), 4)  # the dead stay dead
 
 
 # --------------------------------------------------------------------------- damage
@@ -288,12 +312,35 @@ def test_dodge_not_while_distracted_or_fleeing_unless_damaged():
 
 
 def test_inventory_block_is_an_option():
-    c = wg.combatant(3)
+    c = wg.combatant(3, inventory_slots=2)
     with pytest.raises(SimError, match="inventory_block"):
         wg.resolve_attack(c, hit(5), defence="block")
     on = wg.make_options({"inventory_block": True})
     c2, h = wg.resolve_attack(c, hit(5), defence="block", options=on)
     assert h.blocked and c2.inventory_lost == 1 and c2.hit_dice == 3
+    assert c2.spendable == 3 and wg.inventory_left(c2) == 1  # a block spends no HD
+    assert h.describe() == "plain: blocked with an inventory slot (item lost)"
+
+
+def test_a_block_needs_an_item_left_and_works_when_no_hd_can_be_spent():
+    on = wg.make_options({"inventory_block": True})
+    assert not wg.can_block(wg.combatant(3, inventory_slots=2))  # the option is off
+    assert not wg.can_block(wg.combatant(3), on)  # nothing carried
+    c = wg.combatant(3, inventory_slots=1)
+    distracted, _ = wg.distract(c, "sand")
+    assert not wg.can_dodge(distracted) and wg.can_block(distracted, on)
+    spent = wg.spend(c, 3)
+    assert not wg.can_dodge(spent) and wg.can_block(spent, on)
+    c2, h = wg.resolve_attack(spent, hit(16, 8, 8), "axe", defence="block", options=on)
+    assert h.blocked and c2.hit_dice == 3 and not wg.can_block(c2, on)
+    with pytest.raises(SimError, match="no item left"):
+        wg.resolve_attack(c2, hit(5), defence="block", options=on)
+    acid, _ = wg.apply_hazard(wg.combatant(4, inventory_slots=3), "acid")
+    assert wg.inventory_left(acid) == 0 and not wg.can_block(acid, on)  # 5 slots destroyed
+    assert not wg.can_block(wg.start_fleeing(c), on)
+    assert wg.attack_dist(c, 2, defence="block", options=on) == Dist.constant(
+        replace(c, inventory_lost=1)
+    )
 
 
 # --------------------------------------------------------------------------- wounds
@@ -407,6 +454,51 @@ def test_burning_keeps_armor_zero_and_costs_one_hd_each_round():
     one = wg.make_options({"extinguish": "one_hd"})
     c = wg.apply_wound_type(wg.combatant(4), "burning")
     assert wg.put_out_fire(c, one)[0].spendable == 3
+
+
+def test_a_burning_creature_may_spend_one_hd_to_survive_the_burn():
+    c = wg.apply_wound_type(wg.combatant(4, armor=["plate"]), "burning")
+    c2, start = wg.start_round(c, survive=True)
+    assert (c2.hit_dice, c2.spendable, c2.burning, c2.armor_pool) == (4, 3, True, 0)
+    assert start.survived and start.burning is None and start.spendable == 3
+    assert start.describe() == "3 HD to spend; burning: 1 HD spent to survive it"
+    assert wg.can_survive(c) and wg.SURVIVE_COST == 1
+    attacks = wg.make_options({"survive": "attacks"})  # the other reading: only a dodge
+    assert not wg.can_survive(c, attacks)
+    c3, start3 = wg.start_round(c, survive=True, options=attacks)
+    assert (c3.hit_dice, c3.spendable, start3.survived) == (3, 3, False)
+    fleeing = c.evolve(status=Status.FLEEING)  # a fleeing creature spends HD only to run
+    assert not wg.can_survive(fleeing)
+    assert wg.start_round(fleeing, survive=True)[0].hit_dice == 3
+    assert wg.can_survive(fleeing.evolve(damaged_while_fleeing=True))
+
+
+def test_a_hazard_s_wound_may_be_survived_but_not_its_effect():
+    c, use = wg.apply_hazard(wg.combatant(4), "spiked_pit", survive=True)
+    assert (c.hit_dice, c.spendable, c.wounds, use.loss) == (4, 3, (), None)
+    assert use.effects == (
+        "1 HD spent to survive the wound",
+        "armor 0 this round",
+        "the limb is spared",
+    )
+    fire, _ = wg.apply_hazard(wg.combatant(4, armor=["plate"]), "fire", survive=True)
+    assert (fire.hit_dice, fire.burning, fire.armor_pool) == (4, True, 0)
+    storm, _ = wg.apply_hazard(wg.combatant(4), "storm", survive=True)
+    assert (storm.hit_dice, storm.spendable) == (4, 3)  # both HD of the storm survived
+    assert wg.hazard_hd("storm") == 2 and wg.hazard_hd("tangle") == 1
+    held, _ = wg.apply_hazard(wg.combatant(4), "tangle", survive=True)
+    assert held.subdued and held.hit_dice == 4
+    cliff, _ = wg.apply_hazard(wg.combatant(4), "cliff", survive=True)
+    assert cliff.status == Status.DEAD  # the fall still kills
+    spent, _ = wg.apply_hazard(wg.combatant(4).evolve(spendable=0), "storm", survive=True)
+    assert spent.hit_dice == 2  # nothing left to spend: the wound is taken
+    attacks = wg.make_options({"survive": "attacks"})
+    assert wg.apply_hazard(wg.combatant(4), "storm", survive=True, options=attacks)[0].hit_dice == 2
+    a, t = wg.combatant(3), wg.combatant(4)
+    exact = wg.push_into_hazard_dist(a, t, "storm", survive=True)
+    # the target spends 1 HD to resist and, when pushed, 1 more to survive: HD are untouched
+    assert exact.prob(lambda c: c.hit_dice == 4) == 1
+    assert exact.prob(lambda c: c.spendable == 2) == wg.contest_dist(0, 0)["attacker"]
 
 
 def test_lingering_is_recorded_only():
@@ -565,11 +657,17 @@ def test_spear_shoves_ten_feet_and_breaks_engagement():
     assert h.shoved_ft == 0
 
 
-def test_torch_ignites_on_max_damage():
-    c = wg.combatant(3, armor=["plate"], dex_modifier=8)
+def test_torch_ignites_on_max_damage_what_can_be_ignited():
+    c = wg.combatant(3, armor=["gambeson", "plate"], dex_modifier=8)
     c2, _ = wg.resolve_attack(c, hit(16, 8, 8), "torch")
     assert c2.burning and c2.armor_pool == 0
     assert not wg.resolve_attack(c, hit(15, 8, 7), "torch")[0].burning
+    plate = wg.combatant(3, armor=["plate"], dex_modifier=8)  # "gambeson ... can be ignited"
+    p2, h = wg.resolve_attack(plate, hit(16, 8, 8), "torch")
+    assert not p2.burning and "nothing on the target can be ignited" in h.describe()
+    assert not wg.resolve_attack(wg.combatant(3), hit(16, 8, 8), "torch")[0].burning
+    anyone = wg.make_options({"torch_ignites": "anyone"})
+    assert wg.resolve_attack(plate, hit(16, 8, 8), "torch", options=anyone)[0].burning
 
 
 def test_warbow_damages_hd_directly_unless_shield_or_metal_armor():
@@ -735,6 +833,46 @@ def test_push_into_hazard_is_contested(rng):
     assert wg.push_into_hazard_dist(a, t, "storm", options=auto) == Dist.constant(
         wg.apply_hazard(t, "storm")[0]
     )
+
+
+def test_grapple_shove_and_disarm_and_their_effects():
+    t = wg.combatant(4, strength=1)
+    held, what = wg.win_contest(t, "grapple", "A")
+    assert (held.grappled, held.held_by, what) == (True, "A", "grappled")
+    assert wg.is_held(held) and not wg.can_maneuver(held, "move")  # held: no moving [H]
+    assert wg.can_maneuver(held, "attack")
+    stabbed, _ = wg.resolve_attack(held.evolve(armor_pool=8, armor_max=8), hit(1), "dagger")
+    assert stabbed.hit_dice == 3  # armor took the blow; a dagger strips 1 HD from the held [S]
+    free = wg.break_free(held)
+    assert (free.grappled, free.held_by) == (False, None)
+    assert wg.break_free_dist(held, hold_strength=3) == wg.contest_dist(1, 3).map(
+        lambda w: w == "attacker"
+    )
+    down, what = wg.win_contest(t, "shove")
+    assert down.prone and what == "shoved to the ground" and not wg.can_dodge(down)
+    assert wg.can_dodge(wg.stand_up(down))
+    bare, what = wg.win_contest(t, "disarm")
+    assert bare.disarmed and what == "disarmed"
+    assert wg.wielded(bare, "axe") == "plain" and wg.wielded(t, "axe") == "axe"
+    assert wg.wielded(wg.pick_up_weapon(bare), "axe") == "axe"
+    with pytest.raises(SimError, match="unknown contested maneuver 'trip'"):
+        wg.win_contest(t, "trip")
+    assert wg.CONTEST_KINDS == ("grapple", "shove", "disarm")
+
+
+def test_contest_maneuver_is_contested_and_matches_exact(rng):
+    a, t = wg.combatant(3, strength=2), wg.combatant(4, strength=1)
+    exact = wg.contest_maneuver_dist("shove", a, t)
+    win = wg.contest_dist(2, 1)["attacker"]
+    assert exact.prob(lambda c: c.prone and c.spendable == 3) == win  # it spent 1 HD resisting
+    assert exact.prob(lambda c: not c.prone and c.spendable == 3) == 1 - win
+    samples = [wg.contest_maneuver("shove", a, t, rng)[0] for _ in range(NA)]
+    assert_matches(samples, exact)
+    c, use = wg.contest_maneuver("grapple", a, t, ScriptedRng([8, 1]), by="A")
+    assert c.held_by == "A" and use.applied
+    assert use.describe() == "grapple: contest 10 (8) vs 2 (1): attacker wins; grappled"
+    c, use = wg.contest_maneuver("disarm", a, t, ScriptedRng([1, 8]))
+    assert not c.disarmed and use.describe().endswith("defender wins; no effect")
 
 
 # --------------------------------------------------------------------------- contests

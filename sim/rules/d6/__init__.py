@@ -18,6 +18,14 @@ Options (fields of :class:`Options`; [I] interpretation, [H] house rule):
 - ``ride_vs_area`` = "half" [H]: a Ride reaction against an area attack counts half, like dodge.
 - ``called_shot_difficulty`` = "1D", ``called_shot_damage`` = "1D" [H]: the seed's defaults
   for the GM's call.
+- ``cover_on`` = "difficulty" [I]: a covered target's cover dice go onto the difficulty to hit
+  ("body": onto its body roll; "both").
+- ``area_dodge_map`` = "each" [I]: each area attack dodged is one action of the Multiple
+  Action Penalty ("once": once a round).
+- ``outnumber_pips`` = 0 [H]: pips of advantage per ally who attacked the same target earlier
+  this round, turned into dice by the modifiers table (0: off).
+- ``turn_order`` = "popcorn" [I]: the frame's initiative and popcorn naming, or the seed's
+  fixed "cycle" (highest Dexterity first).
 - ``body_average`` = "pips_down" [I]: average of Strength and Dexterity codes in pips.
 - ``scale_basis`` = "target" [I]: the target's size value as written ("relative": target
   value minus attacker value).
@@ -45,7 +53,9 @@ public API, so ``from sim.rules import d6`` then ``d6.<name>`` reaches everythin
 :mod:`~sim.rules.d6.conditions` (stacking, penalties, status),
 :mod:`~sim.rules.d6.reactions` (halving, reactions, the opposed roll),
 :mod:`~sim.rules.d6.difficulty` (difficulty numbers, cover, called shots, scale, modifiers),
-:mod:`~sim.rules.d6.attacks` (a whole attack), :mod:`~sim.rules.d6.mortal`
+:mod:`~sim.rules.d6.attacks` (a whole attack, an area attack), :mod:`~sim.rules.d6.odds` (the
+exact odds of a blow, for tactics), :mod:`~sim.rules.d6.rounds` (the seed's turn cycle),
+:mod:`~sim.rules.d6.mortal`
 (incapacitated and mortally wounded), and the aftermath: :mod:`~sim.rules.d6.healing` (time,
 heal dice, first aid), :mod:`~sim.rules.d6.resurrection` and :mod:`~sim.rules.d6.aftermath`
 (days of rest).
@@ -62,7 +72,15 @@ from sim.rules.d6.aftermath import (
     rest_days_dist,
     time_heal_due,
 )
-from sim.rules.d6.attacks import MISS, AttackResult, attack_dist, roll_attack
+from sim.rules.d6.attacks import (
+    MISS,
+    AreaTarget,
+    AttackResult,
+    area_attack_dist,
+    attack_dist,
+    roll_area_attack,
+    roll_attack,
+)
 from sim.rules.d6.conditions import (
     UNHURT,
     Condition,
@@ -70,6 +88,7 @@ from sim.rules.d6.conditions import (
     can_act,
     extra_actions,
     is_sprint,
+    map_actions,
     penalty_dice,
     stacked,
     status_for,
@@ -80,10 +99,12 @@ from sim.rules.d6.difficulty import (
     AttackModifiers,
     advantage_degree,
     advantage_dice,
+    advantage_from_pips,
     advantage_pips,
     attack_modifiers,
     difficulty_dist,
     difficulty_number,
+    outnumber_dice,
     roll_difficulty,
     size_value,
 )
@@ -109,6 +130,7 @@ from sim.rules.d6.mortal import (
     roll_knockout_minutes,
     roll_mortal_check,
 )
+from sim.rules.d6.odds import blow_dist, harm, reaction_use_dist
 from sim.rules.d6.options import (
     COVER_DICE_MAX,
     DEFAULT_OPTIONS,
@@ -137,6 +159,7 @@ from sim.rules.d6.reactions import (
     roll_hit,
 )
 from sim.rules.d6.resurrection import ResurrectionEffects, can_resurrect, resurrection_effects
+from sim.rules.d6.rounds import cycle_order, cycle_order_dist, roll_cycle_order
 from sim.rules.d6.tiers import (
     DamageResult,
     DamageTier,
@@ -153,9 +176,9 @@ NAME = "d6"
 SEED = "003_fd1c4a13f28810ec.txt"
 MAX_SIDES: int | None = None
 """Most sides a battle under these rules can have (None: any number of sides)."""
-FIGHTER_FIELDS: tuple[str, ...] = ("d6",)
+FIGHTER_FIELDS: tuple[str, ...] = ("d6", "mounted")  # mounted: Ride reactions
 """The scenario fighter fields these rules read (others' fields are warned about)."""
-POOL_FIELDS: tuple[str, ...] = ("weapon", "shield", "mounted", "two_handed")
+POOL_FIELDS: tuple[str, ...] = ("weapon", "shield", "two_handed")
 """Fighter fields read only when ``battle.large_scale: pools`` (War Game pools)."""
 
 __all__ = [
@@ -188,6 +211,7 @@ __all__ = [
     "can_act",
     "extra_actions",
     "is_sprint",
+    "map_actions",
     "penalty_dice",
     "stacked",
     "status_for",
@@ -205,16 +229,27 @@ __all__ = [
     "NO_MODIFIERS",
     "advantage_degree",
     "advantage_dice",
+    "advantage_from_pips",
     "advantage_pips",
     "attack_modifiers",
     "difficulty_dist",
     "difficulty_number",
+    "outnumber_dice",
     "roll_difficulty",
     "size_value",
     "AttackResult",
+    "AreaTarget",
     "MISS",
+    "area_attack_dist",
     "attack_dist",
+    "roll_area_attack",
     "roll_attack",
+    "blow_dist",
+    "harm",
+    "reaction_use_dist",
+    "cycle_order",
+    "cycle_order_dist",
+    "roll_cycle_order",
     "death_round_dist",
     "knockout_minutes_dist",
     "mortal_check_dist",

@@ -137,6 +137,21 @@ def extra_actions(regular: int = 1, moves: int = 1, map_reactions: int = 0) -> i
     return max(0, regular - 1) + max(0, moves - spare_moves) + map_reactions
 
 
+def map_actions(
+    extra_attacks: int = 0, area_dodges: int = 0, options: Options = DEFAULT_OPTIONS
+) -> int:
+    """Extra actions of a round: ``extra_attacks`` and ``area_dodges`` area attacks dodged [S].
+
+    ``extra_attacks`` are attacks beyond the regular action, each one more regular action
+    (:func:`extra_actions`); dodging area attacks counts each dodge (``area_dodge_map:
+    each``) or once a round (``once``) [I].
+    """
+    if min(extra_attacks, area_dodges) < 0:
+        raise SimError("action counts must be 0 or more")
+    dodges = area_dodges if options.area_dodge_map == "each" else min(area_dodges, 1)
+    return extra_actions(1 + extra_attacks, 1, map_reactions=dodges)
+
+
 def is_sprint(regular: int, moves: int) -> bool:
     """A sprint: the regular action forfeited for a second move [S]."""
     return regular == 0 and moves >= 2

@@ -97,23 +97,25 @@ def attack_modifiers(
 ) -> AttackModifiers:
     """Collect cover (0 or 1..4 D), a called shot and scale into :class:`AttackModifiers`.
 
-    Scale [S, I]: relative = target size - attacker size (``scale_basis``). A larger target
-    (relative > 0) eases the difficulty by that many D and adds them to its body; a smaller
-    one (relative < 0) adds them to the difficulty and to the damage it takes.
+    Cover [S, I]: its dice go onto the difficulty, the target's body, or both
+    (``cover_on``). Scale [S, I]: relative = target size - attacker size (``scale_basis``).
+    A larger target (relative > 0) eases the difficulty by that many D and adds them to its
+    body; a smaller one (relative < 0) adds them to the difficulty and to the damage it takes.
     """
     if not 0 <= cover <= COVER_DICE_MAX:
         raise SimError(f"cover must be 0 or 1..{COVER_DICE_MAX} dice, got {cover}")
     relative = size_value(target_size)
     if options.scale_basis == "relative":
         relative -= size_value(attacker_size)
-    difficulty = D6Code(cover)
+    difficulty = D6Code(cover) if options.cover_on in ("difficulty", "both") else NO_DICE
+    cover_body = D6Code(cover) if options.cover_on in ("body", "both") else NO_DICE
     damage = NO_DICE
     if called_shot:
         difficulty += _code(options.called_shot_difficulty, "options.called_shot_difficulty")
         damage += _code(options.called_shot_damage, "options.called_shot_damage")
     larger = D6Code(max(relative, 0))
     smaller = D6Code(max(-relative, 0))
-    return AttackModifiers(difficulty + smaller, larger, damage + smaller, larger)
+    return AttackModifiers(difficulty + smaller, larger, damage + smaller, larger + cover_body)
 
 
 def roll_difficulty(difficulty: int, modifiers: AttackModifiers, rng: np.random.Generator) -> int:
@@ -171,3 +173,23 @@ def advantage_degree(pips: int, options: Options = DEFAULT_OPTIONS) -> str:
         if pips >= low and (high is None or pips <= high):
             return name
     raise SimError(f"an advantage is 1 or more pips, got {pips}")
+
+
+def advantage_from_pips(pips: int, options: Options = DEFAULT_OPTIONS) -> D6Code:
+    """The dice of an advantage of ``pips`` dots by the modifiers table [S] (0 or less: none).
+
+    1-5 pips is a slight advantage, +1D; 6-10 decent, +2D; 11-13 solid, +3D; 14-16 decisive,
+    +4D; 16+ overwhelming, +5D (16 itself as ``modifier_overlap_16`` says).
+    """
+    return advantage_dice(advantage_degree(pips, options)) if pips > 0 else NO_DICE
+
+
+def outnumber_dice(allies: int, options: Options = DEFAULT_OPTIONS) -> D6Code:
+    """The advantage of an attacker whose ``allies`` attacked its target before it this round.
+
+    ``outnumber_pips`` pips each [H], turned into dice by the modifiers table
+    (:func:`advantage_from_pips`); none while ``outnumber_pips`` is 0.
+    """
+    if allies < 0:
+        raise SimError(f"allies must be 0 or more, got {allies}")
+    return advantage_from_pips(allies * options.outnumber_pips, options)

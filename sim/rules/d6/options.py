@@ -86,6 +86,43 @@ class Options:
     called_shot_damage: str = option(
         "1D", "Dice a called shot adds to the damage (seed default +1D).", tag="H"
     )
+    cover_on: str = option(
+        "difficulty",
+        "Where a covered target's cover dice go: rolled onto the difficulty to hit "
+        "('difficulty': 'Cover and cover spells ... are rolled and added to the difficulty'), "
+        "onto its body roll ('body': protection 'of any significant physical sort ... added to "
+        "the sum of the body roll'), or onto both ('both').",
+        tag="I",
+        choices=("difficulty", "body", "both"),
+    )
+    area_dodge_map: str = option(
+        "each",
+        "Dodging an area attack is an action of the Multiple Action Penalty: each area attack "
+        "dodged is one action ('each'), or dodging area attacks counts once a round ('once': "
+        "the dodge roll stands for the round).",
+        tag="I",
+        choices=("each", "once"),
+    )
+    outnumber_pips: int = option(
+        0,
+        "Modifiers table in battle: pips of advantage an attacker gains for each ally who "
+        "attacked the same target earlier this round; the pips are turned into dice by the "
+        "modifiers table (1-5 pips: +1D ... 16+: +5D) and added to the hit rating (0: off).",
+        tag="H",
+        low=0,
+        high=16,
+    )
+    turn_order: str = option(
+        "popcorn",
+        "Turn order: the battle frame's War Game initiative and popcorn naming ('popcorn'), or "
+        "the seed's fixed cycle ('cycle': the GM orders everyone once, the highest Dexterity "
+        "first, ties taken by the sides in turn from a side drawn at random; every round "
+        "returns to the first; latecomers join the end). Default 'popcorn': every rule "
+        "system shares the frame's turns, so one scenario fought under each system differs in "
+        "its rules alone.",
+        tag="I",
+        choices=("popcorn", "cycle"),
+    )
     body_average: str = option(
         "pips_down",
         "Body = average of the Strength and Dexterity codes in pips, rounded down "

@@ -22,6 +22,12 @@ Options (fields of :class:`Options`; [I] interpretation, [H] house rule):
 - ``inventory_block`` = False [I]: a defender may block with an inventory slot (item lost).
 - ``broken_bones`` = ``"all_hd_on_8"`` [I]: attacking or moving costs all remaining HD and
   succeeds only on a d8 of 8 (``"forbidden"``: not possible at all).
+- ``torch_ignites`` = ``"ignitable"`` [I]: a torch's max damage sets on fire only a target
+  wearing armor that "can be ignited" (a gambeson) (``"anyone"``: every target).
+- ``survive`` = ``"any_source"`` [I]: a creature with no armor protecting it (burning and a
+  hazard keep its armor at 0) may spend 1 HD to survive an HD loss from burning or a hazard
+  as it may dodge an attack [S: "when it takes damage from any source"] (``"attacks"``:
+  only attacks).
 - ``wound_types`` = ``"named"`` [H]: a wound gets a type only where the weapon or hazard names
   one (``"by_kind"``: also by the weapon's damage kind per the d4 table; ``"rolled"``: d4).
 - ``extinguish`` = ``"maneuver"`` [H]: putting out a fire is a maneuver (``"one_hd"``).
@@ -93,6 +99,7 @@ from sim.rules.wargame.base import (
     FACTOR_KINDS,
     HAZARD_HD,
     HD_SIDES,
+    HEAL_HD,
     LEADER_KILLING_TARGET,
     LEADER_OUT_KEEPS,
     MANEUVER_COST,
@@ -102,6 +109,7 @@ from sim.rules.wargame.base import (
     QUIET_ROUNDS,
     RECOVER_COST,
     RESIST_COST,
+    SURVIVE_COST,
     WOUND_HD,
     Draw,
 )
@@ -113,17 +121,31 @@ from sim.rules.wargame.combatant import (
     combatant,
     effective_pool,
     has_broken_bones,
+    inventory_left,
+    is_ignitable,
+    is_loud,
     is_out,
+    limbs_unprotected,
+    lingering_wounds,
     pool_maximum,
+    prevents_dismemberment,
     savvy_modifier,
     warbow_blocked,
 )
 from sim.rules.wargame.contests import (
+    CONTEST_KINDS,
     Contest,
+    ContestUse,
     contest_dist,
+    contest_maneuver,
+    contest_maneuver_dist,
     contested_maneuver,
     contested_maneuver_dist,
+    pick_up_weapon,
     roll_contest,
+    stand_up,
+    wielded,
+    win_contest,
 )
 from sim.rules.wargame.damage import (
     Absorb,
@@ -143,6 +165,7 @@ from sim.rules.wargame.factors import (
     can_distract,
     cover_protects,
     distract,
+    hazard_hd,
     hazard_round,
     is_held,
     push_into_hazard,
@@ -168,6 +191,7 @@ from sim.rules.wargame.maneuvers import (
     act_out_of_turn,
     broken_bones_dist,
     can_act_out_of_turn,
+    can_block,
     can_dodge,
     can_maneuver,
     can_spend,
@@ -194,13 +218,17 @@ from sim.rules.wargame.rounds import (
     ArmorRecovery,
     RoundStart,
     back_into_fight,
+    can_heal,
     can_recover_armor,
+    can_survive,
     end_round,
     end_turn,
+    heal,
     recover_armor,
     recover_armor_dist,
     start_round,
     start_turn,
+    use_healing_tool,
 )
 from sim.rules.wargame.tables import (
     ArmorSpec,
@@ -231,7 +259,14 @@ NAME = "wargame"
 SEED = "002_5306f142c0f73876.txt"
 MAX_SIDES: int | None = None
 """Most sides a battle under these rules can have (None: any number of sides)."""
-FIGHTER_FIELDS: tuple[str, ...] = ("weapon", "shield", "mounted", "two_handed")
+FIGHTER_FIELDS: tuple[str, ...] = (
+    "weapon",
+    "shield",
+    "mounted",
+    "two_handed",
+    "inventory_slots",
+    "healing_tools",
+)
 """The scenario fighter fields these rules read (others' fields are warned about)."""
 POOL_FIELDS: tuple[str, ...] = ()
 """Fighter fields read only when ``battle.large_scale: pools`` (War Game pools)."""
@@ -246,6 +281,7 @@ __all__ = [
     "Draw",
     "FACTOR_KINDS",
     "HAZARD_HD",
+    "HEAL_HD",
     "HD_SIDES",
     "LEADER_KILLING_TARGET",
     "LEADER_OUT_KEEPS",
@@ -256,6 +292,7 @@ __all__ = [
     "QUIET_ROUNDS",
     "RECOVER_COST",
     "RESIST_COST",
+    "SURVIVE_COST",
     "WOUND_HD",
     "DEFAULT_OPTIONS",
     "Options",
@@ -289,14 +326,21 @@ __all__ = [
     "combatant",
     "effective_pool",
     "has_broken_bones",
+    "inventory_left",
+    "is_ignitable",
+    "is_loud",
     "is_out",
+    "limbs_unprotected",
+    "lingering_wounds",
     "pool_maximum",
+    "prevents_dismemberment",
     "savvy_modifier",
     "warbow_blocked",
     "Maneuver",
     "act_out_of_turn",
     "broken_bones_dist",
     "can_act_out_of_turn",
+    "can_block",
     "can_dodge",
     "can_maneuver",
     "can_spend",
@@ -324,7 +368,11 @@ __all__ = [
     "ArmorRecovery",
     "RoundStart",
     "back_into_fight",
+    "can_heal",
     "can_recover_armor",
+    "can_survive",
+    "heal",
+    "use_healing_tool",
     "end_round",
     "end_turn",
     "recover_armor",
@@ -333,8 +381,16 @@ __all__ = [
     "start_turn",
     "Contest",
     "contest_dist",
+    "CONTEST_KINDS",
+    "ContestUse",
+    "contest_maneuver",
+    "contest_maneuver_dist",
     "contested_maneuver",
     "contested_maneuver_dist",
+    "pick_up_weapon",
+    "stand_up",
+    "wielded",
+    "win_contest",
     "roll_contest",
     "FactorUse",
     "apply_hazard",
@@ -343,6 +399,7 @@ __all__ = [
     "can_distract",
     "cover_protects",
     "distract",
+    "hazard_hd",
     "hazard_round",
     "is_held",
     "push_into_hazard",

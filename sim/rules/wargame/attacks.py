@@ -25,10 +25,17 @@ from sim.rules.wargame.base import (
     _rng_draw,
     _roll_amount,
 )
-from sim.rules.wargame.combatant import Combatant, Wound, effective_pool, is_out, warbow_blocked
+from sim.rules.wargame.combatant import (
+    Combatant,
+    Wound,
+    effective_pool,
+    is_ignitable,
+    is_out,
+    warbow_blocked,
+)
 from sim.rules.wargame.damage import DamageRoll, absorb, damage_roll_dist
 from sim.rules.wargame.factors import cover_protects
-from sim.rules.wargame.maneuvers import can_dodge, spend
+from sim.rules.wargame.maneuvers import can_block, can_dodge, spend
 from sim.rules.wargame.options import DEFAULT_OPTIONS, Options
 from sim.rules.wargame.tables import Factor, Weapon, armor_spec, weapon
 from sim.rules.wargame.wounds import _weapon_wound_type, lose_hd
@@ -203,6 +210,8 @@ def _blocked(blow: _Blow) -> tuple[Combatant, Hit]:
     """The target blocks with an inventory slot (option ``inventory_block``); the item is lost."""
     if not blow.options.inventory_block:
         raise SimError("blocking with an inventory slot is off (option inventory_block)")
+    if not can_block(blow.c, blow.options):
+        raise SimError("the target cannot block now (no item left to block with)")
     blow.c = blow.c.evolve(inventory_lost=blow.c.inventory_lost + 1)
     return blow.done(blocked=True)
 
@@ -241,8 +250,11 @@ def _max_damage(blow: _Blow, mounted: bool) -> None:
         blow.lose(int(w.amount), w.name)
         blow.effects.append(f"{w.name}: max damage strips {w.amount} HD")
     elif w.trigger == "max_damage" and w.effect == "ignite":
-        blow.c = blow.c.evolve(burning=True, armor_pool=0)
-        blow.effects.append(f"{w.name}: max damage, target ignites")
+        if blow.options.torch_ignites == "anyone" or is_ignitable(blow.c):
+            blow.c = blow.c.evolve(burning=True, armor_pool=0)
+            blow.effects.append(f"{w.name}: max damage, target ignites")
+        else:
+            blow.effects.append(f"{w.name}: max damage, nothing on the target can be ignited")
     elif w.trigger == "max_damage" and w.effect == "subdue":
         blow.c = blow.c.evolve(subdued=True)
         blow.effects.append(f"{w.name}: max damage, target subdued (may be knocked down/disarmed)")

@@ -20,6 +20,8 @@ from sim.errors import SimError, unknown
 HD_SIDES = 8  # "When an HD must be rolled, it is rolled with a d8."
 MANEUVER_COST = 2  # "Performing any maneuver costs 2 HD, or 1 if only a single HD is left."
 DODGE_COST = 1  # spend 1 HD to dodge
+HEAL_HD = 1  # one use of healing tools: 1 HD back [H]
+SURVIVE_COST = 1  # "it can expend 1 HD to survive whatever wound it's taking"
 RECOVER_COST = 1  # spend 1 HD at the start of a turn to recover armor
 RESIST_COST = 1  # a contested target must spend 1 HD
 ACT_NOW_COST = 1  # spend 1 HD to act out of turn

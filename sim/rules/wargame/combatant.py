@@ -84,6 +84,10 @@ class Combatant:
     ``hit_dice`` is the current HD (wounds lower it); ``spendable`` the HD left to spend this
     round. ``exposed``: armor counts 0 until the end of the round (a hazard). ``maneuver_dice``
     caps ``spendable`` at each round start (headcount factions); None = ``hit_dice``.
+    ``inventory_slots`` are the items it carries (each may block one attack, option
+    ``inventory_block``; ``inventory_lost`` counts those gone); ``healing_tools`` the uses of
+    healing tools it carries. ``prone`` (shoved to the ground), ``disarmed`` and ``held_by``
+    (the name of the creature grappling it) come from contested maneuvers (RULES.md 1.7).
 
     Change one with :meth:`evolve`. Unlike the other records it keeps its fields in a
     ``__dict__`` (no ``slots``): a changed copy is then one dict copy, four times faster than
@@ -113,6 +117,11 @@ class Combatant:
     stuck_in: str | None = None
     movement_penalty_ft: int = 0
     inventory_lost: int = 0
+    inventory_slots: int = 0
+    healing_tools: int = 0
+    prone: bool = False
+    disarmed: bool = False
+    held_by: str | None = None
     goes_last: bool = False
     late_rounds: int = 0
     falling_kills: bool = True
@@ -158,10 +167,13 @@ def combatant(
     strength: int = 0,
     resolve: int = 0,
     falling_kills: bool = True,
+    inventory_slots: int = 0,
+    healing_tools: int = 0,
 ) -> Combatant:
     """A fresh creature: full spendable HD and a full armor pool.
 
-    ``armor`` lists worn armor by name, ``(name, pieces)`` (piecemeal) or :class:`ArmorPiece`.
+    ``armor`` lists worn armor by name, ``(name, pieces)`` (piecemeal) or :class:`ArmorPiece`;
+    ``inventory_slots`` the items it carries, ``healing_tools`` the uses of its healing tools.
     """
     if isinstance(hit_dice, bool) or not isinstance(hit_dice, int) or hit_dice < 1:
         raise SimError(f"hit_dice must be a whole number 1 or more, got {hit_dice!r}")
@@ -177,6 +189,8 @@ def combatant(
         strength=strength,
         resolve=resolve,
         falling_kills=falling_kills,
+        inventory_slots=inventory_slots,
+        healing_tools=healing_tools,
     )
 
 
@@ -195,6 +209,40 @@ def warbow_blocked(c: Combatant) -> bool:
     if c.arrow_proof or c.shield > 0:
         return True
     return any(armor_spec(p.kind).metal for p in c.armor)
+
+
+def inventory_left(c: Combatant) -> int:
+    """Items the creature still carries: its slots less those lost (blocks, acid)."""
+    return max(0, c.inventory_slots - c.inventory_lost)
+
+
+def _worn(c: Combatant, prop: str) -> bool:
+    return any(getattr(armor_spec(p.kind), prop) for p in c.armor)
+
+
+def is_loud(c: Combatant) -> bool:
+    """True if it wears loud armor: chain or plate, "loud as hell" [S]."""
+    return _worn(c, "loud")
+
+
+def is_ignitable(c: Combatant) -> bool:
+    """True if it wears armor that "can be ignited" [S]: a gambeson."""
+    return _worn(c, "ignitable")
+
+
+def limbs_unprotected(c: Combatant) -> bool:
+    """True if its armor cannot protect arms or legs from called shots [S]: lamellar."""
+    return _worn(c, "limbs_unprotected")
+
+
+def prevents_dismemberment(c: Combatant) -> bool:
+    """True if it wears armor that "prevents dismemberment" [S]: plate."""
+    return _worn(c, "prevents_dismemberment")
+
+
+def lingering_wounds(c: Combatant) -> int:
+    """How many lingering wounds (blinded, a missing limb) the creature carries."""
+    return sum(1 for w in c.wounds if w.type == "lingering")
 
 
 def has_broken_bones(c: Combatant) -> bool:

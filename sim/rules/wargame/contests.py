@@ -146,3 +146,98 @@ def contested_maneuver_dist(
         defender_dice=d_dice,
         options=options,
     )
+
+
+CONTEST_KINDS = ("grapple", "shove", "disarm")
+"""The contested maneuvers a creature may try on another [S: "grappled, shoved, etc."]."""
+
+
+def win_contest(target: Combatant, kind: str, by: str = "") -> tuple[Combatant, str]:
+    """``target`` after losing a contested maneuver of ``kind``, and what happened.
+
+    ``grapple``: held by ``by`` (RULES.md 1.7): it cannot move, a dagger strips 1 HD from it
+    [S], and it breaks free with a contest against its holder [H]. ``shove``: on the ground
+    (``prone``): it cannot dodge until it stands up, a maneuver [H]. ``disarm``: its weapon
+    is gone: it attacks as ``plain`` until it picks the weapon up, a maneuver [H].
+    """
+    if kind == "grapple":
+        return target.evolve(grappled=True, held_by=by or None), "grappled"
+    if kind == "shove":
+        return target.evolve(prone=True), "shoved to the ground"
+    if kind == "disarm":
+        return target.evolve(disarmed=True), "disarmed"
+    raise SimError(f"unknown contested maneuver {kind!r}; one of {', '.join(CONTEST_KINDS)}")
+
+
+@dataclass(frozen=True, slots=True)
+class ContestUse:
+    """A grapple, shove or disarm: its contest and whether it took hold."""
+
+    kind: str
+    contest: Contest
+    applied: bool
+    effect: str
+
+    def describe(self) -> str:
+        """A log line."""
+        tail = self.effect if self.applied else "no effect"
+        return f"{self.kind}: {self.contest.describe()}; {tail}"
+
+
+def contest_maneuver(
+    kind: str,
+    attacker: Combatant,
+    target: Combatant,
+    rng: np.random.Generator,
+    *,
+    attacker_dice: int = 1,
+    by: str = "",
+    options: Options = DEFAULT_OPTIONS,
+) -> tuple[Combatant, ContestUse]:
+    """A grapple, shove or disarm on ``target`` (RULES.md 1.7).
+
+    The target resists (1 HD) and they contest; on the attacker's win :func:`win_contest`
+    applies. The caller pays the maneuver.
+    """
+    win_contest(target, kind)  # checks the kind
+    t2, contest = contested_maneuver(
+        attacker, target, rng, attacker_dice=attacker_dice, options=options
+    )
+    if contest.winner != "attacker":
+        return t2, ContestUse(kind, contest, False, "")
+    t3, effect = win_contest(t2, kind, by)
+    return t3, ContestUse(kind, contest, True, effect)
+
+
+def contest_maneuver_dist(
+    kind: str,
+    attacker: Combatant,
+    target: Combatant,
+    *,
+    attacker_dice: int = 1,
+    by: str = "",
+    options: Options = DEFAULT_OPTIONS,
+) -> Dist:
+    """Exact distribution of the target (a :class:`Combatant`) after :func:`contest_maneuver`."""
+    win_contest(target, kind)  # checks the kind
+    t2, _, _, _ = _contest_setup(attacker, target, attacker_dice, options)
+    t3, _ = win_contest(t2, kind, by)
+    winners = contested_maneuver_dist(
+        attacker, target, attacker_dice=attacker_dice, options=options
+    )
+    return winners.map(lambda w: t3 if w == "attacker" else t2)
+
+
+def stand_up(c: Combatant) -> Combatant:
+    """A creature on the ground stands up (the caller pays a move maneuver) [H]."""
+    return c.evolve(prone=False)
+
+
+def pick_up_weapon(c: Combatant) -> Combatant:
+    """A disarmed creature picks its weapon up again (the caller pays a maneuver) [H]."""
+    return c.evolve(disarmed=False)
+
+
+def wielded(c: Combatant, weapon_name: str) -> str:
+    """The weapon ``c`` attacks with: ``plain`` while disarmed [H], else its own."""
+    return "plain" if c.disarmed else weapon_name

@@ -12,7 +12,7 @@ import numpy as np
 from sim.dice import Dist
 from sim.errors import SimError
 from sim.rules.common import Status
-from sim.rules.wargame.base import HAZARD_HD
+from sim.rules.wargame.base import HAZARD_HD, SURVIVE_COST
 from sim.rules.wargame.combatant import Combatant
 from sim.rules.wargame.contests import (
     Contest,
@@ -24,6 +24,7 @@ from sim.rules.wargame.contests import (
 )
 from sim.rules.wargame.maneuvers import Maneuver, pay_maneuver, spend
 from sim.rules.wargame.options import DEFAULT_OPTIONS, Options
+from sim.rules.wargame.rounds import can_survive
 from sim.rules.wargame.tables import Factor, factor
 from sim.rules.wargame.wounds import HdLoss, lose_hd
 
@@ -50,7 +51,9 @@ def put_out_fire(c: Combatant, options: Options = DEFAULT_OPTIONS) -> tuple[Comb
 
 def break_free(c: Combatant) -> Combatant:
     """``c`` out of a hazard, grapple or subdual; a hazard's slowing ends with it [I]."""
-    return c.evolve(subdued=False, grappled=False, stuck_in=None, movement_penalty_ft=0)
+    return c.evolve(
+        subdued=False, grappled=False, held_by=None, stuck_in=None, movement_penalty_ft=0
+    )
 
 
 def is_held(c: Combatant) -> bool:
@@ -59,21 +62,28 @@ def is_held(c: Combatant) -> bool:
 
 
 def try_break_free(
-    c: Combatant, rng: np.random.Generator, options: Options = DEFAULT_OPTIONS
+    c: Combatant,
+    rng: np.random.Generator,
+    options: Options = DEFAULT_OPTIONS,
+    *,
+    hold_strength: int = 0,
 ) -> tuple[Combatant, Contest]:
     """A held creature's contested maneuver to break free (RULES.md 1.10 [I]).
 
     It rolls a d8 and adds its Strength or Athletics; the hold (hazard, grapple or subdual)
-    rolls a d8 with nothing added [H]. Ties go as ``contest_ties`` says (default: the hold).
-    The caller pays the maneuver. On a win the creature is free (:func:`break_free`).
+    rolls a d8 with nothing added [H], a grappler's adds its Strength (``hold_strength``) [H].
+    Ties go as ``contest_ties`` says (default: the hold). The caller pays the maneuver. On a
+    win the creature is free (:func:`break_free`).
     """
-    result = roll_contest(c.strength, 0, rng, options=options)
+    result = roll_contest(c.strength, hold_strength, rng, options=options)
     return (break_free(c) if result.winner == "attacker" else c), result
 
 
-def break_free_dist(c: Combatant, options: Options = DEFAULT_OPTIONS) -> Dist:
+def break_free_dist(
+    c: Combatant, options: Options = DEFAULT_OPTIONS, *, hold_strength: int = 0
+) -> Dist:
     """Exact chance of :func:`try_break_free` (``True``: the creature is free)."""
-    return contest_dist(c.strength, 0, options=options).map(lambda w: w == "attacker")
+    return contest_dist(c.strength, hold_strength, options=options).map(lambda w: w == "attacker")
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,39 +131,55 @@ def distract(
     return c2, FactorUse(f.name, "distraction", True, None, None, ("cannot spend HD this round",))
 
 
+def hazard_hd(hazard: str | Factor) -> int:
+    """HD a hazard takes: 1, and the storm's 1 more."""
+    h = factor("hazard", hazard)
+    return HAZARD_HD + (h.amount if h.effect == "extra_hd_loss" else 0)
+
+
 def apply_hazard(
     target: Combatant,
     hazard: str | Factor,
     *,
     finish: str | None = None,
     options: Options = DEFAULT_OPTIONS,
+    survive: bool = False,
 ) -> tuple[Combatant, FactorUse]:
     """A creature caught by a hazard: armor 0 for the round, 1 HD lost, the hazard's effect.
 
     Effects: subdued, burning, limb unusable, death by falling, 1 HD more, -10 ft, 5 slots.
     The lost HD's wound takes the type the hazard names (fire: burning; spiked pit: broken
-    bones), whatever ``wound_types`` says.
+    bones), whatever ``wound_types`` says. ``survive``: a creature that wants to, and may
+    (:func:`~sim.rules.wargame.rounds.can_survive`: its armor is 0 here), spends 1 HD to
+    survive the wound: no HD is lost and the wound (the spiked pit's ruined limb) is not
+    taken, but the hazard's own effect (held, on fire, falling, sinking, acid) still is.
     """
     h = factor("hazard", hazard)
     effects: list[str] = []
-    loss = HAZARD_HD + (h.amount if h.effect == "extra_hd_loss" else 0)
     c = target.evolve(exposed=True)
-    c, lost = lose_hd(
-        c,
-        loss,
-        source=f"hazard:{h.name}",
-        wound_type=h.wound_type or None,
-        finish=finish,
-        options=options,
-    )
+    lost: HdLoss | None = None
+    if survive and can_survive(c, options):
+        c = spend(c, SURVIVE_COST, "survive")
+        effects.append("1 HD spent to survive the wound")
+    else:
+        c, lost = lose_hd(
+            c,
+            hazard_hd(h),
+            source=f"hazard:{h.name}",
+            wound_type=h.wound_type or None,
+            finish=finish,
+            options=options,
+        )
     effects.append("armor 0 this round")
     if h.effect == "subdued":
         c = c.evolve(subdued=True, stuck_in=h.name)
         effects.append("subdued")
     elif h.effect == "burning":
+        if lost is None:
+            c = c.evolve(burning=True, armor_pool=0)
         effects.append("on fire until put out")
     elif h.effect == "limb_unusable":
-        effects.append("a limb is unusable")
+        effects.append("a limb is unusable" if lost is not None else "the limb is spared")
     elif h.effect == "death_by_falling":
         if c.falling_kills:
             c = c.evolve(status=Status.DEAD)
@@ -191,10 +217,13 @@ def _push_core(
     hazard: Factor,
     finish: str | None,
     options: Options,
+    survive: bool,
 ) -> tuple[Combatant, bool, HdLoss | None, tuple[str, ...]]:
     if winner != "attacker":
         return target_after_spend, False, None, ()
-    c, use = apply_hazard(target_after_spend, hazard, finish=finish, options=options)
+    c, use = apply_hazard(
+        target_after_spend, hazard, finish=finish, options=options, survive=survive
+    )
     return c, True, use.loss, use.effects
 
 
@@ -207,8 +236,13 @@ def push_into_hazard(
     attacker_dice: int = 1,
     finish: str | None = None,
     options: Options = DEFAULT_OPTIONS,
+    survive: bool = False,
 ) -> tuple[Combatant, FactorUse]:
-    """Invoke a hazard on ``target`` through a contested maneuver [I]; on a win it applies."""
+    """Invoke a hazard on ``target`` through a contested maneuver [I]; on a win it applies.
+
+    ``survive``: the target spends 1 HD to survive the wound if it still can
+    (:func:`apply_hazard`).
+    """
     h = factor("hazard", hazard)
     contest: Contest | None = None
     if options.hazard_contest:
@@ -218,7 +252,7 @@ def push_into_hazard(
         winner = contest.winner
     else:
         t2, winner = target, "attacker"
-    c, applied, loss, effects = _push_core(t2, winner, h, finish, options)
+    c, applied, loss, effects = _push_core(t2, winner, h, finish, options, survive)
     return c, FactorUse(h.name, "hazard", applied, contest, loss, effects)
 
 
@@ -230,6 +264,7 @@ def push_into_hazard_dist(
     attacker_dice: int = 1,
     finish: str | None = None,
     options: Options = DEFAULT_OPTIONS,
+    survive: bool = False,
 ) -> Dist:
     """Exact distribution of the target (a :class:`Combatant`) after :func:`push_into_hazard`."""
     h = factor("hazard", hazard)
@@ -240,4 +275,4 @@ def push_into_hazard_dist(
         )
     else:
         t2, winners = target, Dist.constant("attacker")
-    return winners.map(lambda w: _push_core(t2, w, h, finish, options)[0])
+    return winners.map(lambda w: _push_core(t2, w, h, finish, options, survive)[0])

@@ -23,7 +23,7 @@ from sim.rules.wargame.base import (
     _check_choice,
     _d,
 )
-from sim.rules.wargame.combatant import Combatant, has_broken_bones
+from sim.rules.wargame.combatant import Combatant, has_broken_bones, inventory_left
 from sim.rules.wargame.options import DEFAULT_OPTIONS, Options
 
 
@@ -60,6 +60,8 @@ def maneuver_cost(hd: int) -> int:
 def can_maneuver(c: Combatant, kind: str = "attack", options: Options = DEFAULT_OPTIONS) -> bool:
     """True if ``c`` can pay for a maneuver of ``kind`` now (see :data:`MANEUVERS`)."""
     _check_choice("maneuver", kind, MANEUVERS)
+    if kind == "move" and c.grappled:
+        return False  # held: it cannot move until it breaks free [H]
     if kind in ("attack", "move") and has_broken_bones(c):
         if options.broken_bones == "forbidden":
             return False
@@ -127,10 +129,22 @@ def declare_mighty(attacker: Combatant) -> Combatant:
 def can_dodge(c: Combatant) -> bool:
     """True if ``c`` may spend 1 HD to dodge.
 
-    Not after its own mighty attack (until its next turn), not while distracted, not while
-    fleeing unless damaged while fleeing.
+    Not after its own mighty attack (until its next turn), not while distracted, not on the
+    ground (shoved, until it stands up [H]), not while fleeing unless damaged while fleeing.
     """
-    return not c.mighty_attack_pending and can_spend(c, DODGE_COST, "dodge")
+    return not c.mighty_attack_pending and not c.prone and can_spend(c, DODGE_COST, "dodge")
+
+
+def can_block(c: Combatant, options: Options = DEFAULT_OPTIONS) -> bool:
+    """True if ``c`` may block an attack with an inventory slot (RULES.md 1.3 [I]).
+
+    Only with the option ``inventory_block``, and only while it still carries an item. A block
+    spends no HD, so a distracted creature, or one that has spent its HD, may still block;
+    an out or fleeing one may not (unless damaged while fleeing).
+    """
+    if not options.inventory_block or inventory_left(c) < 1:
+        return False
+    return c.status == Status.ACTIVE or (c.status == Status.FLEEING and c.damaged_while_fleeing)
 
 
 def can_act_out_of_turn(c: Combatant, options: Options = DEFAULT_OPTIONS) -> bool:

@@ -45,6 +45,20 @@ class Options:
         tag="I",
         choices=("all_hd_on_8", "forbidden"),
     )
+    torch_ignites: str = option(
+        "ignitable",
+        "a torch's max damage sets on fire only a target wearing armor that can be ignited "
+        "(a gambeson); anyone = every target",
+        tag="I",
+        choices=("ignitable", "anyone"),
+    )
+    survive: str = option(
+        "any_source",
+        "a creature with no armor protecting it may spend 1 HD to survive an HD loss from any "
+        "source: burning and hazards too; attacks = only an attack (a dodge)",
+        tag="I",
+        choices=("any_source", "attacks"),
+    )
     wound_types: str = option(
         "named",
         "a wound gets a type only where the weapon or hazard names one; by_kind also by the "

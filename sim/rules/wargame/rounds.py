@@ -17,7 +17,9 @@ from sim.rules.wargame.base import (
     BACK_IN_ROUNDS,
     BURNING_HD,
     HD_SIDES,
+    HEAL_HD,
     RECOVER_COST,
+    SURVIVE_COST,
     _check_pool,
     _d,
 )
@@ -29,39 +31,69 @@ from sim.rules.wargame.wounds import HdLoss, lose_hd
 
 @dataclass(frozen=True, slots=True)
 class RoundStart:
-    """What the start of a round did: spendable HD refreshed, burning's lost HD if any."""
+    """What the start of a round did: spendable HD refreshed, burning's lost HD if any.
+
+    ``survived``: the burning creature spent 1 HD to survive the burn (option ``survive``).
+    """
 
     spendable: int
     burning: HdLoss | None
     goes_last: bool
+    survived: bool = False
 
     def describe(self) -> str:
         """A log line."""
         burn = f"; {self.burning.describe()}" if self.burning else ""
+        if self.survived:
+            burn = "; burning: 1 HD spent to survive it"
         late = "; goes last" if self.goes_last else ""
         return f"{self.spendable} HD to spend{burn}{late}"
 
 
+def can_survive(c: Combatant, options: Options = DEFAULT_OPTIONS) -> bool:
+    """True if ``c`` may spend 1 HD to survive an HD loss that is not an attack's.
+
+    [S: "when it takes damage from any source, it can expend 1 HD to survive whatever wound
+    it's taking"], read as burning and hazards too (option ``survive="any_source"``); it
+    must be able to spend (not distracted, not fleeing unless damaged while fleeing).
+    """
+    return options.survive == "any_source" and can_spend(c, SURVIVE_COST, "survive")
+
+
 def start_round(
-    c: Combatant, *, finish: str | None = None, options: Options = DEFAULT_OPTIONS
+    c: Combatant,
+    *,
+    finish: str | None = None,
+    options: Options = DEFAULT_OPTIONS,
+    survive: bool = False,
 ) -> tuple[Combatant, RoundStart]:
     """Start a round: spendable HD refresh, burning bites, late-comers count down.
 
     Spendable HD refresh to the current HD (a headcount faction's to its maneuver dice);
     burning removes 1 HD and keeps armor at 0; a creature back in the fight goes last.
+    ``survive``: a burning creature that wants to, and may (:func:`can_survive`), spends
+    1 HD of its fresh ones to survive the burn instead.
     """
     burn: HdLoss | None = None
-    if c.burning and not is_out(c):
+    survived = False
+    burning = c.burning and not is_out(c)
+    if burning and not (survive and can_survive(_refreshed(c), options)):
         c, burn = lose_hd(c, BURNING_HD, source="burning", finish=finish, options=options)
+    c = _refreshed(c)
+    if burning and burn is None:
+        c, survived = spend(c, SURVIVE_COST, "survive"), True
+    return c, RoundStart(c.spendable, burn, c.goes_last, survived)
+
+
+def _refreshed(c: Combatant) -> Combatant:
+    """``c`` at the start of a round: spendable HD refreshed, a late-comer counting down."""
     top = c.hit_dice if c.maneuver_dice is None else min(c.hit_dice, c.maneuver_dice)
-    goes_last = c.late_rounds > 0
-    c = c.evolve(
+    return c.evolve(
         spendable=top,
-        goes_last=goes_last,
+        goes_last=c.late_rounds > 0,
         late_rounds=max(0, c.late_rounds - 1),
         armor_pool=0 if c.burning else c.armor_pool,
     )
-    return c, RoundStart(c.spendable, burn, goes_last)
 
 
 def start_turn(c: Combatant) -> Combatant:
@@ -99,6 +131,34 @@ def back_into_fight(c: Combatant, hit_dice: int) -> Combatant:
         fleeing_turns=0,
         damaged_while_fleeing=False,
     )
+
+
+def can_heal(patient: Combatant, top_hd: int) -> bool:
+    """True if healing tools can help ``patient``: not dead, fewer HD than ``top_hd``."""
+    return patient.status != Status.DEAD and patient.hit_dice < top_hd
+
+
+def heal(patient: Combatant, top_hd: int) -> Combatant:
+    """``patient`` after one use of healing tools: 1 HD back, never above ``top_hd`` [H].
+
+    Lost HD come back by "healing tools" [S]; one use giving 1 HD, as 8 hours of rest do, is
+    a house rule. An incapacitated creature healed is back in the fight
+    (:func:`back_into_fight`: it goes last for 2 rounds). The healer's maneuver and its
+    tool are the caller's (:func:`use_healing_tool`).
+    """
+    if not can_heal(patient, top_hd):
+        raise SimError(f"nothing to heal: {patient.hit_dice} of {top_hd} HD, {patient.status}")
+    hd = min(top_hd, patient.hit_dice + HEAL_HD)
+    if is_out(patient):
+        return back_into_fight(patient, hd)
+    return patient.evolve(hit_dice=hd)
+
+
+def use_healing_tool(healer: Combatant) -> Combatant:
+    """``healer`` with one use of its healing tools gone."""
+    if healer.healing_tools < 1:
+        raise SimError("no healing tools left")
+    return healer.evolve(healing_tools=healer.healing_tools - 1)
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,12 @@ MAX_DW_ARMOR = 20
 
 _ENTRY_KEYS = ("name", "template", "count")
 _DW_KEYS = ("weapon", "armor", "skill", "traits", "ammo")
-_D6_CODES = ("strength", "dexterity", "attack", "dodge", "parry", "damage", "armor")
+_D6_CODES = ("strength", "dexterity", "attack", "dodge", "parry", "damage", "armor", "ride")
+MAX_D6_RANGE_FT = 3000
+"""Longest D6 weapon range in feet."""
+MAX_D6_AREA = 100
+"""Most enemies one D6 area attack catches."""
+_D6_KEYS = (*_D6_CODES, "size", "range", "area")
 
 
 class FighterChecks(Checks):
@@ -163,11 +168,11 @@ class FighterChecks(Checks):
         return BAD
 
     def d6(self, value: Any, path: str) -> Any:
-        """The ``d6`` block: dice codes (at most 100D) and a size."""
+        """The ``d6`` block: dice codes (at most 100D), a size, a range and an area."""
         m = self.mapping(value, path)
         if m is None:
             return BAD
-        self.keys(m, path, (*_D6_CODES, "size"))
+        self.keys(m, path, _D6_KEYS)
         out: dict[str, Any] = {}
         for key, v in m.items():
             p = join_path(path, key)
@@ -179,10 +184,16 @@ class FighterChecks(Checks):
                         out[key] = v
                 elif self.attempt(p, d6.size_value, v) is not BAD:
                     out[key] = v
+            elif key == "range":
+                if self.whole(v, p, 0, MAX_D6_RANGE_FT) is not BAD:
+                    out[key] = v
+            elif key == "area":
+                if self.whole(v, p, 0, MAX_D6_AREA) is not BAD:
+                    out[key] = v
             elif key in _D6_CODES:
                 if not isinstance(v, str):
                     self.error(p, f"expected a dice code such as 3D or 4D+1, got {show(v)}")
-                elif v.strip() == "" and key in ("parry", "damage"):
+                elif v.strip() == "" and key in ("parry", "damage", "ride"):
                     out[key] = ""
                 else:
                     code = self.attempt(p, parse_code, v)
@@ -205,6 +216,7 @@ class FighterChecks(Checks):
             "dex_modifier": lambda v, p: self.whole(v, p, -10, 10),
             "savvy": self.savvy,
             "inventory_slots": lambda v, p: self.whole(v, p, 0, 1000),
+            "healing_tools": lambda v, p: self.whole(v, p, 0, 100),
             "mounted": self.flag,
             "two_handed": self.flag,
             "body": lambda v, p: self.whole(v, p, 1, 20),

@@ -35,6 +35,14 @@ BAD_CASES = {
             "fighters; the limit is 100000"
         ],
     ),
+    "healing tools out of range": (
+        "sides:\n  red:\n    fighters:\n      - {name: a, healing_tools: 101}\n"
+        "  blue:\n    fighters: [{name: b, healing_tools: -1}]\n",
+        [
+            "t.yaml:4: sides.red.fighters[0].healing_tools: must be 0..100, got 101",
+            "t.yaml:6: sides.blue.fighters[0].healing_tools: must be 0..100, got -1",
+        ],
+    ),
     "fighter without a name": (
         "sides:\n  red:\n    fighters:\n      - {hit_dice: 3}\n  blue:\n    fighters: [{name: "
         "b}]\n",
@@ -99,6 +107,26 @@ BAD_CASES = {
             "t.yaml:7: sides.red.fighters[0].d6.size: unknown size 'giant'; did you mean 'Pegiya' "
             "or 'Ralitan'?",
             "t.yaml:7: sides.red.fighters[0].d6.damage: at most 100D, got '200D'",
+        ],
+    ),
+    "d6 ride, range and area": (
+        "sides:\n  red:\n    fighters:\n"
+        "      - name: a\n"
+        "        d6: {ride: fast, range: -5, area: 101}\n"
+        "      - name: c\n"
+        "        d6: {ride: 3, range: 1.5, area: two, rang: 2}\n"
+        "  blue:\n    fighters: [{name: b}]\n",
+        [
+            "t.yaml:5: sides.red.fighters[0].d6.ride: bad dice code 'fast': expected ND or "
+            "ND+P, e.g. 3D, 3D+2, 4D-1",
+            "t.yaml:5: sides.red.fighters[0].d6.range: must be 0..3000, got -5",
+            "t.yaml:5: sides.red.fighters[0].d6.area: must be 0..100, got 101",
+            "t.yaml:7: sides.red.fighters[1].d6.rang: unknown key 'rang'; did you mean "
+            "'range' or 'strength'?",
+            "t.yaml:7: sides.red.fighters[1].d6.ride: expected a dice code such as 3D or 4D+1, "
+            "got 3",
+            "t.yaml:7: sides.red.fighters[1].d6.range: expected a whole number, got 1.5",
+            "t.yaml:7: sides.red.fighters[1].d6.area: expected a whole number, got 'two'",
         ],
     ),
     "deathwish armor by location": (
