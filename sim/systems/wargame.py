@@ -402,11 +402,8 @@ def attack(b: Battle, f: Fighter, target: Fighter) -> None:
         return
     roll = wargame.roll_damage(paid.cost, b.rng, b.frame.damage, max_damage=b.frame.max_damage)
     if b.field is None:
-        in_cover = (
-            next((c for c in b.factors_of("cover") if wargame.cover_protects(c, b.frame)), None)
-            if b.in_cover(target)
-            else None
-        )
+        cover = next((c for c in b.factors_of("cover") if wargame.cover_protects(c, b.frame)), None)
+        in_cover = cover if b.in_cover(target) else None
     else:
         terrain = b.field.cover(target, f)
         in_cover = None if terrain is None else wargame.factor("cover", terrain.name)
