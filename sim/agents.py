@@ -44,12 +44,16 @@ class Fighter(CellAgent):
     ``wg`` is its War Game record (hit dice, armor pool, wounds), which the frame keeps for
     every system (initiative, morale); ``state`` is its battle system's own state object
     (:meth:`sim.systems.base.RuleSystem.new_state`: 2W2P blows, Deathwish wound levels,
-    D6 condition; None under War Game). ``status`` is the one every system shares (RULES.md 0).
+    D6 condition; None under War Game). ``status`` is the one every system shares (RULES.md 0);
+    ``in_fight`` (active or fleeing: not yet out of the fight) and ``active`` (it can act:
+    only active fighters do) follow it, kept as plain attributes since every turn reads them.
     On a battle with a map it stands on a cell of the battle's grid (``cell``, Mesa's
     ``CellAgent``); without one ``cell`` stays None.
     """
 
     _ids = _WeakIds()
+    in_fight: bool
+    active: bool
 
     def __init__(self, model: mesa.Model, spec: FighterSpec, side: str, leader: bool) -> None:
         super().__init__(model)
@@ -106,14 +110,15 @@ class Fighter(CellAgent):
         self.wg = self.wg.evolve(status=status)
 
     @property
-    def in_fight(self) -> bool:
-        """True while active or fleeing (not yet out of the fight)."""
-        return self.status not in OUT_OF_FIGHT
+    def status(self) -> Status:
+        """Its status; setting it sets :attr:`in_fight` and :attr:`active` too."""
+        return self._status
 
-    @property
-    def active(self) -> bool:
-        """True if the fighter can act (only active fighters do)."""
-        return self.status == Status.ACTIVE
+    @status.setter
+    def status(self, status: Status) -> None:
+        self._status = status
+        self.in_fight = status not in OUT_OF_FIGHT
+        self.active = status == Status.ACTIVE
 
     @property
     def tier(self) -> twowp.Tier:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import mesa
@@ -20,7 +21,7 @@ import pandas as pd
 from sim.agents import Fighter
 from sim.field import Battlefield
 from sim.options import BattleOptions
-from sim.rules import wargame
+from sim.rules import twowp, wargame
 from sim.rules.common import Status
 from sim.scenario import Scenario
 from sim.sides import FighterHeap, SideState
@@ -197,7 +198,7 @@ class BattleCore(mesa.Model):
             self.field.snapshot()
         self._record_states()
         for s in self.sides.values():
-            counts = {st: 0 for st in STATUSES}
+            counts = dict.fromkeys(STATUSES, 0)
             for f in s.fighters:
                 counts[f.status.value] += 1
             self.round_rows.append(
@@ -218,7 +219,7 @@ class BattleCore(mesa.Model):
         """The battle's outcome (call after :meth:`run`)."""
         sides: dict[str, dict[str, Any]] = {}
         for s in self.sides.values():
-            counts = {st: 0 for st in STATUSES}
+            counts = dict.fromkeys(STATUSES, 0)
             for f in s.fighters:
                 counts[f.status.value] += 1
             lead = s.leader_fighter()
@@ -235,8 +236,6 @@ class BattleCore(mesa.Model):
 
     def fighter_rows(self) -> list[dict[str, Any]]:
         """One row per fighter: its final state."""
-        from sim.rules import twowp
-
         rows = []
         for f in self.all_fighters():
             survived = f.status != Status.DEAD
@@ -256,8 +255,8 @@ class BattleCore(mesa.Model):
                     "wounds_dealt": f.wounds_dealt,
                     "fights_before": f.fights,
                     "fights_after": after,
-                    "tier_before": twowp.tier_from_fights(f.fights).name.lower(),
-                    "tier_after": twowp.tier_from_fights(after).name.lower(),
+                    "tier_before": _tier_name(f.fights),
+                    "tier_after": _tier_name(after),
                 }
             )
         return rows
@@ -284,3 +283,9 @@ class BattleCore(mesa.Model):
             dice = f" [{e['dice']}]" if e["dice"] and e["dice"] not in e["result"] else ""
             sep = ": " if e["result"] else ""
             yield f"round {e['round']}: {actor} {e['action']}{target}{dice}{sep}{e['result']}"
+
+
+@lru_cache(maxsize=256)
+def _tier_name(fights: int) -> str:
+    """The 2W2P tier of ``fights`` fights, as the fighters table writes it."""
+    return twowp.tier_from_fights(fights).name.lower()

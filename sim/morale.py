@@ -194,10 +194,12 @@ class MoraleFrame(BattleCore):
         if self.ended:
             return
         routs_lose = self.opts.rout == "field"
+        standing = []
         for s in self.sides.values():
             if not s.defeated and (not s.standing or (routs_lose and not s.active)):
                 s.defeated = True
-        standing = [s for s in self.sides.values() if not s.defeated]
+            if not s.defeated:
+                standing.append(s)
         if len(standing) == 1:
             self._finish(standing[0].name, reason)
         elif not standing:

@@ -89,7 +89,8 @@ def fight(
         run = campaign.fight_campaign(scenario, rng, events)
         return Fought(run.battles[-1], run.aftermath, run.campaign, run.battles, run.days)
     battle = Battle(scenario, rng=rng, events=events)
-    battle.run()
+    while not battle.ended:  # battle.run() without its Outcome: run_rows makes the one needed
+        battle.step()
     if scenario.aftermath is None:
         return Fought(battle)
     rows = campaign.aftermath_rows(battle, scenario.aftermath)

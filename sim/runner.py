@@ -82,11 +82,14 @@ def run_chunk(exp: Experiment, out: str, chunk: int, start: int, stop: int) -> C
     winners: Counter[str] = Counter()
     events = "events" in exp.tables
     fields = exp.param_fields()
+    values: dict[int, dict[str, Any]] = {}  # a point's parameter columns (rows copy them)
     for run_id in range(start, stop):
         _stop_if_orphaned()
         point = exp.point_of(run_id)
         seed = exp.run_seed(run_id)
-        params = exp.param_values(point, fields)
+        if point not in values:
+            values[point] = exp.param_values(point, fields)
+        params = values[point]
         try:
             if point not in scenarios:
                 try:

@@ -26,29 +26,43 @@ class FighterHeap:
     under the current key, when it reaches the top. So a key may grow unannounced, but when
     one shrinks the fighter must be pushed again: the battle does that in
     :meth:`Battle.harmed`, where every lost HD and every wound is booked.
+
+    A heap made with ``lazy`` (a side's list of fighters, which grows as fighters join) files
+    nothing until its first :meth:`top`: then it files that list's members under their keys
+    of that moment, and pushes before it are not needed. A battle reads only some of a side's
+    indexes (the rank and file only at large scale), so the others cost nothing. The picks
+    are the same: the key of a fighter is unique (it ends with the fighter's id), so the top
+    is the member with the smallest key now, whenever its entries were filed.
     """
 
-    __slots__ = ("key", "member", "items", "order")
+    __slots__ = ("key", "member", "items", "order", "lazy")
 
     def __init__(
         self,
         key: Callable[[Fighter], tuple[int, ...]],
         member: Callable[[Fighter], bool],
         fighters: Iterable[Fighter] = (),
+        *,
+        lazy: list[Fighter] | None = None,
     ) -> None:
         self.key = key
         self.member = member
         self.order = itertools.count()  # ties between entries of one fighter: filing order
+        self.lazy = lazy
         self.items = [(key(f), next(self.order), f) for f in fighters if member(f)]
         heapq.heapify(self.items)
 
     def push(self, f: Fighter) -> None:
         """File ``f`` under its current key (if it is a member)."""
-        if self.member(f):
+        if self.lazy is None and self.member(f):
             heapq.heappush(self.items, (self.key(f), next(self.order), f))
 
     def top(self) -> Fighter | None:
         """The member with the smallest key, or None."""
+        if self.lazy is not None:
+            fighters, self.lazy = self.lazy, None
+            for f in fighters:
+                self.push(f)
         items = self.items
         while items:
             filed, _, f = items[0]
@@ -107,14 +121,24 @@ class SideState:
     waiting: int = 0  # active fighters yet to act this round
     leaders: list[Fighter] = field(default_factory=list)
     by_name: dict[str, Fighter] = field(default_factory=dict)
-    weakest_active: FighterHeap = field(default_factory=lambda: FighterHeap(weakness, is_active))
-    weakest_standing: FighterHeap = field(
-        default_factory=lambda: FighterHeap(weakness, is_in_fight)
-    )
-    ranks_active: FighterHeap = field(default_factory=lambda: FighterHeap(weakness, _rank_active))
-    ranks_standing: FighterHeap = field(
-        default_factory=lambda: FighterHeap(weakness, _rank_standing)
-    )
+    weakest_active: FighterHeap = field(init=False)
+    weakest_standing: FighterHeap = field(init=False)
+    ranks_active: FighterHeap = field(init=False)
+    ranks_standing: FighterHeap = field(init=False)
+    _indexes: tuple[FighterHeap, ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # filed at their first use, from the fighters then (FighterHeap's ``lazy``)
+        self.weakest_active = FighterHeap(weakness, is_active, lazy=self.fighters)
+        self.weakest_standing = FighterHeap(weakness, is_in_fight, lazy=self.fighters)
+        self.ranks_active = FighterHeap(weakness, _rank_active, lazy=self.fighters)
+        self.ranks_standing = FighterHeap(weakness, _rank_standing, lazy=self.fighters)
+        self._indexes = (
+            self.weakest_active,
+            self.weakest_standing,
+            self.ranks_active,
+            self.ranks_standing,
+        )
 
     def in_fight(self) -> list[Fighter]:
         """Fighters still active or fleeing."""
@@ -136,10 +160,9 @@ class SideState:
 
     def refile(self, f: Fighter) -> None:
         """File member ``f`` again in the weakest-first indexes (it is weaker now)."""
-        self.weakest_active.push(f)
-        self.weakest_standing.push(f)
-        self.ranks_active.push(f)
-        self.ranks_standing.push(f)
+        for heap in self._indexes:
+            if heap.lazy is None:  # (one still lazy files f when it is first read)
+                heap.push(f)
 
     def recount(self, before: Status, after: Status) -> None:
         """Move one member's status from ``before`` to ``after`` in the counts."""

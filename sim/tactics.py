@@ -106,6 +106,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from sim.dice import die
 from sim.errors import SimError, unknown
 from sim.rules.common import build_options, describe_options, option
 
@@ -206,7 +207,7 @@ class Tactic:
         if not enemies:
             return None
         if self.target == "random":
-            return enemies[int(rng.integers(len(enemies)))]
+            return enemies[die(rng, len(enemies)) - 1]  # rng.integers(len(enemies))
         if self.target == "leader":
             leaders = [e for e in enemies if e.leader]
             if leaders:

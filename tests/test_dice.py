@@ -119,3 +119,32 @@ def test_dist_bounds_and_mean(count, sides, mod):
 def test_unorderable_outcomes_keep_first_seen_order():
     d = Dist({(1, "a"): Fraction(1, 2), (1, 2): Fraction(1, 2)})
     assert d.outcomes() == [(1, "a"), (1, 2)]
+
+
+def test_die_draws_exactly_what_generator_integers_draws():
+    """``die`` is ``int(rng.integers(1, sides + 1))``: same faces, same Generator state after.
+
+    Die sizes with and without Lemire rejection (powers of 2 never reject; 3 * 2**30 often
+    does), the one-face die (numpy draws nothing) and the largest sizes, interleaved with
+    other draws from the same Generator, which must see the same stream afterwards.
+    """
+    from sim.dice import die
+
+    ours, numpys = np.random.default_rng(7), np.random.default_rng(7)
+    picks = np.random.default_rng(1)
+    sizes = [1, 2, 3, 6, 7, 8, 10, 12, 20, 100, 3 * 2**30, 2**32 - 1, 2**32, 2**40]
+    for _ in range(20_000):
+        sides = sizes[int(picks.integers(len(sizes)))]
+        got, want = die(ours, sides), int(numpys.integers(1, sides + 1))
+        assert (got, type(got)) == (want, int)
+        if picks.random() < 0.1:  # a different kind of draw in between
+            assert ours.random() == numpys.random()
+    assert ours.bit_generator.state == numpys.bit_generator.state
+
+
+def test_die_asks_anything_else_for_integers():
+    """A stand-in for a Generator (the tests' scripted dice) is asked as before."""
+    from sim.dice import die
+    from tests.conftest import ScriptedRng
+
+    assert [die(ScriptedRng([5, 2]), 8), die(ScriptedRng([3]), 6)] == [5, 3]

@@ -12,7 +12,7 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
-from sim.dice import Dist
+from sim.dice import Dist, die
 from sim.errors import unknown
 
 
@@ -160,7 +160,7 @@ class Table(Generic[Row]):
 
     def roll(self, rng: np.random.Generator) -> Row:
         """Roll the table's die (one draw, faces 1 .. :attr:`sides`)."""
-        return self.face(int(rng.integers(1, self.sides + 1)))
+        return self.face(die(rng, self.sides))
 
     def roll_dist(self) -> Dist:
         """Exact distribution of the name of the row :meth:`roll` gives."""

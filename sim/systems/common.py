@@ -17,6 +17,7 @@ from sim.tactics import weakness
 if TYPE_CHECKING:
     from sim.agents import Fighter
     from sim.battle import Battle
+    from sim.sides import FighterHeap
 
 # Range bands on a map [H] (sim.field): Deathwish to-hit skill lost, D6 difficulty added.
 BAND_SKILL = {"short": 0, "medium": 1, "long": 2}
@@ -66,9 +67,16 @@ def choose_target(b: Battle, f: Fighter) -> Fighter | None:
         if lead is not None:
             return lead
     if b.large:
-        member = min((x for h in ranks if (x := h.top()) is not None), key=weakness, default=None)
+        member = _weakest(ranks)
         if member is not None:
             return member
+    return _weakest(heaps)
+
+
+def _weakest(heaps: list[FighterHeap]) -> Fighter | None:
+    """The weakest of the heaps' tops (one enemy side: its top)."""
+    if len(heaps) == 1:
+        return heaps[0].top()
     return min((x for h in heaps if (x := h.top()) is not None), key=weakness, default=None)
 
 

@@ -144,12 +144,16 @@ class Combatant:
         Returns the record itself when nothing changes.
         """
         fields = self.__dict__
-        if not changes.keys() <= fields.keys():
+        for name, value in changes.items():
+            if name not in fields or fields[name] != value:
+                break
+        else:
+            return self  # every value equal: nothing changes
+        merged = {**fields, **changes}
+        if len(merged) != len(fields):  # a name that is not a field
             raise TypeError(f"Combatant has no field {sorted(changes.keys() - fields.keys())}")
-        if all(fields[name] == value for name, value in changes.items()):
-            return self
         new = object.__new__(type(self))
-        object.__setattr__(new, "__dict__", {**fields, **changes})
+        object.__setattr__(new, "__dict__", merged)
         new.__post_init__()
         return new
 

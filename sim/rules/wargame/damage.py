@@ -49,8 +49,8 @@ def roll_damage(
     n = _damage_dice(dice, mode)
     # One d8 at a time: the same draws as one call with size=n (numpy's bounded integers
     # come off one stream of 32-bit words either way), and faster for the few dice spent.
-    faces = tuple(_d(rng, HD_SIDES) for _ in range(n))
-    eights = sum(f == HD_SIDES for f in faces)
+    faces = tuple([_d(rng, HD_SIDES) for _ in range(n)])
+    eights = faces.count(HD_SIDES)
     is_max = eights == n if max_damage == "all_eight" else eights > 0
     return DamageRoll(sum(faces), faces, is_max)
 

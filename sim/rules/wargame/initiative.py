@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from sim.dice import Dist
+from sim.dice import Dist, die
 from sim.errors import SimError
 from sim.rules.wargame.base import HD_SIDES
 from sim.rules.wargame.options import DEFAULT_OPTIONS, Options
@@ -46,7 +46,8 @@ def roll_initiative(
     _check_counts(counts)
     rerolls = 0
     while True:
-        rolls = tuple(tuple(int(f) for f in rng.integers(1, HD_SIDES + 1, size=n)) for n in counts)
+        # die by die: the draws of rng.integers(1, HD_SIDES + 1, size=n), without its array
+        rolls = tuple(tuple([die(rng, HD_SIDES) for _ in range(n)]) for n in counts)
         tops = [max(r) if r else 0 for r in rolls]
         best = max(tops)
         leaders = [i for i, t in enumerate(tops) if t == best]

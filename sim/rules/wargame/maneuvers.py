@@ -75,7 +75,7 @@ def maneuver_price(c: Combatant, kind: str = "attack", options: Options = DEFAUL
         raise SimError(f"cannot perform a {kind} maneuver now")
     if kind in ("attack", "move") and has_broken_bones(c):
         return c.spendable
-    return maneuver_cost(c.spendable)
+    return min(MANEUVER_COST, c.spendable)  # maneuver_cost: spendable is 1 or more here
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,11 +98,17 @@ class Maneuver:
 def pay_maneuver(
     c: Combatant, kind: str = "attack", options: Options = DEFAULT_OPTIONS
 ) -> tuple[Combatant, Maneuver]:
-    """Spend the HD for a maneuver of ``kind``."""
-    cost = maneuver_price(c, kind, options)
+    """Spend the HD for a maneuver of ``kind``.
+
+    What :func:`maneuver_price` and :func:`spend` check, checked once (every attack pays).
+    """
+    _check_choice("maneuver", kind, MANEUVERS)
+    broken = kind in ("attack", "move") and has_broken_bones(c)
     purpose = "run" if kind == "move" else kind
-    needs = kind in ("attack", "move") and has_broken_bones(c)
-    return spend(c, cost, purpose), Maneuver(kind, cost, needs)
+    if (broken and options.broken_bones == "forbidden") or not can_spend(c, 1, purpose):
+        raise SimError(f"cannot perform a {kind} maneuver now")
+    cost = c.spendable if broken else min(MANEUVER_COST, c.spendable)
+    return c.evolve(spendable=c.spendable - cost), Maneuver(kind, cost, broken)
 
 
 def roll_broken_bones(rng: np.random.Generator) -> bool:

@@ -253,6 +253,12 @@ def weapon(name: str | Weapon) -> Weapon:
     """The weapon category called ``name`` (aliases such as ``bastard sword`` allowed)."""
     if isinstance(name, Weapon):
         return name
+    return _weapon_named(name)
+
+
+@lru_cache(maxsize=256)
+def _weapon_named(name: str) -> Weapon:
+    """:func:`weapon` of a name, looked up once (every attack asks for its weapon)."""
     return _weapons().find(name)
 
 

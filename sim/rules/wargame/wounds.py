@@ -93,13 +93,18 @@ def lose_hd(
         spendable = min(c.spendable, hd_after)
     else:
         spendable = min(max(0, c.spendable - lost), hd_after)
-    new_wounds = tuple(Wound(wound_type if i == 0 else None, source) for i in range(lost))
+    new_wounds = (Wound(wound_type, source),) if lost == 1 else _wounds(lost, wound_type, source)
     after = c.evolve(
         hit_dice=hd_after, spendable=spendable, status=status, wounds=c.wounds + new_wounds
     )
     if lost:
         after = apply_wound_type(after, wound_type)
     return after, HdLoss(source, lost, c.hit_dice, hd_after, wound_type if lost else None, status)
+
+
+def _wounds(lost: int, wound_type: str | None, source: str) -> tuple[Wound, ...]:
+    """``lost`` wound records: the first of ``wound_type``, the others plain."""
+    return tuple(Wound(wound_type if i == 0 else None, source) for i in range(lost))
 
 
 def _weapon_wound_type(w: Weapon, options: Options, draw: Draw) -> str | None:
