@@ -105,3 +105,21 @@ def test_the_readme_and_analysis_page_say_what_each_interval_is():
         assert "cluster bootstrap by run" in text, "the per-fighter shares' interval"
     assert "## What each interval is" in analysis_page
     assert "docs/analysis.md#what-each-interval-is" in README
+
+
+def test_the_tour_shows_the_real_errors_of_a_scenario_with_mistakes(tmp_path):
+    from sim.cli import main
+
+    shown = _block('sim validate /tmp/typo.yaml; echo "exit $?"')
+    text = (ROOT / "scenarios" / "skirmish.yaml").read_text()
+    typo = tmp_path / "typo.yaml"  # the README's sed, in Python
+    typo.write_text(
+        text.replace("weapon: axe", "weapon: ax", 1).replace(
+            "tactic: aggressive", "tactic: agressive", 1
+        )
+    )
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        code = main(["validate", str(typo)])
+    printed = err.getvalue().replace(str(typo), "/tmp/typo.yaml").splitlines()
+    assert [*printed, f"exit {code}"] == shown
