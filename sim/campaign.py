@@ -149,7 +149,7 @@ def _camps(
             specs[p.name] = fs
         healers = am.healers_from_fighters(fighters)
         healers += [h for h in (spec.healers if spec else ()) if h.side == name]
-        run = am.Aftermath(
+        run = am.Aftermath.kind(system.name)(
             patients,
             healers,
             system.name,

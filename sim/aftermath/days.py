@@ -26,6 +26,7 @@ takes out of an aftermath and gives its fighters at the next battle
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -57,7 +58,7 @@ class Day:
     bound: set[int] = field(default_factory=set)
 
 
-class Aftermath:
+class Aftermath(ABC):
     """Days after one battle for one camp (or several sides' patients at once).
 
     Args:
@@ -89,6 +90,14 @@ class Aftermath:
         super().__init_subclass__(**kwargs)
         KINDS[cls.system] = cls
 
+    @staticmethod
+    def kind(system: str) -> type[Aftermath]:
+        """The aftermath class of the system called ``system``."""
+        kind = KINDS.get(system)
+        if kind is None:
+            raise unknown("rules system", system, KINDS)
+        return kind
+
     def __new__(
         cls,
         patients: Iterable[Patient],
@@ -98,9 +107,7 @@ class Aftermath:
         **kwargs: Any,
     ) -> Aftermath:
         """The aftermath of the system called ``system``."""
-        kind = KINDS.get(system)
-        if kind is None:
-            raise unknown("rules system", system, KINDS)
+        kind = cls.kind(system)
         if not issubclass(kind, cls):
             raise SimError(f"{cls.__name__} is no aftermath of the {system} system")
         return object.__new__(kind)
@@ -145,33 +152,33 @@ class Aftermath:
             self.states[p.name] = self.initial_state(p)
 
     # ---------------------------------------------------------------- the system's hooks
+    @abstractmethod
     def initial_state(self, p: Patient) -> Any:
         """``p``'s state under the system at the start of the battle's day."""
-        raise NotImplementedError
 
+    @abstractmethod
     def urgency(self, p: Patient) -> tuple[Any, ...]:
         """``p``'s triage key, most urgent least (``felled_first``)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def day_step(self, days: dict[str, Day]) -> None:
         """Run today: the healers' work and what time does, per patient into ``days``."""
-        raise NotImplementedError
 
     def row_fields(self, p: Patient, state: Any) -> dict[str, Any]:
         """A row's ``wounds``, ``infections``, ``infections_known``, ``hd`` and ``condition``."""
         return {"wounds": [], "infections": 0, "infections_known": 0, "hd": None, "condition": None}
 
+    @abstractmethod
     def carries(self, state: Any) -> dict[str, Any]:
         """What a survivor of ``state`` carries out (:meth:`survivor`'s system keys)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def hurt(self, p: Patient) -> bool:
         """Whether living ``p`` has wounds to heal (or carried ones still open)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def healed(self, row: Mapping[str, Any], hd_max: int, carried: Mapping[str, Any]) -> bool:
         """Whether a row's patient, up, carries no open wound (``carried``: what it brought)."""
-        raise NotImplementedError
 
     @classmethod
     def less_carried(cls, p: Patient, carried: Mapping[str, Any]) -> Patient:
@@ -288,6 +295,6 @@ def run_aftermath(
     **kwargs: Any,
 ) -> Aftermath:
     """Build an :class:`Aftermath` and run it for ``days`` days."""
-    a = Aftermath(patients, healers, system, rng, **kwargs)
+    a = Aftermath.kind(system)(patients, healers, system, rng, **kwargs)
     a.run(days)
     return a
