@@ -162,9 +162,9 @@ def test_every_link_between_pages_resolves(page):
 # console block is run again and must print what the page shows. A line "..." stands for
 # lines left out; the lines shown must come in order, each run of them without gaps, the
 # first at the start. Commands that need a dataset (analyze, replay, sweep), write files
-# (--frames, --gif, --out) or chain shell commands are not run here.
+# (--frames, --gif, --out, --html, --plot) or chain shell commands are not run here.
 
-SHELL = (";", "&&", "|", ">", "--frames", "--gif", "--out")
+SHELL = (";", "&&", "|", ">", "--frames", "--gif", "--out", "--html", "--plot")
 
 
 def console_commands(page: Path) -> list[tuple[str, list[str]]]:
