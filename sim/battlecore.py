@@ -86,6 +86,7 @@ class BattleCore(mesa.Model):
     log: list[dict[str, Any]] | None
     round_rows: list[dict[str, Any]]
     cover_until: dict[int, int]
+    heard_round: dict[int, int]
     next_first: Fighter | None
     side_order: list[str] | None
     next_side: int

@@ -5,13 +5,17 @@ fights whole battles and fails if the mechanic is never used.
 """
 
 from dataclasses import replace
+from pathlib import Path
 
 from sim.battle import Battle
 from sim.rules import wargame
 from sim.rules.common import Status
-from sim.scenario import FactorSpec, FighterSpec, Scenario, Side, TacticSpec
+from sim.scenario import FactorSpec, FighterSpec, Scenario, Side, TacticSpec, load_scenario
+from sim.systems import common
 from sim.systems import wargame as wgsys
 from tests.conftest import ScriptedRng
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def duel(attacker, target, *, params_a=None, params_b=None, **kw):
@@ -285,6 +289,57 @@ def test_battles_with_contested_maneuvers_use_them():
     assert {"grapple", "disarm"} <= kinds
     never = {e["action"] for s in range(10) for e in fought(_brawl("never"), s).log}
     assert not never & {"grapple", "shove", "disarm"}
+
+
+# --------------------------------------------------------------------------- loud armor
+def _ambush(armor, loud_armor="heard", cover="trees"):
+    return Scenario(
+        sides=(
+            Side("red", (FighterSpec("Archer", hit_dice=5, weapon="warbow"),)),
+            Side("blue", (FighterSpec("B", hit_dice=5, armor=armor, weapon="axe"),)),
+        ),
+        factors=(FactorSpec("cover", cover),),
+        options={"loud_armor": loud_armor},
+    )
+
+
+def test_a_loud_wearer_cannot_hide_in_the_trees_and_says_so_once_a_round():
+    quiet = Battle(_ambush(("gambeson",)), seed=1, events=True)
+    assert common.take_cover(quiet, by_name(quiet, "B")).name == "trees"
+    assert actions(quiet, "cannot hide") == []
+    loud = Battle(_ambush(("chain",)), seed=1, events=True)
+    b = by_name(loud, "B")
+    assert common.take_cover(loud, b) is None
+    assert common.take_cover(loud, b) is None  # asked again in the same round: said once
+    said = actions(loud, "cannot hide")
+    assert [e["result"] for e in said] == ["loud armor heard in the trees"]
+    loud.round += 1
+    common.take_cover(loud, b)
+    assert len(actions(loud, "cannot hide")) == 2
+    # physical cover shelters it; silent armor hides in the trees
+    wall = Battle(_ambush(("plate",), cover="building_wall"), seed=1, events=True)
+    assert common.take_cover(wall, by_name(wall, "B")).name == "building_wall"
+    silent = Battle(_ambush(("plate",), "silent"), seed=1, events=True)
+    assert common.take_cover(silent, by_name(silent, "B")).name == "trees"
+
+
+def test_in_the_woods_loud_armor_is_heard_and_arrows_land():
+    """The example scenario: the knight and men-at-arms cannot hide, the foresters do."""
+    sc = load_scenario(ROOT / "scenarios" / "woods.yaml")
+    loud = {"Sir Aldo", "man-at-arms 1", "man-at-arms 2"}
+    heard, hid, hit = set(), set(), set()
+    for seed in range(5):
+        b = fought(sc, seed)
+        heard |= {e["actor"] for e in actions(b, "cannot hide")}
+        hid |= {e["actor"] for e in actions(b, "takes cover")}
+        hit |= {e["target"] for e in b.log if "warbow" in e["result"] and "wound" in e["result"]}
+    assert heard == loud and not hid & loud and hid
+    assert hit & loud  # arrows (through the pool) wound the loud ones where they would hide
+    silent = replace(sc, options={**sc.options, "loud_armor": "silent"})
+    b = fought(silent, 0)
+    assert (
+        actions(b, "cannot hide") == [] and {e["actor"] for e in actions(b, "takes cover")} & loud
+    )
 
 
 # --------------------------------------------------------------------------- healing, back into it

@@ -327,6 +327,32 @@ def test_cover_cells_stop_standard_ranged_attacks(cover, stops):
     assert ("cover: no damage" in b.log[start]["result"]) is stops
 
 
+@pytest.mark.parametrize(
+    ("armor", "loud_armor", "stops"),
+    [
+        ("gambeson", "heard", True),
+        ("plate", "heard", False),
+        ("plate", "silent", True),
+    ],
+)
+def test_a_bow_shoots_at_a_loud_wearer_behind_trees(armor, loud_armor, stops):
+    doc = (DUEL % ("hold", "warbow")).replace("hit_dice: 8}", f"hit_dice: 8, armor: [{armor}]}}")
+    doc = doc.replace(
+        "rules: wargame", f"rules: {{system: wargame, options: {{loud_armor: {loud_armor}}}}}"
+    )
+    sc = parse_scenario(textwrap.dedent(doc))
+    m = space.from_picture(["......T"], ["north", "south"], at={"A": (0, 0), "B": (6, 0)})
+    b = Battle(replace(sc, map=m), seed=3, events=True)
+    shots = [e for e in turn(b, "A") if e["action"] == "attack"]
+    assert bool(shots) is not stops  # the bow holds its fire only where the trees hide B
+    assert b.system.covered(b, who(b, "A"), who(b, "B")) is stops
+    start = len(b.log)
+    wgsys.attack(b, who(b, "A"), who(b, "B"))
+    result = b.log[start]["result"]
+    assert ("cover: no damage" in result) is stops
+    assert ("loud armor heard in the trees: no cover" in result) is not stops
+
+
 def test_cover_does_not_help_against_a_neighbour():
     b = duel(["..T"], {"A": (1, 0), "B": (2, 0)})
     a, t = who(b, "A"), who(b, "B")

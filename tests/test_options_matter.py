@@ -700,6 +700,9 @@ sides:
 
 WG_COVER_TREES = WG_COVER.replace("cover: fog", "cover: trees")
 
+# the foot in chain: the trees would hide them, but loud armor is heard there
+WG_LOUD = WG_COVER_TREES.replace("weapon: axe}", "armor: [chain], weapon: axe}")
+
 # a duel of heavily armored fighters whose blows are one d8: pools are often part full
 WG_ARMOR_DUEL = f"""
 rules: {{system: wargame, options: {{damage: weapon_d8}}}}
@@ -1445,6 +1448,7 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "wargame.initiative_ties": _probes(WG_FIRST_MOVE, ("first_listed",), seeds=80),
     "wargame.act_out_of_turn": _probes(WG_MELEE, (True,)),
     "wargame.weak_cover": _probes(WG_COVER, ("protects",)),
+    "wargame.loud_armor": _probes(WG_LOUD, ("silent",)),
     "wargame.large_scale_above": _probes(WG_LEADERS, (3,)),
     "wargame.pool": _probes(WG_POOLS, ("headcount",)),
     "wargame.faction_rounding": _probes(WG_POOLS_HALF, ("down",)),

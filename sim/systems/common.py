@@ -88,12 +88,22 @@ def rank_and_file(b: Battle, enemies: list[Fighter]) -> list[Fighter]:
 
 
 def take_cover(b: Battle, f: Fighter) -> wargame.Factor | None:
-    """The protecting cover in play, if the tactic wants cover from a ranged enemy now."""
+    """The protecting cover in play, if the tactic wants cover from a ranged enemy now.
+
+    Cover that hides does not hide a fighter in loud armor (``wargame.loud_armor``): with
+    only such cover in play it stays in the open, and the event ``cannot hide`` says so.
+    """
     if not b.tactic_of(f).cover or b.in_cover(f):
         return None
-    cover = next((c for c in b.factors_of("cover") if wargame.cover_protects(c, b.frame)), None)
-    if cover is None or not any(b.system.is_ranged(e) for e in b.enemies_of(f) if e.active):
+    covers = [c for c in b.factors_of("cover") if wargame.cover_protects(c, b.frame)]
+    if not covers or not any(b.system.is_ranged(e) for e in b.enemies_of(f) if e.active):
         return None
+    loud = wargame.is_loud(f.wg)
+    cover = next((c for c in covers if wargame.cover_protects(c, b.frame, loud=loud)), None)
+    if cover is None and b.heard_round.get(f.unique_id) != b.round:
+        # only cover that hides, and its armor gives it away (loud_armor): said once a round
+        b.heard_round[f.unique_id] = b.round
+        b.note(f.name, "cannot hide", result=f"loud armor heard in the {covers[0].name}")
     return cover
 
 

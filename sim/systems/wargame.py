@@ -98,7 +98,26 @@ class WarGame(System):
         terrain = b.field.cover(e, f)
         if terrain is None:
             return False
-        return wargame.cover_protects(wargame.factor("cover", terrain.name), b.frame)
+        cover = wargame.factor("cover", terrain.name)
+        return wargame.cover_protects(cover, b.frame, loud=wargame.is_loud(e.wg))
+
+
+def cover_of(b: Battle, f: Fighter, target: Fighter) -> wargame.Factor | None:
+    """The cover ``target`` is in against ``f``'s attack, if any.
+
+    Off a map: the first cover in play that shelters the target (loud armor is heard in
+    cover that hides, ``wargame.loud_armor``), while it is in cover; on a map its cell's.
+    """
+    if b.field is None:
+        if not b.in_cover(target):
+            return None
+        loud = wargame.is_loud(target.wg)
+        return next(
+            (c for c in b.factors_of("cover") if wargame.cover_protects(c, b.frame, loud=loud)),
+            None,
+        )
+    terrain = b.field.cover(target, f)
+    return None if terrain is None else wargame.factor("cover", terrain.name)
 
 
 def arms(f: Fighter) -> wargame.Weapon:
@@ -401,12 +420,7 @@ def attack(b: Battle, f: Fighter, target: Fighter) -> None:
         b.note(f.name, "attack", target.name, result="broken bones: the attack fails")
         return
     roll = wargame.roll_damage(paid.cost, b.rng, b.frame.damage, max_damage=b.frame.max_damage)
-    if b.field is None:
-        cover = next((c for c in b.factors_of("cover") if wargame.cover_protects(c, b.frame)), None)
-        in_cover = cover if b.in_cover(target) else None
-    else:
-        terrain = b.field.cover(target, f)
-        in_cover = None if terrain is None else wargame.factor("cover", terrain.name)
+    in_cover = cover_of(b, f, target)
     pool = wargame.effective_pool(target.wg)
     would_wound = mighty or weapon.ignores_armor or roll.total > pool
     would_out = would_wound and target.wg.hit_dice <= (2 if mighty else 1)

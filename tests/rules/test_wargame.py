@@ -766,6 +766,75 @@ def test_cover_stops_standard_ranged_attacks():
     assert wg.resolve_attack(c, hit(5), "plain", cover="trees", ranged=True)[0] == c  # thrown
 
 
+COVERS = ("ruin_wall", "trees", "fog", "furniture", "building_wall", "creatures", "bushes", "pit")
+
+
+@pytest.mark.parametrize(
+    ("options", "loud", "protecting"),
+    [
+        ({}, False, {"ruin_wall", "trees", "furniture", "building_wall", "creatures"}),
+        ({}, True, {"ruin_wall", "furniture", "building_wall", "creatures"}),
+        ({"weak_cover": "protects"}, False, set(COVERS)),
+        (
+            {"weak_cover": "protects"},
+            True,
+            {"ruin_wall", "furniture", "building_wall", "creatures", "pit"},
+        ),
+        (
+            {"loud_armor": "silent"},
+            True,
+            {"ruin_wall", "trees", "furniture", "building_wall", "creatures"},
+        ),
+    ],
+)
+def test_loud_armor_is_heard_in_cover_that_hides(options, loud, protecting):
+    opts = wg.make_options(options)
+    assert {c for c in COVERS if wg.cover_protects(c, opts, loud=loud)} == protecting
+    heard = {c for c in COVERS if wg.heard_in_cover(c, loud, opts)}
+    expected = {"trees", "fog", "bushes"} if loud and opts.loud_armor == "heard" else set()
+    assert heard == expected
+    assert {f.name for f in wg.factors("cover") if f.hides} == {"trees", "fog", "bushes"}
+
+
+def test_chain_and_plate_are_loud_gambeson_and_doublet_are_not():
+    assert wg.is_loud(wg.combatant(3, armor=["chain"]))
+    assert wg.is_loud(wg.combatant(3, armor=["plate"]))
+    assert wg.is_loud(wg.combatant(3, armor=["doublet", "chain"]))
+    assert not wg.is_loud(wg.combatant(3, armor=["gambeson"]))
+    assert not wg.is_loud(wg.combatant(3, armor=["doublet", "lamellar"]))
+
+
+def test_an_arrow_finds_a_loud_wearer_in_the_trees():
+    quiet = wg.combatant(3, armor=["gambeson"])
+    loud = wg.combatant(3, armor=["plate"])
+    c, h = wg.resolve_attack(quiet, hit(5), "warbow", cover="trees")
+    assert c == quiet and h.damage == 0 and "cover: no damage" in h.effects
+    # plate is metal: the warbow does not wound directly, the pool of 8 takes the 5
+    c, h = wg.resolve_attack(loud, hit(5), "warbow", cover="trees")
+    assert c.armor_pool == 3 and c.hit_dice == 3 and h.damage == 5
+    assert "loud armor heard in the trees: no cover" in h.effects
+    # behind a wall it is sheltered like anyone
+    assert wg.resolve_attack(loud, hit(5), "warbow", cover="building_wall")[0] == loud
+    # fog shelters nobody by the table, so there is nothing for the armor to give away
+    _, h = wg.resolve_attack(loud, hit(5), "warbow", cover="fog")
+    assert not any("heard" in e for e in h.effects)
+    weak = wg.make_options({"weak_cover": "protects"})
+    _, h = wg.resolve_attack(loud, hit(5), "warbow", cover="fog", options=weak)
+    assert "loud armor heard in the fog: no cover" in h.effects
+    assert wg.resolve_attack(quiet, hit(5), "warbow", cover="fog", options=weak)[0] == quiet
+    silent = wg.make_options({"loud_armor": "silent"})
+    assert wg.resolve_attack(loud, hit(5), "warbow", cover="trees", options=silent)[0] == loud
+
+
+def test_attack_dist_on_a_loud_wearer_in_the_trees_is_the_open_one():
+    loud = wg.combatant(3, armor=["chain"])
+    open_field = wg.attack_dist(loud, 2, "warbow")
+    assert wg.attack_dist(loud, 2, "warbow", cover="trees") == open_field
+    assert open_field != Dist.constant(loud)
+    silent = wg.make_options({"loud_armor": "silent"})
+    assert wg.attack_dist(loud, 2, "warbow", cover="trees", options=silent) == Dist.constant(loud)
+
+
 def test_distraction_once_per_target_and_no_hd_until_round_end():
     c, use = wg.distract(wg.combatant(3), "sand")
     assert c.distracted and not wg.can_spend(c) and not wg.can_maneuver(c)

@@ -59,6 +59,9 @@ Options (fields of :class:`Options`; [I] interpretation, [H] house rule):
 - ``act_out_of_turn`` = False [H]: the tactic of spending 1 HD to act at once is used.
 - ``weak_cover`` = ``"table"`` [I]: cover the seed calls "no real protection" (fog, bushes,
   pits) does not stop ranged attacks (``"protects"``: every cover does).
+- ``loud_armor`` = ``"heard"`` [I]: a wearer of loud armor (chain, scale, plate) is heard in
+  cover that shelters by hiding (fog, bushes, trees): it does not stop ranged attacks on it
+  (``"silent"``: loud armor does nothing).
 - ``large_scale_above`` = 10 [H]: more individuals than this is a large-scale War Game.
 - ``pool`` = ``"literal"`` [I]: a faction's HD is its members' average HD (``"headcount"``:
   its head count, with the average HD as the dice it may spend per round).
@@ -167,6 +170,7 @@ from sim.rules.wargame.factors import (
     distract,
     hazard_hd,
     hazard_round,
+    heard_in_cover,
     is_held,
     push_into_hazard,
     push_into_hazard_dist,
@@ -401,6 +405,7 @@ __all__ = [
     "distract",
     "hazard_hd",
     "hazard_round",
+    "heard_in_cover",
     "is_held",
     "push_into_hazard",
     "push_into_hazard_dist",

@@ -30,14 +30,15 @@ from sim.rules.wargame.combatant import (
     Wound,
     effective_pool,
     is_ignitable,
+    is_loud,
     is_out,
     warbow_blocked,
 )
 from sim.rules.wargame.damage import DamageRoll, absorb, damage_roll_dist
-from sim.rules.wargame.factors import cover_protects
+from sim.rules.wargame.factors import cover_protects, heard_in_cover
 from sim.rules.wargame.maneuvers import can_block, can_dodge, spend
 from sim.rules.wargame.options import DEFAULT_OPTIONS, Options
-from sim.rules.wargame.tables import Factor, Weapon, armor_spec, weapon
+from sim.rules.wargame.tables import Factor, Weapon, armor_spec, factor, weapon
 from sim.rules.wargame.wounds import _weapon_wound_type, lose_hd
 
 
@@ -161,6 +162,7 @@ def _attack_core(
     finish: str,
     options: Options,
     draw: Draw,
+    heard: str | None = None,
 ) -> tuple[Combatant, Hit]:
     blow = _Blow(target, roll, w, defence, finish, options, draw)
     if defence == "dodge":
@@ -178,6 +180,8 @@ def _attack_core(
     if ranged and protected:
         blow.effects.append("cover: no damage")
         return blow.done()
+    if ranged and heard is not None:
+        blow.effects.append(f"loud armor heard in the {heard}: no cover")
     if blow.c.status == Status.FLEEING and damage > 0:
         blow.c = blow.c.evolve(damaged_while_fleeing=True)
     hd_before = blow.c.hit_dice
@@ -281,16 +285,23 @@ def _on_pool_emptied(c: Combatant, w: Weapon, effects: list[str]) -> Combatant:
 
 
 def _attack_setup(
+    target: Combatant,
     name: str | Weapon,
     defence: str,
     cover: str | Factor | None,
     ranged: bool | None,
     options: Options = DEFAULT_OPTIONS,
-) -> tuple[Weapon, bool, bool]:
+) -> tuple[Weapon, bool, bool, str | None]:
+    """The weapon, whether ``cover`` protects the target, whether ranged, the cover heard in."""
     _check_choice("defence", defence, DEFENCES)
     w = weapon(name)
-    protected = cover is not None and cover_protects(cover, options)
-    return w, protected, w.ranged if ranged is None else ranged
+    loud = is_loud(target)
+    protected = cover is not None and cover_protects(cover, options, loud=loud)
+    heard = None
+    if cover is not None and heard_in_cover(cover, loud, options):
+        if cover_protects(cover, options):  # it would have sheltered a quiet creature
+            heard = factor("cover", cover).name
+    return w, protected, w.ranged if ranged is None else ranged, heard
 
 
 def resolve_attack(
@@ -317,7 +328,7 @@ def resolve_attack(
     behind protecting ``cover`` does 0 damage and nothing else. ``rng`` is needed only for a
     gun's 1d4 and for ``wound_types="rolled"``.
     """
-    w, protected, is_ranged = _attack_setup(weapon, defence, cover, ranged, options)
+    w, protected, is_ranged, heard = _attack_setup(target, weapon, defence, cover, ranged, options)
     return _attack_core(
         target,
         roll,
@@ -331,6 +342,7 @@ def resolve_attack(
         finish=options.finish if finish is None else finish,
         options=options,
         draw=_rng_draw(rng),
+        heard=heard,
     )
 
 
@@ -353,7 +365,7 @@ def attack_dist(
     The counterpart of ``resolve_attack(target, roll_damage(dice, rng, options.damage,
     max_damage=options.max_damage), ...)``.
     """
-    w, protected, is_ranged = _attack_setup(weapon, defence, cover, ranged, options)
+    w, protected, is_ranged, heard = _attack_setup(target, weapon, defence, cover, ranged, options)
     fin = options.finish if finish is None else finish
 
     def after(outcome: tuple[int, bool]) -> Dist:
@@ -372,6 +384,7 @@ def attack_dist(
                 finish=fin,
                 options=options,
                 draw=draw,
+                heard=heard,
             )[0]
         )
 

@@ -29,13 +29,30 @@ from sim.rules.wargame.tables import Factor, factor
 from sim.rules.wargame.wounds import HdLoss, lose_hd
 
 
-def cover_protects(cover: str | Factor, options: Options = DEFAULT_OPTIONS) -> bool:
-    """Whether ``cover`` stops standard ranged attacks [S, I].
+def cover_protects(
+    cover: str | Factor, options: Options = DEFAULT_OPTIONS, *, loud: bool = False
+) -> bool:
+    """Whether ``cover`` stops standard ranged attacks on a creature [S, I].
 
     As the d8 table says (fog, bushes and pits give "no real protection"); with
-    ``weak_cover="protects"`` every cover does.
+    ``weak_cover="protects"`` every cover does. A ``loud`` creature (one in loud armor,
+    :func:`~sim.rules.wargame.combatant.is_loud`) gets nothing from cover that hides
+    (:func:`heard_in_cover`).
     """
-    return factor("cover", cover).protects or options.weak_cover == "protects"
+    f = factor("cover", cover)
+    shelters = f.protects or options.weak_cover == "protects"
+    return shelters and not heard_in_cover(f, loud, options)
+
+
+def heard_in_cover(cover: str | Factor, loud: bool, options: Options = DEFAULT_OPTIONS) -> bool:
+    """Whether a creature's loud armor gives it away in ``cover`` [I] (``loud_armor``).
+
+    Chain, scale and plate are "loud as hell" [S]; cover that shelters by hiding (fog,
+    bushes "hide your location", trees whose animals "flee the canopy when noise is made
+    close by": the data's ``hides``) does not hide a ``loud`` creature under
+    ``loud_armor="heard"``. Physical cover (walls, ruins, furniture, creatures) still does.
+    """
+    return loud and options.loud_armor == "heard" and factor("cover", cover).hides
 
 
 def put_out_fire(c: Combatant, options: Options = DEFAULT_OPTIONS) -> tuple[Combatant, Maneuver]:

@@ -158,6 +158,14 @@ class Options:
         tag="I",
         choices=("table", "protects"),
     )
+    loud_armor: str = option(
+        "heard",
+        "a wearer of loud armor (chain, scale, plate: 'loud as hell') is heard in cover that "
+        "shelters by hiding (fog, bushes, trees): that cover does not stop ranged attacks on "
+        "it; 'silent' = loud armor does nothing",
+        tag="I",
+        choices=("heard", "silent"),
+    )
     large_scale_above: int = option(
         10, "more individuals than this is a large-scale War Game", tag="H", low=1, high=100_000
     )

@@ -91,6 +91,7 @@ class Factor:
     roll: int
     name: str
     protects: bool
+    hides: bool
     effect: str
     amount: int
     wound_type: str
@@ -148,6 +149,7 @@ def _factor(r: dict[str, str]) -> Factor:
         roll=int(r["roll"]),
         name=r["name"],
         protects=_yes(r["protects"]),
+        hides=_yes(r["hides"]),
         effect=r["effect"],
         amount=int(r["amount"]),
         wound_type=r["wound_type"],
