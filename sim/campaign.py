@@ -27,7 +27,9 @@ rule system says (``RuleSystem.carry_out`` and ``carry_in``, and its aftermath's
   a later battle's day is no day of rest for its old wounds if it fought that day [S];
 - **Deathwish**: its wound levels (the seed has no recovery: each adds its difficulty for
   good); a member incapacitated by its wounds stays so and is not treated again;
-- **D6 tiers**: its condition (``wounded``, ``wounded_twice`` ...);
+- **D6 tiers**: its condition (``wounded``, ``wounded_twice`` ...); a member raised from the
+  dead in the aftermath is a member again (its half day of penalties is over by the next
+  battle, a day or more later);
 - **War Game**: its hit dice after rest (1 HD per 8 hours [S]).
 
 Who fights the next battle [H]: members alive and ``active`` after the aftermath, and those
@@ -332,6 +334,8 @@ def _sitting_patient(m: _Member, side: str) -> am.Patient:
         status=m.status,
         fights=m.fights,
         d6_strength=m.spec.d6.strength,
+        d6_resist=m.spec.d6.resist,
+        d6_religion=m.spec.d6.religion,
         hd_max=m.spec.hit_dice,
         **carried,
     )

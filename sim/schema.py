@@ -316,6 +316,7 @@ def _events(defs: _Defs, names: dict[str, list[str]]) -> Schema:
 
 
 def _aftermath() -> Schema:
+    from sim.aftermath.healers import ROLES as HEALER_ROLES
     from sim.options import CampOptions
     from sim.rules import SYSTEMS
 
@@ -324,7 +325,7 @@ def _aftermath() -> Schema:
         {
             "name": _text(),
             "side": _text(),
-            "role": {"type": "string", "enum": ["nurse", "surgeon", "physician"]},
+            "role": {"type": "string", "enum": list(HEALER_ROLES)},
             "skill": _text(examples=["competent", "experienced", "specialized"]),
             "count": _whole(0, 1000),
             "supervisor": _text(),

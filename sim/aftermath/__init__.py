@@ -30,7 +30,9 @@ Per system:
 - **D6 tiers** (RULES.md 4 "Healing"): on the battle's day surgeons give first aid (one try
   per patient, First Aid code by skill level), patients drink their potions, the Mortally
   wounded who are not stabilized die, the Incapacitated wake as Wounded twice; then every
-  third day of rest a Strength roll heals or infects one spot, with the first-aid bonus.
+  third day of rest a Strength roll heals or infects one spot, with the first-aid bonus. The
+  poisoned roll Resist Disease or Poison the next day (plus first aid's dice); priests
+  (healer role ``priest``) and members with Religion 4D raise the dead, one an hour.
 - **War Game** (RULES.md 1.4): 1 HD back per 8 hours of rest (:func:`hd_after_rest`); a
   creature incapacitated at 1 or fewer HD is back on its feet above ``wake_above_hd``.
 

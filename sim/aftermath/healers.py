@@ -20,6 +20,9 @@ from sim.rules import twowp
 from sim.rules.twowp import Skill, parse_skill
 
 DEFAULT_CAMP = CampOptions()
+ROLES = (*twowp.ROLES, "priest")
+"""Healer roles: the 2W2P seed's nurse, surgeon and physician, and the D6 seed's priest, whose
+resurrection spell raises the dead in a D6 tiers aftermath (and does nothing elsewhere)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +31,7 @@ class Healer:
 
     Attributes:
         name: the fighter's name.
-        role: ``nurse``, ``surgeon`` or ``physician``.
+        role: ``nurse``, ``surgeon``, ``physician`` or ``priest`` (:data:`ROLES`).
         skill: ``unskilled``, ``competent``, ``experienced`` or ``specialized``.
         supervisor: name of the healer supervising this one (a student), if any.
         first_aid: D6 tiers First Aid code; empty: the camp's code for ``skill``.
@@ -43,8 +46,8 @@ class Healer:
     side: str = ""
 
     def __post_init__(self) -> None:
-        if self.role not in twowp.ROLES:
-            raise unknown("healer role", self.role, twowp.ROLES)
+        if self.role not in ROLES:
+            raise unknown("healer role", self.role, ROLES)
         object.__setattr__(self, "skill", parse_skill(self.skill).value)
         if self.first_aid:
             parse_code(self.first_aid)

@@ -50,6 +50,9 @@ class Patient:
         d6_condition: D6 tiers condition label (``wounded_twice`` ...).
         d6_strength: D6 tiers Strength code, for time healing.
         d6_potions: D6 tiers healing potions' dice codes, drunk on the battle's day.
+        d6_poison: D6 tiers potency of a poison taken in the battle (empty: none).
+        d6_resist: D6 tiers Resist Disease or Poison code (empty: its Strength).
+        d6_religion: D6 tiers Religion skill (empty: none; 4D performs the resurrection ritual).
         hd, hd_max: War Game current and full hit dice.
         in_battle: it fought in the battle (did not rest that day): in a campaign its older
             2W2P wounds get no recovery roll on the battle's day (:func:`twowp.patient_stakes`).
@@ -66,6 +69,9 @@ class Patient:
     d6_condition: str = "none"
     d6_strength: str = "3D"
     d6_potions: tuple[str, ...] = ()
+    d6_poison: str = ""
+    d6_resist: str = ""
+    d6_religion: str = ""
     hd: int = 0
     hd_max: int = 0
     in_battle: bool = False
@@ -81,7 +87,8 @@ class Patient:
 def patient_from_fighter(fighter: Any) -> Patient:
     """A :class:`Patient` from a battle's fighter (``sim.agents.Fighter``, read duck-typed).
 
-    Reads ``name``, ``side``, ``status``, ``fights``, ``fought``, ``spec.d6.strength``,
+    Reads ``name``, ``side``, ``status``, ``fights``, ``fought``, ``spec.d6`` (``strength``,
+    ``resist``, ``religion``),
     ``wg.hit_dice``, ``hd_start``, and what its battle's rule system says it carries
     (``model.system.carried``: 2W2P blows, Deathwish wound levels, the D6 condition). The
     2W2P blows are all the fighter carries (a campaign passes earlier state separately).
@@ -94,6 +101,8 @@ def patient_from_fighter(fighter: Any) -> Patient:
         status=status.value,
         fights=fights,
         d6_strength=fighter.spec.d6.strength,
+        d6_resist=fighter.spec.d6.resist,
+        d6_religion=fighter.spec.d6.religion,
         hd=fighter.wg.hit_dice,
         hd_max=fighter.hd_start,
         in_battle=True,

@@ -82,7 +82,11 @@ class D6Stats:
     ``ride`` is the Ride skill, a reaction of a ``mounted`` fighter (empty: none). ``range``
     is the reach of a ranged weapon in feet (0: hand to hand); a ranged attack cannot be
     parried. ``area`` makes the attack an area attack that catches up to that many enemies
-    (0: a single target).
+    (0: a single target). ``poison`` is the potency of a poison on the weapon (empty: none):
+    a blow that wounds poisons its target (``d6.poison_from``), who rolls ``resist`` (its
+    Resist Disease or Poison code; empty: its Strength) against it in the aftermath.
+    ``religion`` is the Religion skill: at 4D the fighter may raise the dead of its side
+    with the ritual in the aftermath (empty: none).
     """
 
     strength: str = "3D"
@@ -96,6 +100,9 @@ class D6Stats:
     ride: str = ""
     range: int = 0
     area: int = 0
+    poison: str = ""
+    resist: str = ""
+    religion: str = ""
 
 
 START_STATUSES = ("active", "incapacitated", "dead", "fled", "surrendered")

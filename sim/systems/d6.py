@@ -53,6 +53,7 @@ class D6State:
     extra_attacks: int = 0  # attacks beyond the regular action declared this round
     area_dodges: int = 0  # area attacks dodged this round
     attacked_by: dict[int, str] = field(default_factory=dict)  # this round: id -> side
+    poison: str = ""  # the most potent poison taken (a dice code; empty: none)
 
 
 class D6(System):
@@ -70,8 +71,8 @@ class D6(System):
         return D6State(condition)
 
     def carried(self, f: Fighter) -> dict[str, Any]:
-        """Its condition on the damage table."""
-        return {"d6_condition": f.state.condition.label}
+        """Its condition on the damage table, and the poison it took (the aftermath's)."""
+        return {"d6_condition": f.state.condition.label, "d6_poison": f.state.poison}
 
     def carry_in(self, f: Fighter, carried: Mapping[str, Any]) -> None:
         """Its condition on the damage table (unhurt if it carries none)."""
@@ -538,7 +539,10 @@ def strike(b: Battle, f: Fighter, target: Fighter, mods: d6.AttackModifiers) -> 
 
 
 def wound(b: Battle, f: Fighter, target: Fighter, res: d6.DamageResult, dice: str) -> None:
-    """Book a damage roll's result on ``target``: its condition, stuns, status [S]."""
+    """Book a damage roll's result on ``target``: its condition, stuns, poison, status [S].
+
+    A blow of a poisoned weapon (``d6.poison``) that ``d6.poisons`` poisons the target [I].
+    """
     before = target.state.condition
     target.state.condition = d6.stacked(before, res.tier)
     if b.log is not None:
@@ -556,6 +560,11 @@ def wound(b: Battle, f: Fighter, target: Fighter, res: d6.DamageResult, dice: st
         target.state.stuns.append(b.round)
     else:
         b.harmed(f, target, 1, 1)
+    poison = f.spec.d6.poison
+    alive = target.state.condition.tier is not d6.DamageTier.DEAD
+    if poison and alive and d6.poisons(res.tier, b.options):
+        target.state.poison = d6.stronger_poison(target.state.poison, poison)
+        b.note(f.name, "poisons", target.name, result=f"poison {poison}")
     status = d6.status_for(target.state.condition)
     if status != Status.ACTIVE and target.status != status:
         b.set_status(target, status)

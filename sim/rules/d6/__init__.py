@@ -37,13 +37,19 @@ Options (fields of :class:`Options`; [I] interpretation, [H] house rule):
 - ``heal_wounded_twice`` = "one_wound" [H]: a heal treats one of two wounds (``both``: each).
 - ``heal_stunned`` = "stunned" [I]: a heal landing in the Stunned band leaves the patient
   Stunned ("healed": counts as healed).
+- ``poison_from`` = "wounded" [I]: a poisoned weapon poisons the target of a blow that leaves
+  it Wounded or worse ("stunned": any blow that does damage).
 - ``wando_pea_halves`` = "penalties" [I]: Wando Pea halves the penalties (or the duration).
 
 Aftermath (:class:`AftermathOptions`, a group apart from the battle's): ``wake`` = "all" [I]
 (every Incapacitated patient wakes as Wounded twice on the battle's day; "stabilized": only
 those lifted from Mortally wounded), ``untreated_mortal`` = "dies" [H] (a Mortally wounded
 patient first aid does not stabilize dies), ``bonus_lasts`` = "next_roll" [I] (a first-aid
-bonus counts on the next time-healing roll). Functions: :func:`time_heal_due`,
+bonus counts on the next time-healing roll), ``poison_fails`` = "worsen" [H] (a failed Resist
+roll is one spot worse; "by_margin": the margin as a blow), ``first_aid_bonus`` = "both" [I]
+(first aid's bonus goes to the time-healing roll and to Resist; "either": only to Resist of
+the poisoned), ``raised_as`` = "unhurt" [I] (the resurrected come back unhurt;
+"wounded_twice"). Functions: :func:`time_heal_due`,
 :func:`rest_day` / :func:`rest_day_dist`, :func:`rest_days_dist`.
 
 The package follows the seed's sections, one module each; this ``__init__`` re-exports the
@@ -57,7 +63,8 @@ public API, so ``from sim.rules import d6`` then ``d6.<name>`` reaches everythin
 exact odds of a blow, for tactics), :mod:`~sim.rules.d6.rounds` (the seed's turn cycle),
 :mod:`~sim.rules.d6.mortal`
 (incapacitated and mortally wounded), and the aftermath: :mod:`~sim.rules.d6.healing` (time,
-heal dice, first aid), :mod:`~sim.rules.d6.resurrection` and :mod:`~sim.rules.d6.aftermath`
+heal dice, first aid), :mod:`~sim.rules.d6.resist` (poison, Resist Disease or Poison),
+:mod:`~sim.rules.d6.resurrection` and :mod:`~sim.rules.d6.aftermath`
 (days of rest).
 """
 
@@ -158,7 +165,24 @@ from sim.rules.d6.reactions import (
     reaction_code,
     roll_hit,
 )
-from sim.rules.d6.resurrection import ResurrectionEffects, can_resurrect, resurrection_effects
+from sim.rules.d6.resist import (
+    POISON_FAILS,
+    ResistResult,
+    poisons,
+    resist_code,
+    resist_poison,
+    resist_poison_dist,
+    roll_resist_poison,
+    stronger_poison,
+)
+from sim.rules.d6.resurrection import (
+    RAISED_AS,
+    ResurrectionEffects,
+    can_resurrect,
+    raised_condition,
+    resurrection_effects,
+    resurrections_per_day,
+)
 from sim.rules.d6.rounds import cycle_order, cycle_order_dist, roll_cycle_order
 from sim.rules.d6.tiers import (
     DamageResult,
@@ -268,9 +292,20 @@ __all__ = [
     "time_heal",
     "time_heal_dist",
     "wake",
+    "POISON_FAILS",
+    "ResistResult",
+    "poisons",
+    "resist_code",
+    "resist_poison",
+    "resist_poison_dist",
+    "roll_resist_poison",
+    "stronger_poison",
+    "RAISED_AS",
     "ResurrectionEffects",
     "can_resurrect",
+    "raised_condition",
     "resurrection_effects",
+    "resurrections_per_day",
     "AftermathOptions",
     "DEFAULT_AFTERMATH_OPTIONS",
     "TIME_HEAL_DAYS",

@@ -50,6 +50,30 @@ class AftermathOptions:
         tag="I",
         choices=("next_roll", "until_healed"),
     )
+    poison_fails: str = option(
+        "worsen",
+        "a poisoned patient who fails its Resist Disease or Poison roll gets one spot worse on "
+        "the damage table, like an infection (worsen), or takes the margin by which the poison "
+        "won as a blow on the damage table (by_margin)",
+        tag="H",
+        choices=("worsen", "by_margin"),
+    )
+    first_aid_bonus: str = option(
+        "both",
+        "a successful first aid gives its bonus to the time-healing roll and +1D (2D) to a "
+        "poisoned patient's Resist roll (both), or only to the Resist roll of a poisoned "
+        "patient, the seed's 'or' (either)",
+        tag="I",
+        choices=("both", "either"),
+    )
+    raised_as: str = option(
+        "unhurt",
+        "a resurrected patient comes back unhurt, its only after-effect the half day of "
+        "penalties (unhurt), or Wounded twice, as one who wakes from Incapacitated "
+        "(wounded_twice)",
+        tag="I",
+        choices=("unhurt", "wounded_twice"),
+    )
 
 
 DEFAULT_AFTERMATH_OPTIONS = AftermathOptions()

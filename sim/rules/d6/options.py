@@ -179,6 +179,13 @@ class Options:
         tag="H",
         choices=("one_wound", "both"),
     )
+    poison_from: str = option(
+        "wounded",
+        "A poisoned weapon (a fighter's d6 poison code) poisons the target of a blow that "
+        "leaves it Wounded or worse ('wounded'), or of any blow that does damage ('stunned').",
+        tag="I",
+        choices=("wounded", "stunned"),
+    )
     wando_pea_halves: str = option(
         "penalties",
         "Wando Pea flowers halve the resurrection penalties ('penalties') or their duration "

@@ -9,12 +9,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from sim.dice import D6Code
+from sim.errors import SimError
+from sim.rules.d6.conditions import _LADDER, UNHURT, Condition
 from sim.rules.d6.options import (
     DEFAULT_OPTIONS,
     RESURRECTION_BODY_PIPS,
     RESURRECTION_HOURS,
     RESURRECTION_OTHER_DICE,
     RESURRECTION_RELIGION,
+    RESURRECTION_TIME_HOURS,
     Options,
 )
 from sim.rules.d6.reactions import half_total
@@ -44,3 +47,25 @@ def resurrection_effects(
     elif wando_pea:
         hours = hours / 2
     return ResurrectionEffects(body, other, hours)
+
+
+RAISED_AS = ("unhurt", "wounded_twice")
+"""How a resurrected character comes back (``raised_as``)."""
+
+
+def raised_condition(raised_as: str = "unhurt") -> Condition:
+    """The condition of a character brought back from the dead [I] (``raised_as``).
+
+    The seed gives only the half day's penalties: ``unhurt`` reads them as the only
+    after-effect; ``wounded_twice`` brings it back as one who wakes from Incapacitated.
+    """
+    if raised_as not in RAISED_AS:
+        raise SimError(f"raised_as must be one of {', '.join(RAISED_AS)}, got {raised_as!r}")
+    return UNHURT if raised_as == "unhurt" else _LADDER[3]
+
+
+def resurrections_per_day(hours: int) -> int:
+    """Resurrections one priest or ritualist performs in ``hours`` of work: one an hour [S]."""
+    if hours < 0:
+        raise SimError(f"hours must be 0 or more, got {hours}")
+    return hours // RESURRECTION_TIME_HOURS

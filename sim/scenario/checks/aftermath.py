@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sim.aftermath import Healer, healers_from_fighters, students_of
+from sim.aftermath.healers import ROLES as HEALER_ROLES
 from sim.dice import parse_code
 from sim.errors import did_you_mean, unknown
 from sim.options import CampOptions
@@ -181,8 +182,8 @@ class AftermathChecks(Checks):
         if role is not None:
             if self.text(role, join_path(path, "role")) is BAD:
                 ok = False
-            elif role not in twowp.ROLES:
-                self.error(join_path(path, "role"), str(unknown("healer role", role, twowp.ROLES)))
+            elif role not in HEALER_ROLES:
+                self.error(join_path(path, "role"), str(unknown("healer role", role, HEALER_ROLES)))
                 ok = False
         skill: Any = get_or(hm, "skill", "competent")
         if self.text(skill, join_path(path, "skill")) is BAD:

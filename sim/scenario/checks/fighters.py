@@ -20,7 +20,20 @@ MAX_DW_ARMOR = 20
 
 _ENTRY_KEYS = ("name", "template", "count")
 _DW_KEYS = ("weapon", "armor", "skill", "traits", "ammo")
-_D6_CODES = ("strength", "dexterity", "attack", "dodge", "parry", "damage", "armor", "ride")
+_D6_CODES = (
+    "strength",
+    "dexterity",
+    "attack",
+    "dodge",
+    "parry",
+    "damage",
+    "armor",
+    "ride",
+    "poison",
+    "resist",
+    "religion",
+)
+_D6_MAY_BE_EMPTY = ("parry", "damage", "ride", "poison", "resist", "religion")
 MAX_D6_RANGE_FT = 3000
 """Longest D6 weapon range in feet."""
 MAX_D6_AREA = 100
@@ -193,7 +206,7 @@ class FighterChecks(Checks):
             elif key in _D6_CODES:
                 if not isinstance(v, str):
                     self.error(p, f"expected a dice code such as 3D or 4D+1, got {show(v)}")
-                elif v.strip() == "" and key in ("parry", "damage", "ride"):
+                elif v.strip() == "" and key in _D6_MAY_BE_EMPTY:
                     out[key] = ""
                 else:
                     code = self.attempt(p, parse_code, v)

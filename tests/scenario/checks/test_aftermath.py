@@ -109,12 +109,40 @@ aftermath:
             "students, got 2"
         ],
     ),
+    "priests": (
+        """\
+aftermath:
+  healers:
+    - {name: Anselm, side: red, role: preist}
+    - {name: Oda, side: red, role: priest, skill: holy}
+""",
+        [
+            "t.yaml:11: aftermath.healers[0].role: unknown healer role 'preist'; did you mean "
+            "'priest'?",
+            "t.yaml:12: aftermath.healers[1].skill: unknown skill level 'holy'; known: "
+            "'unskilled', 'competent', 'experienced', 'specialized'",
+        ],
+    ),
 }
 
 
 @pytest.mark.parametrize(("tail", "expected"), AFTER_BAD.values(), ids=AFTER_BAD.keys())
 def test_bad_aftermath_and_campaign_keys_are_reported_exactly(tail, expected):
     assert errors(AFTER + tail) == expected
+
+
+def test_bad_d6_aftermath_options_are_reported_exactly():
+    text = (
+        "rules: d6\n"
+        "sides:\n  red:\n    fighters: [{name: a}]\n  blue:\n    fighters: [{name: b}]\n"
+        "aftermath:\n"
+        "  options: {raised_as: alive, poison_fails: worse, first_aid_bonus: all}\n"
+    )
+    assert errors(text) == [
+        "t.yaml:8: aftermath.options.raised_as: 'alive' is not one of 'unhurt', 'wounded_twice'",
+        "t.yaml:8: aftermath.options.poison_fails: 'worse' is not one of 'worsen', 'by_margin'",
+        "t.yaml:8: aftermath.options.first_aid_bonus: 'all' is not one of 'both', 'either'",
+    ]
 
 
 def test_bad_aftermath_overrides_are_reported_against_set():

@@ -129,6 +129,23 @@ BAD_CASES = {
             "t.yaml:7: sides.red.fighters[1].d6.area: expected a whole number, got 'two'",
         ],
     ),
+    "d6 poison, resist and religion": (
+        "sides:\n  red:\n    fighters:\n"
+        "      - name: a\n"
+        "        d6: {poison: venom, resist: 4, religion: 101D, poizon: 3D}\n"
+        "      - name: c\n"
+        "        d6: {poison: '', resist: '', religion: ''}\n"
+        "  blue:\n    fighters: [{name: b}]\n",
+        [
+            "t.yaml:5: sides.red.fighters[0].d6.poizon: unknown key 'poizon'; did you mean "
+            "'poison'?",
+            "t.yaml:5: sides.red.fighters[0].d6.poison: bad dice code 'venom': expected ND or "
+            "ND+P, e.g. 3D, 3D+2, 4D-1",
+            "t.yaml:5: sides.red.fighters[0].d6.resist: expected a dice code such as 3D or "
+            "4D+1, got 4",
+            "t.yaml:5: sides.red.fighters[0].d6.religion: at most 100D, got '101D'",
+        ],
+    ),
     "deathwish armor by location": (
         "sides:\n  red:\n    fighters:\n"
         "      - name: a\n"
