@@ -989,6 +989,21 @@ sides:
       - {name: B2, d6: {attack: 4D, dodge: 3D, damage: 4D}}
 """
 
+# red parries with two-handed weapons, 2 worse once they have struck this round, against
+# twice their number
+D6_TWO_HANDED = """
+rules: d6
+battle: {morale: none}
+max_rounds: 3
+sides:
+  red:
+    fighters:
+      - {name: R, count: 2, two_handed: true, d6: {attack: 5D, dodge: 2D, parry: 5D, damage: 4D}}
+  blue:
+    fighters:
+      - {name: B, count: 4, d6: {attack: 4D+2, dodge: 3D, damage: 4D}}
+"""
+
 # red always hits blue's tough bodies: its tactic calls its shots, for a die more damage
 D6_SHOTS = """
 rules: d6
@@ -1547,7 +1562,7 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "d6.map_dice_per_action": _probes(D6_FLURRY, (2,), focus=BLUE),
     "d6.map_applies_to_body": _probes(D6_FLURRY, (False,), focus=RED),
     "d6.halve_round": _probes(D6_SPRINT, ("up",), seeds=200, focus=BLUE),
-    "d6.two_handed_parry_penalty": _probes(D6_PARRY, (6,)),
+    "d6.two_handed_parry_penalty": _probes(D6_TWO_HANDED, (6,), focus=RED),
     "d6.ride_vs_area": _probes(D6_CAVALRY, ("full",), focus=BLUE),
     "d6.called_shot_difficulty": _probes(
         D6_OVERKILL.replace("fighters:\n      - {name: r", CALLING + "      - {name: r"),
@@ -1671,7 +1686,6 @@ NOT_WIRED: dict[str, str] = {
         "training towards a healer's level (RULES.md 2.2) is never simulated: skill levels "
         "are given"
     ),
-    "d6.two_handed_parry_penalty": "D6 fighters have no two-handed weapons to parry with",
     "d6.heal_stunned": (
         "heals happen only in the aftermath, where a Stunned patient is up again the same day "
         "whatever the reading; heals in battle (potions, spells) are not simulated"

@@ -7,7 +7,8 @@ and a sprint instead of the attack [S]. Mortal wounds kill with time
 (:func:`cycle_turns`), extra attacks under the Multiple Action Penalty (:func:`turn`),
 area attacks with one hit roll (:func:`area_attack`), called shots (:func:`call_shot`),
 the modifiers table as outnumbering (:func:`hit_rating`), cover dice where ``d6.cover_on``
-says (:func:`modifiers`), Ride reactions (:func:`choose_reaction`).
+says (:func:`modifiers`), Ride reactions (:func:`choose_reaction`), the two-handed parry's
+penalty (:func:`react`).
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ class D6State:
     extra_attacks: int = 0  # attacks beyond the regular action declared this round
     area_dodges: int = 0  # area attacks dodged this round
     attacked_by: dict[int, str] = field(default_factory=dict)  # this round: id -> side
+    attacked: bool = False  # it attacked this round (a two-handed weapon then parries at -2)
     poison: str = ""  # the most potent poison taken (a dice code; empty: none)
 
 
@@ -90,6 +92,7 @@ class D6(System):
             f.state.reactions = {}
             f.state.extra_attacks = f.state.area_dodges = 0
             f.state.attacked_by = {}
+            f.state.attacked = False
 
     def start_status(self, f: Fighter) -> Status:
         """What the damage table makes of its condition."""
@@ -224,21 +227,25 @@ def choose_reaction(b: Battle, t: Fighter, allowed: tuple[str, ...]) -> tuple[st
 
     Parry if allowed, its tactic parries and its parry code beats its dodge code, else
     dodge; a mounted fighter whose tactic rides and whose Ride code beats both rides [S].
+    A ``two_handed`` fighter who attacked this round weighs its parry less the two-handed
+    penalty (:func:`two_handed_penalty`), whoever attacks it.
     """
     tactic = b.tactic_of(t)
-    best = ("dodge", parse_code(t.spec.d6.dodge))
+    dodge = parse_code(t.spec.d6.dodge)
+    best, score = ("dodge", dodge), dodge.total_pips
     parry = dice_code(t.spec.d6.parry, D6Code(0))
-    if "parry" in allowed and tactic.parry and parry.total_pips > best[1].total_pips:
-        best = ("parry", parry)
+    parry_score = parry.total_pips - two_handed_penalty(b, t)
+    if "parry" in allowed and tactic.parry and parry_score > score:
+        best, score = ("parry", parry), parry_score
     ride = dice_code(t.spec.d6.ride, D6Code(0))
-    if (
-        "ride" in allowed
-        and t.spec.mounted
-        and tactic.ride
-        and ride.total_pips > best[1].total_pips
-    ):
+    if "ride" in allowed and t.spec.mounted and tactic.ride and ride.total_pips > score:
         best = ("ride", ride)
     return best
+
+
+def two_handed_penalty(b: Battle, t: Fighter) -> int:
+    """Points off ``t``'s parry now: its ``two_handed`` weapon attacked this round [S]."""
+    return b.options.two_handed_parry_penalty if t.spec.two_handed and t.state.attacked else 0
 
 
 def plan_reaction(b: Battle, t: Fighter, allowed: tuple[str, ...] = ALL_REACTIONS) -> Plan:
@@ -264,16 +271,33 @@ def plan_reaction(b: Battle, t: Fighter, allowed: tuple[str, ...] = ALL_REACTION
     return Plan(kind, None, code)
 
 
-def react(b: Battle, t: Fighter, plan: Plan, *, area: bool = False) -> tuple[str, int]:
+def react(
+    b: Battle, t: Fighter, plan: Plan, attacker: Fighter, *, area: bool = False
+) -> tuple[str, int]:
     """``t``'s reaction to one attack as ``plan`` says: rolled now unless one stands [S].
 
-    Against an ``area`` attack it counts half (:func:`area_plan`).
+    Against an ``area`` attack it counts half (:func:`area_plan`). A parry after a blow of
+    its two-handed weapon counts less, not against an unarmed ``attacker`` [S].
     """
     total = plan.standing
     if total is None:
         total = plan.code.roll(b.rng) if plan.code is not None else 0
         t.state.reactions[plan.kind] = total
-    use = d6.reaction_against(total, plan.kind, area=area, options=b.options)
+    two, bare = plan.kind == "parry" and two_handed_penalty(b, t) > 0, not attacker.spec.d6.damage
+    use = d6.reaction_against(
+        total,
+        plan.kind,
+        area=area,
+        two_handed_attacked=two,
+        attacker_unarmed=bare,
+        options=b.options,
+    )
+    if two:
+        why = (
+            f" -{two_handed_penalty(b, t)} = {use.total}: its two-handed weapon attacked this round"
+        )
+        why = ", no penalty against an unarmed attacker" if bare else why
+        b.note(t.name, "two-handed parry", attacker.name, result=f"parry {total}{why}")
     return plan.kind, use.total
 
 
@@ -390,6 +414,7 @@ def attack(b: Battle, f: Fighter, target: Fighter, base: int, cover: int) -> Non
 
     An area attack (``d6.area``) catches the target's neighbours too (:func:`area_attack`).
     """
+    f.state.attacked = True
     if f.spec.d6.area > 0:
         area_attack(b, f, target, base, cover)
         return
@@ -406,7 +431,7 @@ def attack(b: Battle, f: Fighter, target: Fighter, base: int, cover: int) -> Non
             result=f"+{b.options.called_shot_difficulty} difficulty, "
             f"+{b.options.called_shot_damage} damage",
         )
-    kind, reaction = react(b, target, plan)
+    kind, reaction = react(b, target, plan, f)
     difficulty = d6.roll_difficulty(base, mods, b.rng)
     hit = d6.roll_hit(hit_code, reaction, difficulty, b.rng)
     if not hit.hit:
@@ -477,7 +502,7 @@ def area_attack(b: Battle, f: Fighter, target: Fighter, base: int, cover: int) -
         t.state.attacked_by[f.unique_id] = f.side
     plans = []
     for t in victims:
-        kind, reaction = react(b, t, area_plan(b, t), area=True)
+        kind, reaction = react(b, t, area_plan(b, t), f, area=True)
         plans.append((kind, reaction, modifiers(b, f, t, cover if t is target else 0)))
     results = d6.roll_area_attack(
         hit_code,

@@ -384,6 +384,10 @@ def test_reactions_against_attacks():
         12, "parry", two_handed_attacked=True, attacker_unarmed=True
     ) == ReactionUse(12, False)
     assert d6.reaction_against(1, "parry", two_handed_attacked=True) == ReactionUse(0, False)
+    harsh = Options(two_handed_parry_penalty=6)
+    assert d6.reaction_against(12, "parry", two_handed_attacked=True, options=harsh) == (
+        ReactionUse(6, False)
+    )
     with pytest.raises(SimError, match="cannot be parried"):
         d6.reaction_against(12, "parry", ranged=True)
     assert d6.reaction_against(12, ranged=True) == ReactionUse(12, False)

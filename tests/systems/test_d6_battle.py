@@ -331,3 +331,138 @@ def test_a_rider_reacts_with_ride_which_adds_no_map_and_counts_half_against_an_a
         b.rng = ScriptedRng([1] * 20)
         attack(b, by_name(b, "S"), by_name(b, name), 0, 0)
     assert [f.state.reactions for f in b.all_fighters()][2:] == [{"ride": 4}, {"parry": 3}]
+
+
+TWO_HANDER = """
+rules: d6
+battle: {morale: none, d6_difficulty: 0}
+max_rounds: 1
+sides:
+  red:
+    tactic: {name: balanced, params: {cover: false, called_shot: never}}
+    fighters:
+      - {name: G, two_handed: true, d6: {attack: 1D, dodge: 1D, parry: 4D, damage: 1D}}
+      - {name: O, d6: {attack: 1D, dodge: 1D, parry: 4D, damage: 1D}}
+  blue:
+    tactic: {name: balanced, params: {called_shot: never}}
+    fighters:
+      - {name: S, d6: {attack: 2D, dodge: 1D, damage: 1D, armor: 9D}}
+      - {name: U, d6: {attack: 2D, dodge: 1D, damage: '', armor: 9D}}
+"""
+
+
+def _started(text: str = TWO_HANDER) -> Battle:
+    b = battle(text)
+    b.round = 1
+    b.system.start_round(b)
+    return b
+
+
+def test_a_two_handed_weapon_that_attacked_parries_at_minus_two_but_not_against_unarmed():
+    b = _started()
+    g, s, u = by_name(b, "G"), by_name(b, "S"), by_name(b, "U")
+    b.rng = ScriptedRng([1] + [1] * 20)  # G's blow misses S (1 against S's dodge 1)
+    attack(b, g, s, 0, 0)
+    # S strikes: G parries 4D = 12, less 2 for its two-handed weapon that attacked: 10;
+    # S's 2D = 6+5 = 11 beats 10 (it would not beat 12)
+    b.rng = ScriptedRng([3, 3, 3, 3, 6, 5] + [1] * 20)
+    attack(b, s, g, 0, 0)
+    assert g.state.reactions == {"parry": 12}
+    assert events(b, "two-handed parry")[0] == {
+        "round": 1,
+        "actor": "G",
+        "action": "two-handed parry",
+        "target": "S",
+        "dice": "",
+        "result": "parry 12 -2 = 10: its two-handed weapon attacked this round",
+    }
+    assert events(b, "attacks")[-1]["dice"].startswith("1D=")  # a hit: S's damage roll
+    # the unarmed U meets the whole 12, which stands for the round: 6+5 = 11 misses
+    b.rng = ScriptedRng([6, 5] + [1] * 20)
+    attack(b, u, g, 0, 0)
+    assert events(b, "two-handed parry")[1]["result"] == (
+        "parry 12, no penalty against an unarmed attacker"
+    )
+    assert events(b, "attacks")[-1]["result"] == "misses (parry 12, difficulty 0)"
+    # no parry adds to the Multiple Action Penalty [S]
+    assert g.state.extra_attacks == g.state.area_dodges == 0
+
+
+def test_no_penalty_before_the_two_handed_weapon_attacks_nor_for_a_one_handed_one():
+    b = _started()
+    g, o, s = by_name(b, "G"), by_name(b, "O"), by_name(b, "S")
+    # G and O parry 12 before G attacks; S's 11 misses both
+    for t in (g, o):
+        b.rng = ScriptedRng([3, 3, 3, 3, 6, 5] + [1] * 20)
+        attack(b, s, t, 0, 0)
+    assert [e["result"] for e in events(b, "attacks")] == ["misses (parry 12, difficulty 0)"] * 2
+    # O (one-handed) attacks: its parry is still 12; G attacks: now its parry counts 10
+    for f in (o, g):
+        b.rng = ScriptedRng([1] * 20)
+        attack(b, f, s, 0, 0)
+    for t, counted in ((o, "misses (parry 12, difficulty 0)"), (g, None)):
+        b.rng = ScriptedRng([6, 5] + [1] * 20)
+        attack(b, s, t, 0, 0)
+        if counted:
+            assert events(b, "attacks")[-1]["result"] == counted
+    assert [e["actor"] for e in events(b, "two-handed parry")] == ["G"]
+    # parries never count against the MAP: G's and O's rolls are whole
+    assert [d6_extra(b, f) for f in (g, o)] == [0, 0]
+
+
+def test_the_penalty_option_sets_the_points_and_the_tactic_weighs_them():
+    # G's parry 4D (12 pips) against its dodge 3D (9): after attacking, 12 - 2 = 10 still
+    # beats 9 and it parries; 12 - 4 = 8 does not, and it dodges
+    for penalty, kind in ((2, "parry"), (4, "dodge")):
+        text = TWO_HANDER.replace(
+            "rules: d6", f"rules: {{system: d6, options: {{two_handed_parry_penalty: {penalty}}}}}"
+        )
+        b = _started(text.replace("dodge: 1D, parry: 4D", "dodge: 3D, parry: 4D"))
+        g, s = by_name(b, "G"), by_name(b, "S")
+        b.rng = ScriptedRng([1] * 20)
+        attack(b, g, s, 0, 0)
+        b.rng = ScriptedRng([3, 3, 3, 3, 6, 5] + [1] * 20)
+        attack(b, s, g, 0, 0)
+        assert list(g.state.reactions) == [kind]
+    # a parry rolled before: the option's points come off it
+    b = _started(
+        TWO_HANDER.replace(
+            "rules: d6", "rules: {system: d6, options: {two_handed_parry_penalty: 6}}"
+        )
+    )
+    g, s = by_name(b, "G"), by_name(b, "S")
+    b.rng = ScriptedRng([3, 3, 3, 3, 1, 1] + [1] * 20)
+    attack(b, s, g, 0, 0)
+    b.rng = ScriptedRng([1] * 20)
+    attack(b, g, s, 0, 0)
+    b.rng = ScriptedRng([4, 3] + [1] * 20)
+    attack(b, s, g, 0, 0)
+    assert events(b, "two-handed parry")[0]["result"] == (
+        "parry 12 -6 = 6: its two-handed weapon attacked this round"
+    )
+    assert events(b, "attacks")[-1]["dice"].startswith("1D=")  # 4+3 = 7 beats 6: a hit
+
+
+def d6_extra(b: Battle, f) -> int:
+    from sim.systems.d6 import extra
+
+    return extra(b, f)
+
+
+def test_the_greatsword_example_parries_two_worse_after_its_blow_in_battle():
+    """Fails if the two-handed parry penalty never applies in a battle."""
+    from pathlib import Path
+
+    from sim.scenario import load_scenario
+
+    sc = load_scenario(Path(__file__).resolve().parents[2] / "scenarios" / "greatsword.yaml")
+    lines: list[dict[str, Any]] = []
+    for seed in range(6):
+        b = Battle(sc, seed=seed, events=True)
+        b.run()
+        lines += events(b, "two-handed parry")
+    penalised = [e["result"].split(":")[0].split() for e in lines if "-2 =" in e["result"]]
+    assert len(penalised) >= 5
+    assert all(int(w[4]) == max(int(w[1]) - 2, 0) for w in penalised)  # parry X -2 = Y
+    assert all(e["actor"] == "Hald" for e in lines)
+    assert any(e["target"] == "Brak" and "unarmed" in e["result"] for e in lines)

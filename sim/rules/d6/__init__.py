@@ -200,9 +200,9 @@ NAME = "d6"
 SEED = "003_fd1c4a13f28810ec.txt"
 MAX_SIDES: int | None = None
 """Most sides a battle under these rules can have (None: any number of sides)."""
-FIGHTER_FIELDS: tuple[str, ...] = ("d6", "mounted")  # mounted: Ride reactions
+FIGHTER_FIELDS: tuple[str, ...] = ("d6", "mounted", "two_handed")  # Ride; two-handed parry
 """The scenario fighter fields these rules read (others' fields are warned about)."""
-POOL_FIELDS: tuple[str, ...] = ("weapon", "shield", "two_handed")
+POOL_FIELDS: tuple[str, ...] = ("weapon", "shield")
 """Fighter fields read only when ``battle.large_scale: pools`` (War Game pools)."""
 
 __all__ = [

@@ -360,9 +360,19 @@ class FighterChecks(Checks):
         return {}
 
     def spec(self, name: str, merged: dict[str, Any], path: str) -> FighterSpec | None:
-        """The stat block of checked fields, if its Deathwish trauma tolerance is 1 or more."""
+        """The stat block of checked fields, if its Deathwish trauma tolerance is 1 or more.
+
+        A ``two_handed`` fighter needs a D6 weapon to parry with: its ``d6.damage`` may not
+        be empty (unarmed).
+        """
         dw = merged.pop("deathwish", {})
         sixes = merged.pop("d6", {})
+        if merged.get("two_handed") and sixes.get("damage") == "":
+            self.error(
+                join_path(path, "two_handed"),
+                "a two-handed fighter wields a weapon, but its d6.damage is empty (unarmed)",
+            )
+            return None
         body, strength = merged.get("body", 5), merged.get("strength", 5)
         traits = dw.get("traits", 0)
         tt = self.attempt(path, deathwish.trauma_tolerance, body, strength, traits)

@@ -146,6 +146,22 @@ BAD_CASES = {
             "t.yaml:5: sides.red.fighters[0].d6.religion: at most 100D, got '101D'",
         ],
     ),
+    "a two-handed d6 fighter with no weapon": (
+        "templates:\n  brute: {two_handed: true}\n"
+        "sides:\n  red:\n    fighters:\n"
+        "      - {name: a, two_handed: true, d6: {damage: ''}}\n"
+        "      - {name: c, template: brute, d6: {damage: ''}}\n"
+        "      - {name: d, two_handed: true, d6: {damage: 5D}}\n"
+        "      - {name: e, two_handed: false, d6: {damage: ''}}\n"
+        "  blue:\n    fighters: [{name: b, two_handed: 2}]\n",
+        [
+            "t.yaml:6: sides.red.fighters[0].two_handed: a two-handed fighter wields a weapon, "
+            "but its d6.damage is empty (unarmed)",
+            "t.yaml:7: sides.red.fighters[1].two_handed: a two-handed fighter wields a weapon, "
+            "but its d6.damage is empty (unarmed)",
+            "t.yaml:11: sides.blue.fighters[0].two_handed: expected true or false, got 2",
+        ],
+    ),
     "deathwish armor by location": (
         "sides:\n  red:\n    fighters:\n"
         "      - name: a\n"
