@@ -23,6 +23,7 @@ Without one ``battle.field`` is None and the battle is abstract.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -111,6 +112,7 @@ class Battle(TurnFrame):
         self.deferred = 0  # > 0 inside together(): triggers and the end wait
         self.sides: dict[str, SideState] = {}
         self.roster: list[Fighter] = []  # every fighter in the order it joined
+        self.rolled_gear: dict[str, dict[str, str]] = {}  # name -> rolled_weapon/_armor
         self.states: list[list[FighterState]] = []  # per round (0: deployment), see record
         self._collector: Any = None  # see datacollector
         self.field: Battlefield | None = None
@@ -183,6 +185,7 @@ class Battle(TurnFrame):
             self._add_fighter(spec, state)
 
     def _add_fighter(self, spec: FighterSpec, side: SideState) -> Fighter:
+        spec = self._roll_gear(spec) if spec.rolled else spec
         f = Fighter(self, spec, side.name, leader=spec.name == side.leader)
         f.arrived_round = self.round
         side.join(f)
@@ -190,6 +193,29 @@ class Battle(TurnFrame):
         if self.field is not None and f.in_fight:
             self.field.deploy(f)
         return f
+
+    def _roll_gear(self, spec: FighterSpec) -> FighterSpec:
+        """``spec`` with its ``rolled`` gear rolled on the War Game tables [S], once.
+
+        The d12 weapons then the d6 armors (a rolled piecemeal is one piece [I]), from the
+        battle's generator as the fighter joins; kept for its row and noted (``rolls gear``).
+        """
+        got: dict[str, Any] = {"rolled": ()}
+        row: dict[str, str] = {}
+        dice, said = [], []
+        if "weapon" in spec.rolled:
+            weapon = wargame.roll_weapon(self.rng)
+            got["weapon"] = row["rolled_weapon"] = weapon.name
+            dice.append(f"d12={weapon.roll}")
+            said.append(f"weapon {weapon.name}")
+        if "armor" in spec.rolled:
+            armor = wargame.roll_armor(self.rng)
+            got["armor"], row["rolled_armor"] = (armor.name,), armor.name
+            dice.append(f"d6={armor.roll}")
+            said.append(f"armor {armor.name}")
+        self.rolled_gear[spec.name] = row
+        self.note(spec.name, "rolls gear", dice=", ".join(dice), result=", ".join(said))
+        return replace(spec, **got)
 
     def _factor(self, spec: FactorSpec) -> wargame.Factor:
         """The factor a spec names, or one rolled on its d8 table."""

@@ -95,6 +95,7 @@ class BattleCore(mesa.Model):
     deferred: int
     sides: dict[str, SideState]
     roster: list[Fighter]
+    rolled_gear: dict[str, dict[str, str]]
     states: list[list[FighterState]]
     field: Battlefield | None
 
@@ -236,7 +237,7 @@ class BattleCore(mesa.Model):
         )
 
     def fighter_rows(self) -> list[dict[str, Any]]:
-        """One row per fighter: its final state."""
+        """One row per fighter: its final state (and its gear, if it rolled any)."""
         rows = []
         for f in self.all_fighters():
             survived = f.status != Status.DEAD
@@ -258,6 +259,7 @@ class BattleCore(mesa.Model):
                     "fights_after": after,
                     "tier_before": _tier_name(f.fights),
                     "tier_after": _tier_name(after),
+                    **self.rolled_gear.get(f.name, {}),
                 }
             )
         return rows

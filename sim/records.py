@@ -86,6 +86,8 @@ FIGHTER_FIELDS = [
     pa.field("fights_after", pa.int32()),
     pa.field("tier_before", pa.string()),
     pa.field("tier_after", pa.string()),
+    pa.field("rolled_weapon", pa.string()),  # gear rolled as it joined (null: as written)
+    pa.field("rolled_armor", pa.string()),
 ]
 EVENT_FIELDS = [
     pa.field("run_id", pa.int64()),

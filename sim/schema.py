@@ -188,6 +188,14 @@ def _d6_block() -> Schema:
     return _closed(d6, "the D6 block: dice codes, a size, a range and an area")
 
 
+def _rolled(gear: str) -> Schema:
+    """``{roll: DIE}``: War Game ``gear`` rolled on its table as the fighter joins."""
+    from sim.scenario.model import ROLLED_GEAR
+
+    die = ROLLED_GEAR[gear]
+    return _closed({"roll": {"const": die}}, f"rolled on the {die} table", required=["roll"])
+
+
 def _fighter_fields(names: dict[str, list[str]]) -> dict[str, Schema]:
     from sim.scenario.model import START_STATUSES
 
@@ -196,14 +204,18 @@ def _fighter_fields(names: dict[str, list[str]]) -> dict[str, Schema]:
         "role": _text("default fighter"),
         "hit_dice": _whole(1, 100, "War Game HD (default 4)"),
         "armor": {
-            "description": "War Game armor names (sim tables armor); piecemeal:N",
-            "anyOf": [armor_names, {"type": "array", "items": armor_names}],
+            "description": "War Game armor names (sim tables armor); piecemeal:N; or {roll: d6}",
+            "anyOf": [armor_names, {"type": "array", "items": armor_names}, _rolled("armor")],
         },
         "shield": {
             "description": "small, medium, large (or an alias), an armor value 2..4, or null",
             "anyOf": [_text(examples=names["shield"]), _whole(0, 4), {"type": "null"}],
         },
-        "weapon": _text("a War Game weapon category (sim tables weapons)", names["weapon"]),
+        "weapon": {
+            "description": "a War Game weapon category (sim tables weapons), or {roll: d12}",
+            "examples": names["weapon"],
+            "anyOf": [_text(examples=names["weapon"]), _rolled("weapon")],
+        },
         "dex_modifier": _whole(-10, 10),
         "savvy": {"anyOf": [_whole(10, 99), {"type": "null"}]},
         "inventory_slots": _whole(0, 1000),

@@ -105,6 +105,9 @@ class D6Stats:
     religion: str = ""
 
 
+ROLLED_GEAR = {"weapon": "d12", "armor": "d6"}
+"""War Game gear a fighter may roll on its table when it joins a battle, and the table's die."""
+
 START_STATUSES = ("active", "incapacitated", "dead", "fled", "surrendered")
 """What a fighter may be when the battle starts: in it, or already out of it."""
 
@@ -117,7 +120,9 @@ class FighterSpec:
     ``shield`` (small/medium/large or 2..4), ``weapon`` (a d12 category or ``plain``),
     ``dex_modifier`` (or a two-digit ``savvy`` score, whose second digit is used instead),
     ``inventory_slots``, ``healing_tools`` (uses, each 1 HD back), ``mounted``,
-    ``two_handed``. Shared attributes on
+    ``two_handed``; ``rolled`` names the War Game gear rolled on its table when the fighter
+    joins a battle instead (``weapon``: the d12 weapons, ``armor``: the d6 armors; a scenario
+    writes ``weapon: {roll: d12}``). Shared attributes on
     the Deathwish scale (5 = average): ``body``, ``strength``, ``dexterity``; ``athletics`` is
     added in War Game contests instead of Strength when higher. 2W2P: ``fights`` (the count
     of life-or-death fights: its tier), ``prime``, ``skills`` (name -> level),
@@ -142,6 +147,7 @@ class FighterSpec:
     healing_tools: int = 0
     mounted: bool = False
     two_handed: bool = False
+    rolled: tuple[str, ...] = ()
     body: int = 5
     strength: int = 5
     dexterity: int = 5
@@ -160,6 +166,9 @@ class FighterSpec:
     def __post_init__(self) -> None:
         object.__setattr__(self, "skills", _frozen(self.skills))
         object.__setattr__(self, "armor", tuple(self.armor))
+        object.__setattr__(self, "rolled", tuple(self.rolled))
+        if bad := [r for r in self.rolled if r not in ROLLED_GEAR]:
+            raise unknown("gear to roll", bad[0], list(ROLLED_GEAR))
         if not self.name:
             raise SimError("a fighter needs a name")
         if self.hit_dice < 1:

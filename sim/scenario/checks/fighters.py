@@ -9,7 +9,7 @@ from sim.dice import parse_code
 from sim.errors import did_you_mean, unknown
 from sim.rules import d6, deathwish, twowp, wargame
 from sim.scenario.checks.base import BAD, Checks, listing, unknown_key
-from sim.scenario.model import START_STATUSES, D6Stats, DeathwishStats, FighterSpec
+from sim.scenario.model import ROLLED_GEAR, START_STATUSES, D6Stats, DeathwishStats, FighterSpec
 from sim.scenario.reader import join_path, show
 
 MAX_COUNT = 100_000
@@ -19,6 +19,8 @@ MAX_DW_ARMOR = 20
 """Most Deathwish armor points on one location."""
 
 _ENTRY_KEYS = ("name", "template", "count")
+ROLL = object()
+"""What a gear check returns for ``{roll: DIE}``: the gear is rolled when the fighter joins."""
 _DW_KEYS = ("weapon", "armor", "skill", "traits", "ammo")
 _D6_CODES = (
     "strength",
@@ -44,8 +46,30 @@ _D6_KEYS = (*_D6_CODES, "size", "range", "area")
 class FighterChecks(Checks):
     """Templates and fighter entries (a side's fighters, a reinforce event's)."""
 
+    def rolled(self, value: dict[str, Any], path: str, gear: str) -> Any:
+        """``{roll: DIE}`` for War Game ``gear``: DIE must be its table's die (d12, d6)."""
+        die = ROLLED_GEAR[gear]
+        if len(value) != 1:
+            self.error(path, f"expected {{roll: {die}}}, got {len(value)} keys")
+            return BAD
+        ((key, v),) = value.items()
+        if key != "roll":
+            self.error(join_path(path, key), unknown_key(key, ["roll"]))
+            return BAD
+        if v != die:
+            self.error(
+                join_path(path, key), f"the {gear} table is rolled on a {die}, got {show(v)}"
+            )
+            return BAD
+        return ROLL
+
     def armor(self, value: Any, path: str) -> Any:
-        """War Game ``armor``: armor names (one may stand alone), piecemeal as ``NAME:PIECES``."""
+        """War Game ``armor``: armor names (one may stand alone), piecemeal as ``NAME:PIECES``.
+
+        ``{roll: d6}``: one armor rolled on the d6 table when the fighter joins a battle.
+        """
+        if isinstance(value, dict):
+            return self.rolled(value, path, "armor")
         items = [value] if isinstance(value, str) else value
         if not isinstance(items, list):
             self.error(path, f"expected a list of armor names, got {show(value)}")
@@ -81,7 +105,12 @@ class FighterChecks(Checks):
         return value if self.attempt(path, wargame.shield_value, value) is not BAD else BAD
 
     def weapon(self, value: Any, path: str) -> Any:
-        """``weapon``: a War Game d12 weapon category or ``plain``, as the table spells it."""
+        """``weapon``: a War Game d12 weapon category or ``plain``, as the table spells it.
+
+        ``{roll: d12}``: a category rolled on the d12 table when the fighter joins a battle.
+        """
+        if isinstance(value, dict):
+            return self.rolled(value, path, "weapon")
         if self.text(value, path) is BAD:
             return BAD
         found = self.attempt(path, wargame.weapon, value)
@@ -367,6 +396,9 @@ class FighterChecks(Checks):
         """
         dw = merged.pop("deathwish", {})
         sixes = merged.pop("d6", {})
+        rolled = tuple(g for g in ROLLED_GEAR if merged.get(g) is ROLL)
+        for gear in rolled:
+            del merged[gear]
         if merged.get("two_handed") and sixes.get("damage") == "":
             self.error(
                 join_path(path, "two_handed"),
@@ -381,7 +413,11 @@ class FighterChecks(Checks):
         built = self.attempt(
             path,
             lambda: FighterSpec(
-                name=name, deathwish=DeathwishStats(**dw), d6=D6Stats(**sixes), **merged
+                name=name,
+                deathwish=DeathwishStats(**dw),
+                d6=D6Stats(**sixes),
+                rolled=rolled,
+                **merged,
             ),
         )
         return None if built is BAD else built

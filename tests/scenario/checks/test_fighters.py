@@ -162,6 +162,25 @@ BAD_CASES = {
             "t.yaml:11: sides.blue.fighters[0].two_handed: expected true or false, got 2",
         ],
     ),
+    "rolled war game gear": (
+        "templates:\n  levy: {weapon: {roll: d6}}\n"
+        "sides:\n  red:\n    fighters:\n"
+        "      - {name: a, weapon: {rol: d12}, armor: {roll: d12}}\n"
+        "      - {name: c, weapon: {roll: d12, armor: d6}, armor: {roll: 6}}\n"
+        "      - {name: d, weapon: {}, armor: [{roll: d6}]}\n"
+        "      - {name: e, template: levy, weapon: {roll: d12}, armor: {roll: d6}}\n"
+        "  blue:\n    fighters: [{name: b}]\n",
+        [
+            "t.yaml:2: templates.levy.weapon.roll: the weapon table is rolled on a d12, got 'd6'",
+            "t.yaml:6: sides.red.fighters[0].weapon.rol: unknown key 'rol'; did you mean 'roll'?",
+            "t.yaml:6: sides.red.fighters[0].armor.roll: the armor table is rolled on a d6, got "
+            "'d12'",
+            "t.yaml:7: sides.red.fighters[1].weapon: expected {roll: d12}, got 2 keys",
+            "t.yaml:7: sides.red.fighters[1].armor.roll: the armor table is rolled on a d6, got 6",
+            "t.yaml:8: sides.red.fighters[2].weapon: expected {roll: d12}, got 0 keys",
+            "t.yaml:8: sides.red.fighters[2].armor[0]: expected text, got a mapping",
+        ],
+    ),
     "deathwish armor by location": (
         "sides:\n  red:\n    fighters:\n"
         "      - name: a\n"
