@@ -135,7 +135,7 @@ def summary(got: Fought) -> dict[str, Any]:
         for k, v in counts.items():
             s[f"{side}.{k}"] = v
     for row in got.battle.fighter_rows():
-        for k in ("status", "hd_end", "armor_end", "wounds_taken", "wounds_dealt"):
+        for k in ("status", "hd_end", "armor_end", "wounds_taken", "wounds_dealt", "conditions"):
             s[f"{row['name']}.{k}"] = row[k]
     for row in got.aftermath:
         day = f"aftermath{row['battle']}.day{row['day']}"
