@@ -455,6 +455,38 @@ WG_LANCES_ANY_EIGHT = WG_LANCES.replace(
     "rules: wargame", "rules: {system: wargame, options: {max_damage: any_eight}}"
 )
 
+# both sides in lamellar aim every blow at a limb (issue 19): called shots, dismemberment
+WG_LIMBS = """
+rules: {system: wargame, options: {max_damage: any_eight}}
+max_rounds: 30
+sides:
+  red:
+    tactic: {name: balanced, params: {called_shot: always}}
+    fighters:
+      - {name: R1, hit_dice: 5, armor: [lamellar], weapon: plain}
+      - {name: R2, hit_dice: 5, armor: [lamellar], weapon: plain}
+  blue:
+    tactic: {name: balanced, params: {called_shot: always}}
+    fighters:
+      - {name: B1, hit_dice: 5, armor: [lamellar], weapon: plain}
+      - {name: B2, hit_dice: 5, armor: [lamellar], weapon: plain}
+"""
+
+# every weapon wound rolls its d4 type: a quarter are lingering wounds (conditions)
+WG_LINGERING = """
+rules: {system: wargame, options: {wound_types: rolled}}
+max_rounds: 30
+sides:
+  red:
+    fighters:
+      - {name: R1, hit_dice: 6, weapon: plain}
+      - {name: R2, hit_dice: 6, weapon: plain}
+  blue:
+    fighters:
+      - {name: B1, hit_dice: 6, weapon: plain}
+      - {name: B2, hit_dice: 6, weapon: plain}
+"""
+
 # red pushes blue off a cliff (blue never pushes): every won contest kills
 WG_CLIFF = """
 rules: wargame
@@ -1426,9 +1458,9 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "wargame.inventory_block": _probes(WG_MELEE, (True,)),
     "wargame.broken_bones": _probes(WG_BROKEN_BONES, ("forbidden",)),
     "wargame.wound_types": _probes(classic(WG_MAULS), ("by_kind", "rolled")),
-    "wargame.called_shot_cost": _probes(classic(WG_MELEE), ("half",)),
-    "wargame.dismember": _probes(classic(WG_MELEE), ("wound", "never")),
-    "wargame.lingering": _probes(classic(WG_MELEE), ("record",)),
+    "wargame.called_shot_cost": _probes(WG_LIMBS, ("half",)),
+    "wargame.dismember": _probes(WG_LIMBS, ("wound", "never")),
+    "wargame.lingering": _probes(WG_LINGERING, ("record",)),
     "wargame.extinguish": _probes(classic(WG_FIRE), ("one_hd",), seeds=60),
     "wargame.mighty_hd": _probes(classic(WG_AGGRESSIVE), ("at_least_one",)),
     "wargame.wound_spendable": _probes(classic(WG_STORM_DUEL), ("unspent",), seeds=60),
@@ -1599,9 +1631,6 @@ PROBES: dict[str, tuple[Probe, ...]] = {
 }
 
 NOT_WIRED: dict[str, str] = {
-    "wargame.called_shot_cost": "called shots are rules only so far (the battle wiring comes next)",
-    "wargame.dismember": "called shots are rules only so far (the battle wiring comes next)",
-    "wargame.lingering": "lingering conditions are rules only so far (battle wiring comes next)",
     "wargame.spear_breaks_engagement": (
         "the rules report it (Hit.breaks_engagement) but the battle never reads it: off a map "
         "there is no engagement, on a map a shove always moves the target out of reach"

@@ -58,8 +58,8 @@ class WarGame(System):
         return Status.INCAPACITATED if f.wg.hit_dice == 0 else Status.ACTIVE
 
     def morale_hd(self, b: Battle, f: Fighter) -> int:
-        """The creature's current HD."""
-        return f.wg.hit_dice
+        """The creature's current HD (2 fewer if shaken, a lingering condition)."""
+        return wargame.morale_hd(f.wg)
 
     def carry_in(self, f: Fighter, carried: Mapping[str, Any]) -> None:
         """Its hit dice after rest, if fewer than its full HD."""
@@ -206,7 +206,8 @@ def maneuver(b: Battle, f: Fighter, used_factor: bool) -> str:
     goal = objective(b, f)
     if goal is not None:
         f.wg, paid = wargame.pay_maneuver(f.wg, "attack", b.frame)
-        roll = wargame.roll_damage(paid.cost, b.rng, b.frame.damage, max_damage=b.frame.max_damage)
+        dice = wargame.attack_dice(f.wg, paid.cost)
+        roll = wargame.roll_damage(dice, b.rng, b.frame.damage, max_damage=b.frame.max_damage)
         hit_object(b, f, goal, roll.total, roll.describe())
         return "attack"
     lead = enemy_leader(b, f) if b.large and t.leader_killing == "always" else None
@@ -396,19 +397,19 @@ def attack(b: Battle, f: Fighter, target: Fighter) -> None:
     mighty = t.wants_mighty(wargame.effective_pool(target.wg), avoids)
     if mighty:
         f.wg = wargame.declare_mighty(f.wg)
-    f.wg, paid = wargame.pay_maneuver(f.wg, "attack", b.frame)
-    if paid.needs_eight and not wargame.roll_broken_bones(b.rng):
-        b.note(f.name, "attack", target.name, result="broken bones: the attack fails")
+    called = call_shot(b, f, target, avoids)
+    dice, word = pay_attack(b, f, target, called, mighty)
+    if dice is None:
         return
-    roll = wargame.roll_damage(paid.cost, b.rng, b.frame.damage, max_damage=b.frame.max_damage)
+    roll = wargame.roll_damage(dice, b.rng, b.frame.damage, max_damage=b.frame.max_damage)
     if b.field is None:
         cover = next((c for c in b.factors_of("cover") if wargame.cover_protects(c, b.frame)), None)
         in_cover = cover if b.in_cover(target) else None
     else:
         terrain = b.field.cover(target, f)
         in_cover = None if terrain is None else wargame.factor("cover", terrain.name)
-    pool = wargame.effective_pool(target.wg)
-    would_wound = mighty or weapon.ignores_armor or roll.total > pool
+    through = wargame.gets_through(target.wg, roll.total, called, b.frame)
+    would_wound = mighty or weapon.ignores_armor or through
     would_out = would_wound and target.wg.hit_dice <= (2 if mighty else 1)
     defence = guard.defence(
         guard.wants_dodge(would_wound, would_out), wargame.can_dodge(target.wg), can_block
@@ -421,13 +422,13 @@ def attack(b: Battle, f: Fighter, target: Fighter) -> None:
         weapon,
         defence=defence,
         mighty=mighty,
-        two_handed=f.spec.two_handed,
+        two_handed=f.spec.two_handed and wargame.can_two_hand(f.wg),
         mounted=f.spec.mounted,
         cover=in_cover,
         rng=b.rng,
         options=b.frame,
+        called=called,
     )
-    word = "mighty attack" if mighty else "attack"
     if b.log is not None:  # describing the blow costs more than the blow; only when logged
         b.note(f.name, word, target.name, dice=roll.describe(), result=hit.describe())
     if hit.damage > 0 and not hit.dodged:
@@ -439,6 +440,54 @@ def attack(b: Battle, f: Fighter, target: Fighter) -> None:
         hazard = b.field.shove(f, target, hit.shoved_ft)
         if hazard:
             into_hazard(b, f, target, hazard)
+
+
+def pay_attack(
+    b: Battle, f: Fighter, target: Fighter, called: str | None, mighty: bool
+) -> tuple[int | None, str]:
+    """``f`` pays its attack (a called shot too): the dice it rolls and the event's action.
+
+    The dice are one fewer with a lost arm; None if broken bones or blindness (a lingering
+    condition) make the attack fail.
+    """
+    word = ("mighty " if mighty else "") + (
+        "attack" if called is None else f"called shot ({called})"
+    )
+    if called is None:
+        f.wg, paid = wargame.pay_maneuver(f.wg, "attack", b.frame)
+    else:
+        f.wg, paid = wargame.pay_called_shot(f.wg, b.frame)
+    if paid.needs_eight and not wargame.roll_broken_bones(b.rng):
+        b.note(f.name, word, target.name, result="broken bones: the attack fails")
+        return None, word
+    if wargame.has_condition(f.wg, wargame.BLINDED) and not wargame.roll_blind_attack(b.rng):
+        b.note(f.name, word, target.name, result="blinded: the attack misses (needs a d8 of 5+)")
+        return None, word
+    return wargame.attack_dice(f.wg, paid.cost), word
+
+
+def call_shot(b: Battle, f: Fighter, target: Fighter, avoids: bool) -> str | None:
+    """The limb ``f`` aims at (:meth:`~sim.tactics.Tactic.called_limb`), or None: a plain attack.
+
+    Tactic ``called_shot``, if ``f`` can pay: ``always``; ``odds`` when the target cannot
+    avoid the blow (``avoids``: dodge or block) and the called shot's exact chance to wound,
+    per HD it costs, beats the plain blow's (lamellar cannot protect its limbs [S]).
+    """
+    t = b.tactic_of(f)
+    if t.called_shot == "never" or (avoids and t.called_shot == "odds"):
+        return None
+    if not wargame.can_call_shot(f.wg, b.frame):
+        return None
+    limb = t.called_limb(wargame.has_condition(target.wg, wargame.LOST_LEG))
+    if t.called_shot == "always":
+        return limb
+    price = wargame.maneuver_price(f.wg, "attack", b.frame)
+    dice = wargame.attack_dice(f.wg, price)
+    w = arms(f)
+    plain = wargame.shot_wound_chance(target.wg, dice, w, options=b.frame) / price
+    aimed = wargame.shot_wound_chance(target.wg, dice, w, called=True, options=b.frame)
+    aimed /= price + wargame.called_shot_extra(b.frame)
+    return limb if t.wants_called_shot((plain,), (aimed,)) else None
 
 
 def push_beside(b: Battle, f: Fighter, target: Fighter, beside: Any) -> None:
@@ -485,14 +534,15 @@ def map_maneuver(b: Battle, f: Fighter, used_factor: bool) -> str | None:
     goal = objective(b, f)
     if goal is not None:
         f.wg, paid = wargame.pay_maneuver(f.wg, "attack", b.frame)
-        roll = wargame.roll_damage(paid.cost, b.rng, b.frame.damage, max_damage=b.frame.max_damage)
+        dice = wargame.attack_dice(f.wg, paid.cost)
+        roll = wargame.roll_damage(dice, b.rng, b.frame.damage, max_damage=b.frame.max_damage)
         hit_object(b, f, goal, roll.total, roll.describe())
         return "attack"
     target = map_target(b, f)
     if target is None:
         if not wargame.can_maneuver(f.wg, "move", b.frame):
             return None
-        plan = plan_move(b, f, b.opts.move_ft)
+        plan = plan_move(b, f, b.opts.move_ft * wargame.move_share(f.wg))
         if plan is None:
             return None
         f.wg, paid = wargame.pay_maneuver(f.wg, "move", b.frame)

@@ -153,6 +153,15 @@ def test_called_shot_matches_exact(rng):
     assert_matches(samples, exact)
 
 
+def test_gets_through():
+    lam = wg.combatant(3, armor=["lamellar"])  # pool 4
+    assert [wg.gets_through(lam, d) for d in (4, 5)] == [False, True]
+    assert wg.gets_through(lam, 1, "leg") and not wg.gets_through(lam, 1, "leg", HALF)
+    chain = wg.combatant(3, armor=["chain"])  # pool 6
+    assert not wg.gets_through(chain, 6, "arm") and wg.gets_through(chain, 7, "arm")
+    assert not wg.gets_through(chain, 13, "arm", HALF) and wg.gets_through(chain, 14, "arm", HALF)
+
+
 def test_shot_wound_chance_exact():
     lam = wg.combatant(3, armor=["lamellar"])  # pool 4
     assert wg.shot_wound_chance(lam, 2) == Fraction(58, 64)  # 2d8 > 4

@@ -84,6 +84,21 @@ def dismembers(is_max: bool, options: Options = DEFAULT_OPTIONS) -> bool:
     return options.dismember == "max_damage" and is_max
 
 
+def gets_through(
+    target: Combatant, damage: int, called: str | None = None, options: Options = DEFAULT_OPTIONS
+) -> bool:
+    """Whether ``damage`` rolled at ``target`` would get past its armor and wound.
+
+    A plain blow meets the pool that counts now; a ``called`` shot (an arm or a leg) meets
+    none on a wearer of lamellar, and does half the damage under ``called_shot_cost="half"``.
+    """
+    pool = effective_pool(target)
+    if called is not None:
+        damage = called_damage(damage, options)
+        pool = 0 if limbs_unprotected(target) else pool
+    return absorb(damage, pool).wound
+
+
 def lost_limb(limb: str) -> str:
     """The condition a limb taken off leaves: ``lost_arm`` or ``lost_leg``."""
     _check_choice("called shot", limb, LIMBS)
