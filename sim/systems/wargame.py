@@ -19,6 +19,7 @@ from sim.errors import SimError
 from sim.rules import wargame
 from sim.rules.common import Status
 from sim.systems.base import System
+from sim.systems.called import call_shot, pay_attack
 from sim.systems.common import (
     choose_target,
     enter_cover,
@@ -397,7 +398,7 @@ def attack(b: Battle, f: Fighter, target: Fighter) -> None:
     mighty = t.wants_mighty(wargame.effective_pool(target.wg), avoids)
     if mighty:
         f.wg = wargame.declare_mighty(f.wg)
-    called = call_shot(b, f, target, avoids)
+    called = call_shot(b, f, target, avoids, arms(f))
     dice, word = pay_attack(b, f, target, called, mighty)
     if dice is None:
         return
@@ -440,54 +441,6 @@ def attack(b: Battle, f: Fighter, target: Fighter) -> None:
         hazard = b.field.shove(f, target, hit.shoved_ft)
         if hazard:
             into_hazard(b, f, target, hazard)
-
-
-def pay_attack(
-    b: Battle, f: Fighter, target: Fighter, called: str | None, mighty: bool
-) -> tuple[int | None, str]:
-    """``f`` pays its attack (a called shot too): the dice it rolls and the event's action.
-
-    The dice are one fewer with a lost arm; None if broken bones or blindness (a lingering
-    condition) make the attack fail.
-    """
-    word = ("mighty " if mighty else "") + (
-        "attack" if called is None else f"called shot ({called})"
-    )
-    if called is None:
-        f.wg, paid = wargame.pay_maneuver(f.wg, "attack", b.frame)
-    else:
-        f.wg, paid = wargame.pay_called_shot(f.wg, b.frame)
-    if paid.needs_eight and not wargame.roll_broken_bones(b.rng):
-        b.note(f.name, word, target.name, result="broken bones: the attack fails")
-        return None, word
-    if wargame.has_condition(f.wg, wargame.BLINDED) and not wargame.roll_blind_attack(b.rng):
-        b.note(f.name, word, target.name, result="blinded: the attack misses (needs a d8 of 5+)")
-        return None, word
-    return wargame.attack_dice(f.wg, paid.cost), word
-
-
-def call_shot(b: Battle, f: Fighter, target: Fighter, avoids: bool) -> str | None:
-    """The limb ``f`` aims at (:meth:`~sim.tactics.Tactic.called_limb`), or None: a plain attack.
-
-    Tactic ``called_shot``, if ``f`` can pay: ``always``; ``odds`` when the target cannot
-    avoid the blow (``avoids``: dodge or block) and the called shot's exact chance to wound,
-    per HD it costs, beats the plain blow's (lamellar cannot protect its limbs [S]).
-    """
-    t = b.tactic_of(f)
-    if t.called_shot == "never" or (avoids and t.called_shot == "odds"):
-        return None
-    if not wargame.can_call_shot(f.wg, b.frame):
-        return None
-    limb = t.called_limb(wargame.has_condition(target.wg, wargame.LOST_LEG))
-    if t.called_shot == "always":
-        return limb
-    price = wargame.maneuver_price(f.wg, "attack", b.frame)
-    dice = wargame.attack_dice(f.wg, price)
-    w = arms(f)
-    plain = wargame.shot_wound_chance(target.wg, dice, w, options=b.frame) / price
-    aimed = wargame.shot_wound_chance(target.wg, dice, w, called=True, options=b.frame)
-    aimed /= price + wargame.called_shot_extra(b.frame)
-    return limb if t.wants_called_shot((plain,), (aimed,)) else None
 
 
 def push_beside(b: Battle, f: Fighter, target: Fighter, beside: Any) -> None:

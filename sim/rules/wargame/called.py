@@ -27,6 +27,7 @@ The blow itself is :func:`sim.rules.wargame.attacks.resolve_attack` with ``calle
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 
 from sim.errors import SimError
 from sim.rules.wargame.base import _check_choice
@@ -92,11 +93,10 @@ def gets_through(
     A plain blow meets the pool that counts now; a ``called`` shot (an arm or a leg) meets
     none on a wearer of lamellar, and does half the damage under ``called_shot_cost="half"``.
     """
-    pool = effective_pool(target)
-    if called is not None:
-        damage = called_damage(damage, options)
-        pool = 0 if limbs_unprotected(target) else pool
-    return absorb(damage, pool).wound
+    if called is None:
+        return damage > effective_pool(target)  # absorb(damage, pool).wound, faster
+    pool = 0 if limbs_unprotected(target) else effective_pool(target)
+    return absorb(called_damage(damage, options), pool).wound
 
 
 def lost_limb(limb: str) -> str:
@@ -123,7 +123,11 @@ def shot_wound_chance(
     if w.ignores_armor or (w.effect == "direct" and not warbow_blocked(target)):
         return Fraction(1)
     pool = 0 if called and limbs_unprotected(target) else effective_pool(target)
-    dist = damage_dist(dice, options.damage)
-    if called:
-        return dist.prob(lambda d: absorb(called_damage(d, options), pool).wound)
-    return dist.prob(lambda d: absorb(d, pool).wound)
+    halve = called and options.called_shot_cost == "half"
+    return _wound_chance(dice, pool, options.damage, halve)
+
+
+@cache
+def _wound_chance(dice: int, pool: int, mode: str, halve: bool) -> Fraction:
+    """Exact chance that ``dice`` HD of damage (halved if ``halve``) wound through ``pool``."""
+    return damage_dist(dice, mode).prob(lambda d: absorb(d // 2 if halve else d, pool).wound)
