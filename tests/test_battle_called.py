@@ -8,6 +8,8 @@ from sim.scenario import FighterSpec, load_scenario
 from sim.systems import wargame as wgsys
 from tests.conftest import ScriptedRng
 from tests.test_battle_mechanics import by_name, duel, fought
+from tests.test_field import duel as map_duel
+from tests.test_field import turn, who
 
 TOURNEY = Path(__file__).resolve().parents[1] / "scenarios" / "tourney.yaml"
 
@@ -115,3 +117,12 @@ def test_plate_keeps_every_limb_on_in_battle():
     ]
     assert any("plate: the" in r and "stays on" in r for r in on_aldo)
     assert not any("taken off" in r for r in on_aldo)
+
+
+def test_a_lost_leg_halves_a_move_on_a_map():
+    b = map_duel(["." * 12], {"A": (0, 0), "B": (11, 0)})
+    a = who(b, "A")
+    a.wg = wargame.add_condition(a.wg, "lost_leg")
+    events = turn(b, "A")
+    assert events[0]["action"] == "moves"
+    assert events[0]["result"] == "(1,0) -> (2,0) -> (3,0)"  # 15 ft, half of 30
