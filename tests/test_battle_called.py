@@ -4,6 +4,7 @@ from pathlib import Path
 
 from sim.battle import Battle
 from sim.rules import wargame
+from sim.run import fight
 from sim.scenario import FighterSpec, load_scenario
 from sim.systems import wargame as wgsys
 from tests.conftest import ScriptedRng
@@ -126,3 +127,34 @@ def test_a_lost_leg_halves_a_move_on_a_map():
     events = turn(b, "A")
     assert events[0]["action"] == "moves"
     assert events[0]["result"] == "(1,0) -> (2,0) -> (3,0)"  # 15 ft, half of 30
+
+
+def test_conditions_carry_into_a_campaign_s_next_battle():
+    system = wgsys.WarGame()
+    _, _, t = _duel(("lamellar",))
+    assert system.carry_out(t, {"hd": 4}, {}) == {"hd": 4}
+    t.wg = wargame.add_condition(t.wg, "lost_leg")
+    out = system.carry_out(t, {"hd": 4}, {})
+    assert out == {"hd": 4, "wg_conditions": ("lost_leg",)}
+    assert system.carry_out(None, {"hd": 5}, out) == {"hd": 5, "wg_conditions": ("lost_leg",)}
+    _, _, fresh = _duel(())
+    system.carry_in(fresh, out)
+    assert (fresh.wg.hit_dice, fresh.wg.conditions) == (4, ("lost_leg",))
+    # a whole campaign: limbs lost in one battle are still gone in the next
+    sets = [
+        "rules.options.dismember=wound",
+        "campaign={side: house, days_between: 3, battles: [{}, {}, {}]}",
+    ]
+    carried = 0
+    for seed in range(8):
+        battles = fight(load_scenario(TOURNEY, sets), seed).battles
+        for before, after in zip(battles, battles[1:], strict=False):
+            rows = before.fighter_rows()
+            lost = {
+                r["name"] for r in rows if r["side"] == "house" and "lost_leg" in r["conditions"]
+            }
+            for f in after.sides["house"].fighters:  # those who fight again: the leg is gone
+                if f.name in lost:
+                    assert "lost_leg" in f.wg.conditions and not wargame.can_dodge(f.wg)
+                    carried += 1
+    assert carried > 0

@@ -51,6 +51,7 @@ class Patient:
         d6_strength: D6 tiers Strength code, for time healing.
         d6_potions: D6 tiers healing potions' dice codes, drunk on the battle's day.
         hd, hd_max: War Game current and full hit dice.
+        wg_conditions: War Game lingering conditions carried (a lost arm ...), campaigns only.
         in_battle: it fought in the battle (did not rest that day): in a campaign its older
             2W2P wounds get no recovery roll on the battle's day (:func:`twowp.patient_stakes`).
     """
@@ -68,6 +69,7 @@ class Patient:
     d6_potions: tuple[str, ...] = ()
     hd: int = 0
     hd_max: int = 0
+    wg_conditions: tuple[str, ...] = ()
     in_battle: bool = False
 
     def __post_init__(self) -> None:

@@ -63,16 +63,19 @@ class WarGame(System):
         return wargame.morale_hd(f.wg)
 
     def carry_in(self, f: Fighter, carried: Mapping[str, Any]) -> None:
-        """Its hit dice after rest, if fewer than its full HD."""
+        """Its hit dice after rest, if fewer than its full HD, and its lingering conditions."""
         hd = carried.get("hd")
         if hd is not None and hd < f.wg.hit_dice:
             f.wg = f.wg.evolve(hit_dice=hd, spendable=min(f.wg.spendable, hd))
+        for condition in carried.get("wg_conditions", ()):
+            f.wg = wargame.add_condition(f.wg, condition)
 
     def carry_out(
         self, f: Fighter | None, survivor: Mapping[str, Any], carried: Mapping[str, Any]
     ) -> dict[str, Any]:
-        """Its hit dice at the end of the aftermath."""
-        return {"hd": survivor["hd"]}
+        """Its hit dice at the end of the aftermath, and its conditions (they last [H])."""
+        kept = tuple(f.wg.conditions) if f is not None else carried.get("wg_conditions", ())
+        return {"hd": survivor["hd"], "wg_conditions": kept} if kept else {"hd": survivor["hd"]}
 
     def take_turn(self, b: Battle, f: Fighter) -> None:
         """``f``'s maneuvers (:func:`turn`)."""
