@@ -255,6 +255,7 @@ class BattleCore(mesa.Model):
                     "armor_end": f.wg.armor_pool,
                     "wounds_taken": f.wounds_taken,
                     "wounds_dealt": f.wounds_dealt,
+                    "conditions": ",".join(f.wg.conditions),
                     "fights_before": f.fights,
                     "fights_after": after,
                     "tier_before": _tier_name(f.fights),

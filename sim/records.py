@@ -82,6 +82,7 @@ FIGHTER_FIELDS = [
     pa.field("armor_end", pa.int32()),
     pa.field("wounds_taken", pa.int32()),
     pa.field("wounds_dealt", pa.int32()),
+    pa.field("conditions", pa.string()),  # War Game lingering conditions, comma-separated
     pa.field("fights_before", pa.int32()),
     pa.field("fights_after", pa.int32()),
     pa.field("tier_before", pa.string()),

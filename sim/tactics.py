@@ -91,6 +91,16 @@ Parameters (all presets share them):
   chance of taking the target out of the fight, then a worse expected condition, than the
   plain attack: worth it against a weak reaction and a strong body, not against a good
   dodge. ``never``, ``always``.
+- ``called_shot`` (War Game, RULES.md 1.3-1.5 [H]): a called shot aims at a limb (a leg
+  while the target has both, then an arm: :meth:`Tactic.called_limb`) and costs 1 HD more
+  than its maneuver (``wargame.called_shot_cost``); against lamellar the pool cannot absorb
+  it [S], and on max damage it may take the limb off (``wargame.dismember``; plate prevents
+  it [S]). ``odds`` (default) calls one only when the exact chance that it wounds
+  (:func:`sim.rules.wargame.called.shot_wound_chance`) per HD it costs beats the plain
+  blow's, on a target that can neither dodge it nor block it with an item: in practice a
+  wearer of lamellar, with a pool big enough to stop most plain blows, that has spent its
+  dodges (elsewhere the extra HD buys only the small chance of a limb). ``always`` calls
+  every shot it can pay for; ``never``.
 - ``extra_attacks`` (D6): attacks a turn beyond the regular action, declared at the start
   of the turn; each is one more action of the Multiple Action Penalty, -1D
   (``d6.map_dice_per_action``) on every roll the fighter makes for the rest of the round,
@@ -190,7 +200,9 @@ class Tactic:
     called_shot: str = option(
         "odds",
         "D6: call a shot (+1D difficulty, +1D damage) never, always, or when its exact odds "
-        "take the target out more often (odds)",
+        "take the target out more often (odds); War Game: a called shot at a limb never, "
+        "always, or when it wounds more often per HD than a plain blow on a target that cannot "
+        "avoid it (odds)",
         choices=("never", "odds", "always"),
     )
     extra_attacks: int = option(
@@ -281,6 +293,14 @@ class Tactic:
         if self.called_shot != "odds":
             return self.called_shot == "always"
         return called > plain
+
+    def called_limb(self, target_lost_leg: bool) -> str:
+        """War Game: the limb a called shot aims at: a leg while the target has both, else an arm.
+
+        A lost leg ends the target's dodging for good (the seed's dodge is "dodge away"), which
+        is worth more than a lost arm's one damage die fewer.
+        """
+        return "arm" if target_lost_leg else "leg"
 
     def wants_recover(self, armor_pool: int, armor_max: int) -> bool:
         """Whether to spend 1 HD at the start of the turn to recover armor."""

@@ -135,7 +135,7 @@ def summary(got: Fought) -> dict[str, Any]:
         for k, v in counts.items():
             s[f"{side}.{k}"] = v
     for row in got.battle.fighter_rows():
-        for k in ("status", "hd_end", "armor_end", "wounds_taken", "wounds_dealt"):
+        for k in ("status", "hd_end", "armor_end", "wounds_taken", "wounds_dealt", "conditions"):
             s[f"{row['name']}.{k}"] = row[k]
     for row in got.aftermath:
         day = f"aftermath{row['battle']}.day{row['day']}"
@@ -454,6 +454,38 @@ sides:
 WG_LANCES_ANY_EIGHT = WG_LANCES.replace(
     "rules: wargame", "rules: {system: wargame, options: {max_damage: any_eight}}"
 )
+
+# both sides in lamellar aim every blow at a limb (issue 19): called shots, dismemberment
+WG_LIMBS = """
+rules: {system: wargame, options: {max_damage: any_eight}}
+max_rounds: 30
+sides:
+  red:
+    tactic: {name: balanced, params: {called_shot: always}}
+    fighters:
+      - {name: R1, hit_dice: 5, armor: [lamellar], weapon: plain}
+      - {name: R2, hit_dice: 5, armor: [lamellar], weapon: plain}
+  blue:
+    tactic: {name: balanced, params: {called_shot: always}}
+    fighters:
+      - {name: B1, hit_dice: 5, armor: [lamellar], weapon: plain}
+      - {name: B2, hit_dice: 5, armor: [lamellar], weapon: plain}
+"""
+
+# every weapon wound rolls its d4 type: a quarter are lingering wounds (conditions)
+WG_LINGERING = """
+rules: {system: wargame, options: {wound_types: rolled}}
+max_rounds: 30
+sides:
+  red:
+    fighters:
+      - {name: R1, hit_dice: 6, weapon: plain}
+      - {name: R2, hit_dice: 6, weapon: plain}
+  blue:
+    fighters:
+      - {name: B1, hit_dice: 6, weapon: plain}
+      - {name: B2, hit_dice: 6, weapon: plain}
+"""
 
 # red pushes blue off a cliff (blue never pushes): every won contest kills
 WG_CLIFF = """
@@ -1501,6 +1533,9 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "wargame.inventory_block": _probes(WG_MELEE, (True,)),
     "wargame.broken_bones": _probes(WG_BROKEN_BONES, ("forbidden",)),
     "wargame.wound_types": _probes(classic(WG_MAULS), ("by_kind", "rolled")),
+    "wargame.called_shot_cost": _probes(WG_LIMBS, ("half",)),
+    "wargame.dismember": _probes(WG_LIMBS, ("wound", "never")),
+    "wargame.lingering": _probes(WG_LINGERING, ("record",)),
     "wargame.extinguish": _probes(classic(WG_FIRE), ("one_hd",), seeds=60),
     "wargame.mighty_hd": _probes(classic(WG_AGGRESSIVE), ("at_least_one",)),
     "wargame.wound_spendable": _probes(classic(WG_STORM_DUEL), ("unspent",), seeds=60),

@@ -54,6 +54,7 @@ class Patient:
         d6_resist: D6 tiers Resist Disease or Poison code (empty: its Strength).
         d6_religion: D6 tiers Religion skill (empty: none; 4D performs the resurrection ritual).
         hd, hd_max: War Game current and full hit dice.
+        wg_conditions: War Game lingering conditions carried (a lost arm ...), campaigns only.
         in_battle: it fought in the battle (did not rest that day): in a campaign its older
             2W2P wounds get no recovery roll on the battle's day (:func:`twowp.patient_stakes`).
     """
@@ -74,6 +75,7 @@ class Patient:
     d6_religion: str = ""
     hd: int = 0
     hd_max: int = 0
+    wg_conditions: tuple[str, ...] = ()
     in_battle: bool = False
 
     def __post_init__(self) -> None:

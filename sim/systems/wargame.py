@@ -19,6 +19,7 @@ from sim.errors import SimError
 from sim.rules import wargame
 from sim.rules.common import Status
 from sim.systems.base import System
+from sim.systems.called import call_shot, pay_attack
 from sim.systems.common import (
     choose_target,
     enter_cover,
@@ -58,20 +59,23 @@ class WarGame(System):
         return Status.INCAPACITATED if f.wg.hit_dice == 0 else Status.ACTIVE
 
     def morale_hd(self, b: Battle, f: Fighter) -> int:
-        """The creature's current HD."""
-        return f.wg.hit_dice
+        """The creature's current HD (2 fewer if shaken, a lingering condition)."""
+        return wargame.morale_hd(f.wg)
 
     def carry_in(self, f: Fighter, carried: Mapping[str, Any]) -> None:
-        """Its hit dice after rest, if fewer than its full HD."""
+        """Its hit dice after rest, if fewer than its full HD, and its lingering conditions."""
         hd = carried.get("hd")
         if hd is not None and hd < f.wg.hit_dice:
             f.wg = f.wg.evolve(hit_dice=hd, spendable=min(f.wg.spendable, hd))
+        for condition in carried.get("wg_conditions", ()):
+            f.wg = wargame.add_condition(f.wg, condition)
 
     def carry_out(
         self, f: Fighter | None, survivor: Mapping[str, Any], carried: Mapping[str, Any]
     ) -> dict[str, Any]:
-        """Its hit dice at the end of the aftermath."""
-        return {"hd": survivor["hd"]}
+        """Its hit dice at the end of the aftermath, and its conditions (they last [H])."""
+        kept = tuple(f.wg.conditions) if f is not None else carried.get("wg_conditions", ())
+        return {"hd": survivor["hd"], "wg_conditions": kept} if kept else {"hd": survivor["hd"]}
 
     def take_turn(self, b: Battle, f: Fighter) -> None:
         """``f``'s maneuvers (:func:`turn`)."""
@@ -225,7 +229,8 @@ def maneuver(b: Battle, f: Fighter, used_factor: bool) -> str:
     goal = objective(b, f)
     if goal is not None:
         f.wg, paid = wargame.pay_maneuver(f.wg, "attack", b.frame)
-        roll = wargame.roll_damage(paid.cost, b.rng, b.frame.damage, max_damage=b.frame.max_damage)
+        dice = wargame.attack_dice(f.wg, paid.cost)
+        roll = wargame.roll_damage(dice, b.rng, b.frame.damage, max_damage=b.frame.max_damage)
         hit_object(b, f, goal, roll.total, roll.describe())
         return "attack"
     lead = enemy_leader(b, f) if b.large and t.leader_killing == "always" else None
@@ -415,14 +420,14 @@ def attack(b: Battle, f: Fighter, target: Fighter) -> None:
     mighty = t.wants_mighty(wargame.effective_pool(target.wg), avoids)
     if mighty:
         f.wg = wargame.declare_mighty(f.wg)
-    f.wg, paid = wargame.pay_maneuver(f.wg, "attack", b.frame)
-    if paid.needs_eight and not wargame.roll_broken_bones(b.rng):
-        b.note(f.name, "attack", target.name, result="broken bones: the attack fails")
+    called = call_shot(b, f, target, avoids, arms(f))
+    dice, word = pay_attack(b, f, target, called, mighty)
+    if dice is None:
         return
-    roll = wargame.roll_damage(paid.cost, b.rng, b.frame.damage, max_damage=b.frame.max_damage)
+    roll = wargame.roll_damage(dice, b.rng, b.frame.damage, max_damage=b.frame.max_damage)
     in_cover = cover_of(b, f, target)
-    pool = wargame.effective_pool(target.wg)
-    would_wound = mighty or weapon.ignores_armor or roll.total > pool
+    through = wargame.gets_through(target.wg, roll.total, called, b.frame)
+    would_wound = mighty or weapon.ignores_armor or through
     would_out = would_wound and target.wg.hit_dice <= (2 if mighty else 1)
     defence = guard.defence(
         guard.wants_dodge(would_wound, would_out), wargame.can_dodge(target.wg), can_block
@@ -435,13 +440,13 @@ def attack(b: Battle, f: Fighter, target: Fighter) -> None:
         weapon,
         defence=defence,
         mighty=mighty,
-        two_handed=f.spec.two_handed,
+        two_handed=f.spec.two_handed and wargame.can_two_hand(f.wg),
         mounted=f.spec.mounted,
         cover=in_cover,
         rng=b.rng,
         options=b.frame,
+        called=called,
     )
-    word = "mighty attack" if mighty else "attack"
     if b.log is not None:  # describing the blow costs more than the blow; only when logged
         b.note(f.name, word, target.name, dice=roll.describe(), result=hit.describe())
     if hit.damage > 0 and not hit.dodged:
@@ -499,14 +504,15 @@ def map_maneuver(b: Battle, f: Fighter, used_factor: bool) -> str | None:
     goal = objective(b, f)
     if goal is not None:
         f.wg, paid = wargame.pay_maneuver(f.wg, "attack", b.frame)
-        roll = wargame.roll_damage(paid.cost, b.rng, b.frame.damage, max_damage=b.frame.max_damage)
+        dice = wargame.attack_dice(f.wg, paid.cost)
+        roll = wargame.roll_damage(dice, b.rng, b.frame.damage, max_damage=b.frame.max_damage)
         hit_object(b, f, goal, roll.total, roll.describe())
         return "attack"
     target = map_target(b, f)
     if target is None:
         if not wargame.can_maneuver(f.wg, "move", b.frame):
             return None
-        plan = plan_move(b, f, b.opts.move_ft)
+        plan = plan_move(b, f, b.opts.move_ft * wargame.move_share(f.wg))
         if plan is None:
             return None
         f.wg, paid = wargame.pay_maneuver(f.wg, "move", b.frame)

@@ -30,6 +30,14 @@ Options (fields of :class:`Options`; [I] interpretation, [H] house rule):
   only attacks).
 - ``wound_types`` = ``"named"`` [H]: a wound gets a type only where the weapon or hazard names
   one (``"by_kind"``: also by the weapon's damage kind per the d4 table; ``"rolled"``: d4).
+- ``called_shot_cost`` = ``"hd"`` [H]: a called shot at an arm or a leg (the seed names
+  called shots but gives no rule) costs 1 HD more than its maneuver, not rolled for damage
+  (``"half"``: no extra HD, the damage is halved, rounded down).
+- ``dismember`` = ``"max_damage"`` [H]: a called shot that wounds takes the limb off when it
+  rolls max damage, unless the target wears plate [S: "prevents dismemberment"]
+  (``"wound"``: whenever it wounds; ``"never"``).
+- ``lingering`` = ``"conditions"`` [H]: a lingering wound rolls a d4 of conditions with a
+  battle effect: blinded, lost arm, lost leg, shaken (``"record"``: recorded only).
 - ``extinguish`` = ``"maneuver"`` [H]: putting out a fire is a maneuver (``"one_hd"``).
 - ``mighty_hd`` = ``"extra"`` [I]: a mighty attack's lost HD comes on top of any wound
   (``"at_least_one"``: the attack costs the target at least 1 HD in all).
@@ -81,6 +89,10 @@ public API, so ``from sim.rules import wargame`` then ``wargame.<name>`` reaches
 - :mod:`~sim.rules.wargame.damage`: damage rolls and the armor pool absorbing them (1.2, 1.5);
 - :mod:`~sim.rules.wargame.wounds`: lost HD and wound types (1.4);
 - :mod:`~sim.rules.wargame.attacks`: a whole attack and its weapon effects (1.2-1.4, 1.9);
+- :mod:`~sim.rules.wargame.called`: called shots, lamellar's bare limbs, dismemberment
+  (1.3, 1.5);
+- :mod:`~sim.rules.wargame.conditions`: the conditions of lingering wounds and lost limbs
+  (1.4);
 - :mod:`~sim.rules.wargame.rounds`: round and turn bookkeeping, armor recovery (1.5, 1.6);
 - :mod:`~sim.rules.wargame.contests`: contested maneuvers (1.7);
 - :mod:`~sim.rules.wargame.factors`: cover, distractions, hazards, fire, breaking free (1.10);
@@ -116,6 +128,18 @@ from sim.rules.wargame.base import (
     WOUND_HD,
     Draw,
 )
+from sim.rules.wargame.called import (
+    CALLED_SHOT_HD,
+    LIMBS,
+    called_damage,
+    called_shot_extra,
+    can_call_shot,
+    dismembers,
+    gets_through,
+    lost_limb,
+    pay_called_shot,
+    shot_wound_chance,
+)
 from sim.rules.wargame.combatant import (
     ArmorPiece,
     Combatant,
@@ -134,6 +158,27 @@ from sim.rules.wargame.combatant import (
     prevents_dismemberment,
     savvy_modifier,
     warbow_blocked,
+)
+from sim.rules.wargame.conditions import (
+    BLIND_NEEDS,
+    BLINDED,
+    CONDITIONS,
+    LEG_MOVE_SHARE,
+    LOST_ARM,
+    LOST_LEG,
+    SHAKEN,
+    SHAKEN_MORALE,
+    add_condition,
+    attack_dice,
+    blind_attack_dist,
+    can_two_hand,
+    condition_dist,
+    condition_roll,
+    has_condition,
+    morale_hd,
+    move_share,
+    roll_blind_attack,
+    roll_condition,
 )
 from sim.rules.wargame.contests import (
     CONTEST_KINDS,
@@ -369,6 +414,35 @@ __all__ = [
     "Hit",
     "attack_dist",
     "resolve_attack",
+    "CALLED_SHOT_HD",
+    "LIMBS",
+    "called_damage",
+    "called_shot_extra",
+    "can_call_shot",
+    "dismembers",
+    "gets_through",
+    "lost_limb",
+    "pay_called_shot",
+    "shot_wound_chance",
+    "BLIND_NEEDS",
+    "BLINDED",
+    "CONDITIONS",
+    "LEG_MOVE_SHARE",
+    "LOST_ARM",
+    "LOST_LEG",
+    "SHAKEN",
+    "SHAKEN_MORALE",
+    "add_condition",
+    "attack_dice",
+    "blind_attack_dist",
+    "can_two_hand",
+    "condition_dist",
+    "condition_roll",
+    "has_condition",
+    "morale_hd",
+    "move_share",
+    "roll_blind_attack",
+    "roll_condition",
     "ArmorRecovery",
     "RoundStart",
     "back_into_fight",

@@ -25,6 +25,7 @@ from sim.rules.wargame.base import (
     _rng_draw,
     _roll_amount,
 )
+from sim.rules.wargame.called import LIMBS, called_damage, dismembers, lost_limb
 from sim.rules.wargame.combatant import (
     Combatant,
     Wound,
@@ -32,8 +33,11 @@ from sim.rules.wargame.combatant import (
     is_ignitable,
     is_loud,
     is_out,
+    limbs_unprotected,
+    prevents_dismemberment,
     warbow_blocked,
 )
+from sim.rules.wargame.conditions import add_condition, condition_roll
 from sim.rules.wargame.damage import DamageRoll, absorb, damage_roll_dist
 from sim.rules.wargame.factors import cover_protects, heard_in_cover
 from sim.rules.wargame.maneuvers import can_block, can_dodge, spend
@@ -107,18 +111,46 @@ class _Blow:
     finish: str
     options: Options
     draw: Draw
+    called: str | None = None
     c: Combatant = field(init=False)
     effects: list[str] = field(default_factory=list)
     shoved: int = 0
+    severed: str | None = None
 
     def __post_init__(self) -> None:
         self.c = self.target
 
     def lose(self, n: int, source: str, kind: str | None = None) -> None:
         """The target loses ``n`` HD (a wound of ``kind`` first)."""
+        before = self.c.hit_dice
         self.c, _ = lose_hd(
             self.c, n, source=source, wound_type=kind, finish=self.finish, options=self.options
         )
+        if kind == "lingering" and self.c.hit_dice < before:
+            self.linger()
+
+    def linger(self) -> None:
+        """A lingering wound landed: the limb taken off, or a rolled condition (``lingering``)."""
+        condition = self.severed
+        if condition is None and self.options.lingering == "conditions":
+            condition = condition_roll(self.draw)
+            self.effects.append(f"lingering wound: {condition}")
+        if condition is not None:
+            self.c = add_condition(self.c, condition)
+
+    def wound_type(self) -> str | None:
+        """The type of this blow's wound: lingering if it takes a limb off, else the weapon's.
+
+        A called shot's dismemberment: :mod:`sim.rules.wargame.called`.
+        """
+        if self.called is not None and dismembers(self.roll.is_max, self.options):
+            if prevents_dismemberment(self.c):
+                self.effects.append(f"plate: the {self.called} stays on")
+            else:
+                self.severed = lost_limb(self.called)
+                self.effects.append(f"{self.called} taken off ({self.severed})")
+                return "lingering"
+        return _weapon_wound_type(self.w, self.options, self.draw)
 
     def done(
         self, dodged: bool = False, blocked: bool = False, damage: int = 0
@@ -163,8 +195,9 @@ def _attack_core(
     options: Options,
     draw: Draw,
     heard: str | None = None,
+    called: str | None = None,
 ) -> tuple[Combatant, Hit]:
-    blow = _Blow(target, roll, w, defence, finish, options, draw)
+    blow = _Blow(target, roll, w, defence, finish, options, draw, called)
     if defence == "dodge":
         return _dodged(blow)
     if defence == "block":
@@ -177,6 +210,11 @@ def _attack_core(
     if w.effect == "multiply_damage" and two_handed:
         damage *= int(w.amount)
         blow.effects.append(f"two-handed: damage x{w.amount}")
+    if called is not None:
+        blow.effects.insert(0, f"called shot at the {called}")
+        if options.called_shot_cost == "half":
+            damage = called_damage(damage, options)
+            blow.effects.append("called shot: damage halved")
     if ranged and protected:
         blow.effects.append("cover: no damage")
         return blow.done()
@@ -229,12 +267,16 @@ def _strike(blow: _Blow, damage: int) -> None:
     w, options, draw = blow.w, blow.options, blow.draw
     if w.ignores_armor:
         n = _roll_amount(w.amount, draw)
-        blow.lose(n, w.name, _weapon_wound_type(w, options, draw))
+        blow.lose(n, w.name, blow.wound_type())
         blow.effects.append(f"{w.name} ignores armor, removes {n} HD")
     elif w.effect == "direct" and not warbow_blocked(blow.c):
         n = damage if options.warbow_direct == "damage" else WOUND_HD
-        blow.lose(n, w.name, _weapon_wound_type(w, options, draw))
+        blow.lose(n, w.name, blow.wound_type())
         blow.effects.append(f"{w.name} unblocked: damages HD directly")
+    elif blow.called is not None and limbs_unprotected(blow.c):
+        blow.effects.append(f"lamellar leaves the {blow.called} bare")  # [S]: no AC for limbs
+        if damage > 0:
+            blow.lose(WOUND_HD, "wound", blow.wound_type())
     else:
         c = blow.c
         a = absorb(damage, effective_pool(c))
@@ -244,7 +286,7 @@ def _strike(blow: _Blow, damage: int) -> None:
             c = _on_pool_emptied(c, w, blow.effects)
         blow.c = c
         if a.wound:
-            blow.lose(WOUND_HD, "wound", _weapon_wound_type(w, options, draw))
+            blow.lose(WOUND_HD, "wound", blow.wound_type())
 
 
 def _max_damage(blow: _Blow, mounted: bool) -> None:
@@ -291,9 +333,12 @@ def _attack_setup(
     cover: str | Factor | None,
     ranged: bool | None,
     options: Options = DEFAULT_OPTIONS,
+    called: str | None = None,
 ) -> tuple[Weapon, bool, bool, str | None]:
     """The weapon, whether ``cover`` protects the target, whether ranged, the cover heard in."""
     _check_choice("defence", defence, DEFENCES)
+    if called is not None:
+        _check_choice("called shot", called, LIMBS)
     w = weapon(name)
     loud = is_loud(target)
     protected = cover is not None and cover_protects(cover, options, loud=loud)
@@ -318,6 +363,7 @@ def resolve_attack(
     finish: str | None = None,
     rng: np.random.Generator | None = None,
     options: Options = DEFAULT_OPTIONS,
+    called: str | None = None,
 ) -> tuple[Combatant, Hit]:
     """Apply an attack whose damage was rolled (:func:`roll_damage`) to ``target``.
 
@@ -325,10 +371,14 @@ def resolve_attack(
     means any damage wounds) or ``"block"`` (option ``inventory_block``). Then the weapon's
     category effect, and for a ``mighty`` attack 1 HD more (call :func:`declare_mighty` on the
     attacker). A standard ranged attack (``ranged`` defaults to the weapon's) against a target
-    behind protecting ``cover`` does 0 damage and nothing else. ``rng`` is needed only for a
-    gun's 1d4 and for ``wound_types="rolled"``.
+    behind protecting ``cover`` does 0 damage and nothing else. ``called``: ``"arm"`` or
+    ``"leg"`` for a called shot (:mod:`sim.rules.wargame.called`; pay it with
+    :func:`~sim.rules.wargame.called.pay_called_shot`). ``rng`` is needed only for a gun's
+    1d4, for ``wound_types="rolled"`` and for a lingering wound's condition.
     """
-    w, protected, is_ranged, heard = _attack_setup(target, weapon, defence, cover, ranged, options)
+    w, protected, is_ranged, heard = _attack_setup(
+        target, weapon, defence, cover, ranged, options, called
+    )
     return _attack_core(
         target,
         roll,
@@ -343,6 +393,7 @@ def resolve_attack(
         options=options,
         draw=_rng_draw(rng),
         heard=heard,
+        called=called,
     )
 
 
@@ -359,13 +410,16 @@ def attack_dist(
     ranged: bool | None = None,
     finish: str | None = None,
     options: Options = DEFAULT_OPTIONS,
+    called: str | None = None,
 ) -> Dist:
     """Exact distribution of the target after an attack of ``dice`` HD (a :class:`Combatant`).
 
     The counterpart of ``resolve_attack(target, roll_damage(dice, rng, options.damage,
     max_damage=options.max_damage), ...)``.
     """
-    w, protected, is_ranged, heard = _attack_setup(target, weapon, defence, cover, ranged, options)
+    w, protected, is_ranged, heard = _attack_setup(
+        target, weapon, defence, cover, ranged, options, called
+    )
     fin = options.finish if finish is None else finish
 
     def after(outcome: tuple[int, bool]) -> Dist:
@@ -385,6 +439,7 @@ def attack_dist(
                 options=options,
                 draw=draw,
                 heard=heard,
+                called=called,
             )[0]
         )
 

@@ -88,6 +88,8 @@ class Combatant:
     ``inventory_block``; ``inventory_lost`` counts those gone); ``healing_tools`` the uses of
     healing tools it carries. ``prone`` (shoved to the ground), ``disarmed`` and ``held_by``
     (the name of the creature grappling it) come from contested maneuvers (RULES.md 1.7).
+    ``conditions`` are the lasting conditions of lingering wounds and lost limbs (blinded,
+    ``lost_arm``, ``lost_leg``, shaken: :mod:`sim.rules.wargame.conditions`).
 
     Change one with :meth:`evolve`. Unlike the other records it keeps its fields in a
     ``__dict__`` (no ``slots``): a changed copy is then one dict copy, four times faster than
@@ -104,6 +106,7 @@ class Combatant:
     strength: int = 0
     resolve: int = 0
     wounds: tuple[Wound, ...] = ()
+    conditions: tuple[str, ...] = ()
     status: Status = Status.ACTIVE
     subdued: bool = False
     grappled: bool = False

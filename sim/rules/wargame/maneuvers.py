@@ -24,6 +24,7 @@ from sim.rules.wargame.base import (
     _d,
 )
 from sim.rules.wargame.combatant import Combatant, has_broken_bones, inventory_left
+from sim.rules.wargame.conditions import LOST_LEG, has_condition
 from sim.rules.wargame.options import DEFAULT_OPTIONS, Options
 
 
@@ -130,9 +131,15 @@ def can_dodge(c: Combatant) -> bool:
     """True if ``c`` may spend 1 HD to dodge.
 
     Not after its own mighty attack (until its next turn), not while distracted, not on the
-    ground (shoved, until it stands up [H]), not while fleeing unless damaged while fleeing.
+    ground (shoved, until it stands up [H]), not with a lost leg (the seed's dodge is "dodge
+    away" [H]), not while fleeing unless damaged while fleeing.
     """
-    return not c.mighty_attack_pending and not c.prone and can_spend(c, DODGE_COST, "dodge")
+    return (
+        not c.mighty_attack_pending
+        and not c.prone
+        and can_spend(c, DODGE_COST, "dodge")
+        and not has_condition(c, LOST_LEG)
+    )
 
 
 def can_block(c: Combatant, options: Options = DEFAULT_OPTIONS) -> bool:

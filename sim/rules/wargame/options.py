@@ -66,6 +66,27 @@ class Options:
         tag="H",
         choices=("named", "by_kind", "rolled"),
     )
+    called_shot_cost: str = option(
+        "hd",
+        "a called shot at an arm or a leg costs 1 HD more than its maneuver, not rolled for "
+        "damage; half = no extra HD, the damage is halved (rounded down)",
+        tag="H",
+        choices=("hd", "half"),
+    )
+    dismember: str = option(
+        "max_damage",
+        "a called shot that wounds takes the limb off when it rolls max damage (plate prevents "
+        "it); wound = whenever it wounds; never",
+        tag="H",
+        choices=("max_damage", "wound", "never"),
+    )
+    lingering: str = option(
+        "conditions",
+        "a lingering wound rolls a d4 condition with a battle effect (blinded, lost arm, lost "
+        "leg, shaken); record = the wound is only recorded",
+        tag="H",
+        choices=("conditions", "record"),
+    )
     extinguish: str = option(
         "maneuver",
         "putting out a fire is a maneuver; one_hd costs 1 HD",
