@@ -118,6 +118,8 @@ class BattleCore(mesa.Model):
 
     def factors_of(self, kind: str) -> list[wargame.Factor]:
         """Factors of ``kind`` in play."""
+        if not self.factors:  # most battles have none
+            return []
         return [x for x in self.factors if x.kind == kind]
 
     def standing(self) -> int:

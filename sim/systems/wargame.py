@@ -281,7 +281,10 @@ def contest(b: Battle, f: Fighter, target: Fighter) -> bool:
     Its tactic's :meth:`~sim.tactics.Tactic.contest_kind` names it; nothing is tried on a
     target already grappled, on the ground or disarmed as that maneuver would leave it.
     """
-    kind = b.tactic_of(f).contest_kind(
+    t = b.tactic_of(f)
+    if t.contest == "never":  # contest_kind's None, without working out its arguments
+        return False
+    kind = t.contest_kind(
         arms(f).trigger == "helpless_target", armed(target), wargame.can_dodge(target.wg)
     )
     done = {"grapple": target.wg.grappled, "shove": target.wg.prone, "disarm": target.wg.disarmed}
@@ -388,35 +391,32 @@ def attack(b: Battle, f: Fighter, target: Fighter) -> None:
     inventory slot or letting its armor absorb (its tactic's :meth:`~sim.tactics.Tactic.defence`);
     on a map a spear's hit shoves.
     """
-    t = b.tactic_of(f)
+    sides = b.sides
+    t = sides[f.side].tactic
     weapon = arms(f)
-    guard = b.tactic_of(target)
-    can_block = wargame.can_block(target.wg, b.frame)
-    avoids = wargame.can_dodge(target.wg) or (can_block and guard.block != "never")
-    mighty = t.wants_mighty(wargame.effective_pool(target.wg), avoids)
+    guard = sides[target.side].tactic
+    frame = b.frame
+    tw = target.wg  # the attacker's payments below do not change the target's record
+    can_block = wargame.can_block(tw, frame)
+    can_dodge = wargame.can_dodge(tw)
+    avoids = can_dodge or (can_block and guard.block != "never")
+    pool = wargame.effective_pool(tw)
+    mighty = t.wants_mighty(pool, avoids)
     if mighty:
         f.wg = wargame.declare_mighty(f.wg)
-    f.wg, paid = wargame.pay_maneuver(f.wg, "attack", b.frame)
+    f.wg, paid = wargame.pay_maneuver(f.wg, "attack", frame)
     if paid.needs_eight and not wargame.roll_broken_bones(b.rng):
         b.note(f.name, "attack", target.name, result="broken bones: the attack fails")
         return
-    roll = wargame.roll_damage(paid.cost, b.rng, b.frame.damage, max_damage=b.frame.max_damage)
-    if b.field is None:
-        cover = next((c for c in b.factors_of("cover") if wargame.cover_protects(c, b.frame)), None)
-        in_cover = cover if b.in_cover(target) else None
-    else:
-        terrain = b.field.cover(target, f)
-        in_cover = None if terrain is None else wargame.factor("cover", terrain.name)
-    pool = wargame.effective_pool(target.wg)
+    roll = wargame.roll_damage(paid.cost, b.rng, frame.damage, max_damage=frame.max_damage)
+    in_cover = cover_against(b, f, target)
     would_wound = mighty or weapon.ignores_armor or roll.total > pool
-    would_out = would_wound and target.wg.hit_dice <= (2 if mighty else 1)
-    defence = guard.defence(
-        guard.wants_dodge(would_wound, would_out), wargame.can_dodge(target.wg), can_block
-    )
-    before = target.wg.hit_dice
-    subdued = target.wg.subdued
+    would_out = would_wound and tw.hit_dice <= (2 if mighty else 1)
+    defence = guard.defence(guard.wants_dodge(would_wound, would_out), can_dodge, can_block)
+    before = tw.hit_dice
+    subdued = tw.subdued
     target.wg, hit = wargame.resolve_attack(
-        target.wg,
+        tw,
         roll,
         weapon,
         defence=defence,
@@ -425,7 +425,7 @@ def attack(b: Battle, f: Fighter, target: Fighter) -> None:
         mounted=f.spec.mounted,
         cover=in_cover,
         rng=b.rng,
-        options=b.frame,
+        options=frame,
     )
     word = "mighty attack" if mighty else "attack"
     if b.log is not None:  # describing the blow costs more than the blow; only when logged
@@ -439,6 +439,20 @@ def attack(b: Battle, f: Fighter, target: Fighter) -> None:
         hazard = b.field.shove(f, target, hit.shoved_ft)
         if hazard:
             into_hazard(b, f, target, hazard)
+
+
+def cover_against(b: Battle, f: Fighter, target: Fighter) -> wargame.Factor | None:
+    """The cover that protects ``target`` from ``f``'s attack now, if any.
+
+    Without a map: the first protecting cover in play, while the target is in cover; on a
+    map: its cell's cover against ``f``.
+    """
+    if b.field is None:
+        if not b.in_cover(target):
+            return None
+        return next((c for c in b.factors_of("cover") if wargame.cover_protects(c, b.frame)), None)
+    terrain = b.field.cover(target, f)
+    return None if terrain is None else wargame.factor("cover", terrain.name)
 
 
 def push_beside(b: Battle, f: Fighter, target: Fighter, beside: Any) -> None:

@@ -14,7 +14,14 @@ import numpy as np
 
 from sim.dice import Dist
 from sim.errors import SimError
-from sim.rules.wargame.base import HD_SIDES, _check_choice, _check_dice, _check_pool, _d
+from sim.rules.wargame.base import (
+    HD_SIDES,
+    MAX_DICE,
+    _check_choice,
+    _check_dice,
+    _check_pool,
+    _d,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,8 +52,12 @@ def roll_damage(
     ``mode="hd_sum"`` totals the spent dice as d8s; ``"weapon_d8"`` rolls one d8 whatever
     was spent. Max damage: every die shows 8 (``max_damage="any_eight"``: one does).
     """
-    _check_choice("max_damage", max_damage, ("all_eight", "any_eight"))
-    n = _damage_dice(dice, mode)
+    if max_damage != "all_eight" and max_damage != "any_eight":
+        _check_choice("max_damage", max_damage, ("all_eight", "any_eight"))
+    if mode == "hd_sum" and type(dice) is int and 1 <= dice <= MAX_DICE:
+        n = dice  # what _damage_dice gives, without its checks' calls
+    else:
+        n = _damage_dice(dice, mode)
     # One d8 at a time: the same draws as one call with size=n (numpy's bounded integers
     # come off one stream of 32-bit words either way), and faster for the few dice spent.
     faces = tuple([_d(rng, HD_SIDES) for _ in range(n)])

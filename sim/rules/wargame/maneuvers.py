@@ -59,7 +59,8 @@ def maneuver_cost(hd: int) -> int:
 
 def can_maneuver(c: Combatant, kind: str = "attack", options: Options = DEFAULT_OPTIONS) -> bool:
     """True if ``c`` can pay for a maneuver of ``kind`` now (see :data:`MANEUVERS`)."""
-    _check_choice("maneuver", kind, MANEUVERS)
+    if kind not in MANEUVERS:
+        _check_choice("maneuver", kind, MANEUVERS)
     if kind == "move" and c.grappled:
         return False  # held: it cannot move until it breaks free [H]
     if kind in ("attack", "move") and has_broken_bones(c):
@@ -102,7 +103,8 @@ def pay_maneuver(
 
     What :func:`maneuver_price` and :func:`spend` check, checked once (every attack pays).
     """
-    _check_choice("maneuver", kind, MANEUVERS)
+    if kind not in MANEUVERS:
+        _check_choice("maneuver", kind, MANEUVERS)
     broken = kind in ("attack", "move") and has_broken_bones(c)
     purpose = "run" if kind == "move" else kind
     if (broken and options.broken_bones == "forbidden") or not can_spend(c, 1, purpose):

@@ -98,6 +98,8 @@ def _refreshed(c: Combatant) -> Combatant:
 
 def start_turn(c: Combatant) -> Combatant:
     """Start of the creature's own turn: it may dodge again after its mighty attack."""
+    if not c.mighty_attack_pending:
+        return c
     return c.evolve(mighty_attack_pending=False)
 
 
@@ -112,6 +114,8 @@ def end_turn(c: Combatant, options: Options = DEFAULT_OPTIONS) -> Combatant:
 
 def end_round(c: Combatant) -> Combatant:
     """End of a round: distraction and a hazard's armor 0 wear off."""
+    if not (c.distracted or c.exposed):
+        return c
     return c.evolve(distracted=False, exposed=False)
 
 

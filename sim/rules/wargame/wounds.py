@@ -81,7 +81,8 @@ def lose_hd(
     first lost HD carries ``wound_type``, whose effect is applied.
     """
     finish = options.finish if finish is None else finish
-    _check_choice("finish", finish, ("incapacitate", "kill"))
+    if finish != "incapacitate" and finish != "kill":
+        _check_choice("finish", finish, ("incapacitate", "kill"))
     if n < 0:
         raise SimError(f"HD lost must be 0 or more, got {n}")
     hd_after = max(0, c.hit_dice - n)
