@@ -109,14 +109,25 @@ def absorb(damage: int, armor_pool: int) -> Absorb:
     The pool drops by the damage; damage above the pool empties it and wounds; with no armor
     (pool 0) any damage above 0 wounds. ``emptied`` means a pool above 0 reached 0.
     """
+    if type(armor_pool) is int and type(damage) is int:  # frozen records, shared
+        done = _ABSORBED.get((damage, armor_pool))
+        if done is not None:
+            return done
     _check_pool(armor_pool)
     if damage < 0:
         raise SimError(f"damage must be 0 or more, got {damage}")
     if armor_pool == 0:
-        return Absorb(0, damage > 0, False)
-    if damage > armor_pool:
-        return Absorb(0, True, True)
-    return Absorb(armor_pool - damage, False, damage == armor_pool)
+        done = Absorb(0, damage > 0, False)
+    elif damage > armor_pool:
+        done = Absorb(0, True, True)
+    else:
+        done = Absorb(armor_pool - damage, False, damage == armor_pool)
+    if type(armor_pool) is int and type(damage) is int and len(_ABSORBED) < 65536:
+        _ABSORBED[damage, armor_pool] = done
+    return done
+
+
+_ABSORBED: dict[tuple[int, int], Absorb] = {}
 
 
 def absorb_dist(dice: int, armor_pool: int, mode: str = "hd_sum") -> Dist:

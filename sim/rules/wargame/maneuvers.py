@@ -110,7 +110,13 @@ def pay_maneuver(
     if (broken and options.broken_bones == "forbidden") or not can_spend(c, 1, purpose):
         raise SimError(f"cannot perform a {kind} maneuver now")
     cost = c.spendable if broken else min(MANEUVER_COST, c.spendable)
-    return c.evolve(spendable=c.spendable - cost), Maneuver(kind, cost, broken)
+    paid = _PAID.get((kind, cost, broken))
+    if paid is None:  # a frozen record: one per kind, cost and broken bones, shared
+        paid = _PAID[kind, cost, broken] = Maneuver(kind, cost, broken)
+    return c.evolve(spendable=c.spendable - cost), paid
+
+
+_PAID: dict[tuple[str, int, bool], Maneuver] = {}
 
 
 def roll_broken_bones(rng: np.random.Generator) -> bool:
