@@ -152,6 +152,8 @@ class MoraleFrame(BattleCore):
     def check_goals(self) -> None:
         """Fail goals that became impossible (a protected fighter down)."""
         for s in self.sides.values():
+            if not s.goals:
+                continue
             for i, goal in enumerate(s.goals):
                 if i in s.goals_failed or i in s.goals_achieved or goal.kind != "protect":
                     continue

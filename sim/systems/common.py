@@ -56,21 +56,18 @@ def choose_target(b: Battle, f: Fighter) -> Fighter | None:
     if t.target not in ("weakest", "leader"):
         return t.choose_target(rank_and_file(b, targets(b, f)), b.rng)
     others = [s for s in b.sides.values() if s.name != f.side]
-    if any(s.active for s in others):
-        eligible, heaps = is_active, [s.weakest_active for s in others]
-        ranks = [s.ranks_active for s in others]
-    else:
-        eligible, heaps = is_in_fight, [s.weakest_standing for s in others]
-        ranks = [s.ranks_standing for s in others]
+    active = any(s.active for s in others)
     if t.target == "leader" and not b.large:
+        eligible = is_active if active else is_in_fight
         lead = next((x for s in others for x in s.leaders if eligible(x)), None)
         if lead is not None:
             return lead
     if b.large:
+        ranks = [s.ranks_active if active else s.ranks_standing for s in others]
         member = _weakest(ranks)
         if member is not None:
             return member
-    return _weakest(heaps)
+    return _weakest([s.weakest_active if active else s.weakest_standing for s in others])
 
 
 def _weakest(heaps: list[FighterHeap]) -> Fighter | None:
@@ -106,6 +103,8 @@ def enter_cover(b: Battle, f: Fighter, cover: wargame.Factor) -> None:
 def objective(b: Battle, f: Fighter) -> int | None:
     """Index of an open ``destroy`` goal ``f`` works on (the tactic's objective share)."""
     s = b.sides[f.side]
+    if not s.goals:
+        return None
     open_goals = [
         i
         for i, g in enumerate(s.goals)

@@ -354,6 +354,8 @@ def invoke_factor(b: Battle, f: Fighter, target: Fighter, *, hazards: bool = Tru
 
     On a map hazards are cells (:func:`map_maneuver`), so ``hazards`` is False.
     """
+    if not b.factors:  # no hazard, no distraction
+        return False
     t = b.tactic_of(f)
     hazard = next(iter(b.factors_of("hazard")), None)
     if hazards and t.hazard and hazard is not None and target.active and target.wg.stuck_in is None:
