@@ -82,7 +82,16 @@ def start_round(
     c = _refreshed(c)
     if burning and burn is None:
         c, survived = spend(c, SURVIVE_COST, "survive"), True
+    if burn is None and not survived:  # most rounds: a frozen record, one per pair, shared
+        key = (c.spendable, c.goes_last)
+        start = _PLAIN_STARTS.get(key)
+        if start is None:
+            start = _PLAIN_STARTS[key] = RoundStart(c.spendable, None, c.goes_last)
+        return c, start
     return c, RoundStart(c.spendable, burn, c.goes_last, survived)
+
+
+_PLAIN_STARTS: dict[tuple[int, bool], RoundStart] = {}
 
 
 def _refreshed(c: Combatant) -> Combatant:
