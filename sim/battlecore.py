@@ -129,7 +129,11 @@ class BattleCore(mesa.Model):
 
     def has_enemies(self, f: Fighter) -> bool:
         """True while an enemy of ``f`` is in the fight."""
-        return any(s.standing for s in self.sides.values() if s.name != f.side)
+        side = f.side
+        for s in self.sides.values():
+            if s.standing and s.name != side:
+                return True
+        return False
 
     def morale_hd(self, f: Fighter) -> int:
         """A fighter's current HD as morale sees it (RULES.md 1.8, BattleOptions.morale_hd)."""

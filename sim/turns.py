@@ -201,7 +201,11 @@ class TurnFrame(MoraleFrame):
 
         Such an enemy may attack ``f`` before the HD it spends now come back.
         """
-        return any(s.waiting for s in self.sides.values() if s.name != f.side)
+        side = f.side
+        for s in self.sides.values():
+            if s.waiting and s.name != side:
+                return True
+        return False
 
     def mark_acted(self, f: Fighter) -> None:
         """``f`` has taken its turn this round."""

@@ -255,4 +255,7 @@ def lingering_wounds(c: Combatant) -> int:
 
 def has_broken_bones(c: Combatant) -> bool:
     """True if the creature carries a broken-bones wound."""
-    return bool(c.wounds) and any(w.type == "broken_bones" for w in c.wounds)
+    for w in c.wounds:  # a loop, not any() of a generator: every maneuver asks
+        if w.type == "broken_bones":
+            return True
+    return False
