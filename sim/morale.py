@@ -197,17 +197,20 @@ class MoraleFrame(BattleCore):
             return
         routs_lose = self.opts.rout == "field"
         standing = []
+        active = False  # anyone not fleeing on a side still standing
         for s in self.sides.values():
             if not s.defeated and (not s.standing or (routs_lose and not s.active)):
                 s.defeated = True
             if not s.defeated:
                 standing.append(s)
+                if s.active:
+                    active = True
         if len(standing) == 1:
             self._finish(standing[0].name, reason)
         elif not standing:
             emptied = not any(s.standing for s in self.sides.values())
             self._finish(None, "mutual_defeat" if emptied else "mutual_rout")
-        elif not any(s.active for s in standing):
+        elif not active:
             self._finish(None, "mutual_rout")
 
     def _finish(self, winner: str | None, reason: str) -> None:

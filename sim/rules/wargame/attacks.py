@@ -317,7 +317,8 @@ def _attack_setup(
     ranged: bool | None,
     options: Options = DEFAULT_OPTIONS,
 ) -> tuple[Weapon, bool, bool]:
-    _check_choice("defence", defence, DEFENCES)
+    if defence not in DEFENCES:
+        _check_choice("defence", defence, DEFENCES)
     w = weapon(name)
     protected = cover is not None and cover_protects(cover, options)
     return w, protected, w.ranged if ranged is None else ranged
