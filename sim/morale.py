@@ -39,7 +39,8 @@ class MoraleFrame(BattleCore):
         if status == Status.ACTIVE:
             self.sides[f.side].refile(f)
         f.wg = f.wg.evolve(status=status)
-        self.note(f.name, "status", result=status.value)
+        if self.log is not None:  # (the line costs more than the change when not logged)
+            self.note(f.name, "status", result=status.value)
         if self.field is not None:
             self.field.fallen(f)
         if f.leader and status in (Status.INCAPACITATED, Status.DEAD) and self.large:
@@ -119,13 +120,14 @@ class MoraleFrame(BattleCore):
             values = [self.morale_hd(f) for f in members]
         morale = wargame.roll_morale(values, self.rng)
         fleeing = [members[i] for i in morale.fleeing]
-        self.note(
-            s.name,
-            "morale",
-            dice=f"d8={morale.roll}",
-            result=f"{trigger}: "
-            + (", ".join(f.name for f in fleeing) + " flee" if fleeing else "all hold"),
-        )
+        if self.log is not None:
+            self.note(
+                s.name,
+                "morale",
+                dice=f"d8={morale.roll}",
+                result=f"{trigger}: "
+                + (", ".join(f.name for f in fleeing) + " flee" if fleeing else "all hold"),
+            )
         for f in fleeing:
             f.wg = wargame.start_fleeing(f.wg)
             self.set_status(f, Status.FLEEING)
@@ -217,4 +219,5 @@ class MoraleFrame(BattleCore):
         self.ended = True  # Mesa's running turns off on the next step (Battle.step)
         self.winner = winner
         self.end_reason = reason
-        self.note("battle", "end", result=f"{reason}; winner {winner}")
+        if self.log is not None:
+            self.note("battle", "end", result=f"{reason}; winner {winner}")

@@ -86,7 +86,7 @@ def rank_and_file(b: Battle, enemies: list[Fighter]) -> list[Fighter]:
 
 def take_cover(b: Battle, f: Fighter) -> wargame.Factor | None:
     """The protecting cover in play, if the tactic wants cover from a ranged enemy now."""
-    if not b.tactic_of(f).cover or b.in_cover(f):
+    if not b.factors or not b.tactic_of(f).cover or b.in_cover(f):
         return None
     cover = next((c for c in b.factors_of("cover") if wargame.cover_protects(c, b.frame)), None)
     if cover is None or not any(b.system.is_ranged(e) for e in b.enemies_of(f) if e.active):
