@@ -30,12 +30,18 @@ class _WeakIds(weakref.WeakKeyDictionary[Any, Any]):
     """
 
     def __getitem__(self, model: Any) -> Any:
+        # the counter is also kept on the model: a battle's other agents find it there,
+        # without a weak reference made per lookup
+        counter = getattr(model, "_fighter_ids", None)
+        if counter is not None:
+            return counter
         try:
-            return super().__getitem__(model)
+            counter = super().__getitem__(model)
         except KeyError:
             counter = itertools.count(1)
             self[model] = counter
-            return counter
+        model._fighter_ids = counter
+        return counter
 
 
 class Fighter(CellAgent):

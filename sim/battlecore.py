@@ -37,6 +37,7 @@ END_REASONS = (
     "max_rounds",
 )
 STATUSES = tuple(s.value for s in Status)
+_VALUE = {s: s.value for s in Status}  # a status's plain string (Enum's .value is a property)
 
 #: A fighter's state at the end of a round, as :attr:`BattleCore.states` keeps it: its
 #: status, HD, armor pool, wounds taken and wounds dealt so far.
@@ -120,6 +121,8 @@ class BattleCore(mesa.Model):
 
     def factors_of(self, kind: str) -> list[wargame.Factor]:
         """Factors of ``kind`` in play."""
+        if not self.factors:  # most battles have none
+            return []
         return [x for x in self.factors if x.kind == kind]
 
     def standing(self) -> int:
@@ -128,7 +131,11 @@ class BattleCore(mesa.Model):
 
     def has_enemies(self, f: Fighter) -> bool:
         """True while an enemy of ``f`` is in the fight."""
-        return any(s.standing for s in self.sides.values() if s.name != f.side)
+        side = f.side
+        for s in self.sides.values():
+            if s.standing and s.name != side:
+                return True
+        return False
 
     def morale_hd(self, f: Fighter) -> int:
         """A fighter's current HD as morale sees it (RULES.md 1.8, BattleOptions.morale_hd)."""
@@ -202,7 +209,7 @@ class BattleCore(mesa.Model):
         for s in self.sides.values():
             counts = dict.fromkeys(STATUSES, 0)
             for f in s.fighters:
-                counts[f.status.value] += 1
+                counts[f.status] += 1  # a StrEnum: its value's key
             self.round_rows.append(
                 {
                     "round": self.round,
@@ -223,12 +230,12 @@ class BattleCore(mesa.Model):
         for s in self.sides.values():
             counts = dict.fromkeys(STATUSES, 0)
             for f in s.fighters:
-                counts[f.status.value] += 1
+                counts[f.status] += 1  # a StrEnum: its value's key
             lead = s.leader_fighter()
             sides[s.name] = {
                 **counts,
                 "fighters": len(s.fighters),
-                "leader_status": lead.status.value if lead is not None else None,
+                "leader_status": _VALUE[lead.status] if lead is not None else None,
                 "wounds_dealt": s.wounds_dealt,
                 "hd_lost": s.hd_lost,
             }
@@ -248,7 +255,7 @@ class BattleCore(mesa.Model):
                     "side": f.side,
                     "role": f.role,
                     "leader": f.leader,
-                    "status": f.status.value,
+                    "status": _VALUE[f.status],
                     "arrived_round": f.arrived_round,
                     "hd_start": f.hd_start,
                     "hd_end": f.wg.hit_dice,

@@ -70,15 +70,25 @@ def die(rng: np.random.Generator, sides: int) -> int:
     """
     if type(rng) is not np.random.Generator or type(sides) is not int or not 1 < sides <= _U32:
         return 1 if sides == 1 else int(rng.integers(1, sides + 1))  # (1: numpy draws nothing)
-    bits = rng.bit_generator.ctypes
-    m = bits.next_uint32(bits.state_address) * sides
+    global _LAST
+    last = _LAST
+    if last[0] is rng:  # the same Generator as the last die (a battle rolls many)
+        next_uint32, state = last[1], last[2]
+    else:
+        bits = rng.bit_generator.ctypes
+        next_uint32, state = bits.next_uint32, bits.state_address
+        _LAST = (rng, next_uint32, state)  # one tuple: a reader sees all three or none
+    m = next_uint32(state) * sides
     low = m & _U32
     if low < sides:
         threshold = (_U32 - sides + 1) % sides
         while low < threshold:
-            m = bits.next_uint32(bits.state_address) * sides
+            m = next_uint32(state) * sides
             low = m & _U32
     return 1 + (m >> 32)
+
+
+_LAST: tuple[Any, Any, Any] = (None, None, None)  # the Generator die drew from last, its calls
 
 
 class DiceError(ValueError):

@@ -39,7 +39,8 @@ class MoraleFrame(BattleCore):
         if status == Status.ACTIVE:
             self.sides[f.side].refile(f)
         f.wg = f.wg.evolve(status=status)
-        self.note(f.name, "status", result=status.value)
+        if self.log is not None:  # (the line costs more than the change when not logged)
+            self.note(f.name, "status", result=status.value)
         if self.field is not None:
             self.field.fallen(f)
         if f.leader and status in (Status.INCAPACITATED, Status.DEAD) and self.large:
@@ -119,13 +120,14 @@ class MoraleFrame(BattleCore):
             values = [self.morale_hd(f) for f in members]
         morale = wargame.roll_morale(values, self.rng)
         fleeing = [members[i] for i in morale.fleeing]
-        self.note(
-            s.name,
-            "morale",
-            dice=f"d8={morale.roll}",
-            result=f"{trigger}: "
-            + (", ".join(f.name for f in fleeing) + " flee" if fleeing else "all hold"),
-        )
+        if self.log is not None:
+            self.note(
+                s.name,
+                "morale",
+                dice=f"d8={morale.roll}",
+                result=f"{trigger}: "
+                + (", ".join(f.name for f in fleeing) + " flee" if fleeing else "all hold"),
+            )
         for f in fleeing:
             f.wg = wargame.start_fleeing(f.wg)
             self.set_status(f, Status.FLEEING)
@@ -152,6 +154,8 @@ class MoraleFrame(BattleCore):
     def check_goals(self) -> None:
         """Fail goals that became impossible (a protected fighter down)."""
         for s in self.sides.values():
+            if not s.goals:
+                continue
             for i, goal in enumerate(s.goals):
                 if i in s.goals_failed or i in s.goals_achieved or goal.kind != "protect":
                     continue
@@ -195,21 +199,25 @@ class MoraleFrame(BattleCore):
             return
         routs_lose = self.opts.rout == "field"
         standing = []
+        active = False  # anyone not fleeing on a side still standing
         for s in self.sides.values():
             if not s.defeated and (not s.standing or (routs_lose and not s.active)):
                 s.defeated = True
             if not s.defeated:
                 standing.append(s)
+                if s.active:
+                    active = True
         if len(standing) == 1:
             self._finish(standing[0].name, reason)
         elif not standing:
             emptied = not any(s.standing for s in self.sides.values())
             self._finish(None, "mutual_defeat" if emptied else "mutual_rout")
-        elif not any(s.active for s in standing):
+        elif not active:
             self._finish(None, "mutual_rout")
 
     def _finish(self, winner: str | None, reason: str) -> None:
         self.ended = True  # Mesa's running turns off on the next step (Battle.step)
         self.winner = winner
         self.end_reason = reason
-        self.note("battle", "end", result=f"{reason}; winner {winner}")
+        if self.log is not None:
+            self.note("battle", "end", result=f"{reason}; winner {winner}")

@@ -50,7 +50,8 @@ class FighterHeap:
         self.order = itertools.count()  # ties between entries of one fighter: filing order
         self.lazy = lazy
         self.items = [(key(f), next(self.order), f) for f in fighters if member(f)]
-        heapq.heapify(self.items)
+        if len(self.items) > 1:
+            heapq.heapify(self.items)
 
     def push(self, f: Fighter) -> None:
         """File ``f`` under its current key (if it is a member)."""

@@ -151,7 +151,10 @@ class TurnFrame(MoraleFrame):
         if self.queue is not None:  # nobody goes last: the best ally and the most harmless enemy
             ally = self.queue[actor.side][0].top()
             foes = [h.top() for side, (_, h) in self.queue.items() if side != actor.side]
-            foe = min((x for x in foes if x is not None), key=harmlessness, default=None)
+            if len(foes) == 1:  # one enemy side: its most harmless
+                foe = foes[0]
+            else:
+                foe = min((x for x in foes if x is not None), key=harmlessness, default=None)
             return self.tactic_of(actor).name_next_actor(
                 [ally] if ally is not None else [], [foe] if foe is not None else []
             )
@@ -201,7 +204,11 @@ class TurnFrame(MoraleFrame):
 
         Such an enemy may attack ``f`` before the HD it spends now come back.
         """
-        return any(s.waiting for s in self.sides.values() if s.name != f.side)
+        side = f.side
+        for s in self.sides.values():
+            if s.waiting and s.name != side:
+                return True
+        return False
 
     def mark_acted(self, f: Fighter) -> None:
         """``f`` has taken its turn this round."""

@@ -56,21 +56,18 @@ def choose_target(b: Battle, f: Fighter) -> Fighter | None:
     if t.target not in ("weakest", "leader"):
         return t.choose_target(rank_and_file(b, targets(b, f)), b.rng)
     others = [s for s in b.sides.values() if s.name != f.side]
-    if any(s.active for s in others):
-        eligible, heaps = is_active, [s.weakest_active for s in others]
-        ranks = [s.ranks_active for s in others]
-    else:
-        eligible, heaps = is_in_fight, [s.weakest_standing for s in others]
-        ranks = [s.ranks_standing for s in others]
+    active = any(s.active for s in others)
     if t.target == "leader" and not b.large:
+        eligible = is_active if active else is_in_fight
         lead = next((x for s in others for x in s.leaders if eligible(x)), None)
         if lead is not None:
             return lead
     if b.large:
+        ranks = [s.ranks_active if active else s.ranks_standing for s in others]
         member = _weakest(ranks)
         if member is not None:
             return member
-    return _weakest(heaps)
+    return _weakest([s.weakest_active if active else s.weakest_standing for s in others])
 
 
 def _weakest(heaps: list[FighterHeap]) -> Fighter | None:
@@ -93,7 +90,7 @@ def take_cover(b: Battle, f: Fighter) -> wargame.Factor | None:
     Cover that hides does not hide a fighter in loud armor (``wargame.loud_armor``): with
     only such cover in play it stays in the open, and the event ``cannot hide`` says so.
     """
-    if not b.tactic_of(f).cover or b.in_cover(f):
+    if not b.factors or not b.tactic_of(f).cover or b.in_cover(f):
         return None
     covers = [c for c in b.factors_of("cover") if wargame.cover_protects(c, b.frame)]
     if not covers or not any(b.system.is_ranged(e) for e in b.enemies_of(f) if e.active):
@@ -116,6 +113,8 @@ def enter_cover(b: Battle, f: Fighter, cover: wargame.Factor) -> None:
 def objective(b: Battle, f: Fighter) -> int | None:
     """Index of an open ``destroy`` goal ``f`` works on (the tactic's objective share)."""
     s = b.sides[f.side]
+    if not s.goals:
+        return None
     open_goals = [
         i
         for i, g in enumerate(s.goals)

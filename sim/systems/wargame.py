@@ -305,7 +305,10 @@ def contest(b: Battle, f: Fighter, target: Fighter) -> bool:
     Its tactic's :meth:`~sim.tactics.Tactic.contest_kind` names it; nothing is tried on a
     target already grappled, on the ground or disarmed as that maneuver would leave it.
     """
-    kind = b.tactic_of(f).contest_kind(
+    t = b.tactic_of(f)
+    if t.contest == "never":  # contest_kind's None, without working out its arguments
+        return False
+    kind = t.contest_kind(
         arms(f).trigger == "helpless_target", armed(target), wargame.can_dodge(target.wg)
     )
     done = {"grapple": target.wg.grappled, "shove": target.wg.prone, "disarm": target.wg.disarmed}
@@ -375,6 +378,8 @@ def invoke_factor(b: Battle, f: Fighter, target: Fighter, *, hazards: bool = Tru
 
     On a map hazards are cells (:func:`map_maneuver`), so ``hazards`` is False.
     """
+    if not b.factors:  # no hazard, no distraction
+        return False
     t = b.tactic_of(f)
     hazard = next(iter(b.factors_of("hazard")), None)
     if hazards and t.hazard and hazard is not None and target.active and target.wg.stuck_in is None:
@@ -412,30 +417,33 @@ def attack(b: Battle, f: Fighter, target: Fighter) -> None:
     inventory slot or letting its armor absorb (its tactic's :meth:`~sim.tactics.Tactic.defence`);
     on a map a spear's hit shoves.
     """
-    t = b.tactic_of(f)
+    sides = b.sides
+    t = sides[f.side].tactic
     weapon = arms(f)
-    guard = b.tactic_of(target)
-    can_block = wargame.can_block(target.wg, b.frame)
-    avoids = wargame.can_dodge(target.wg) or (can_block and guard.block != "never")
-    mighty = t.wants_mighty(wargame.effective_pool(target.wg), avoids)
+    guard = sides[target.side].tactic
+    frame = b.frame
+    tw = target.wg  # the attacker's payments below do not change the target's record
+    can_block = wargame.can_block(tw, frame)
+    can_dodge = wargame.can_dodge(tw)
+    avoids = can_dodge or (can_block and guard.block != "never")
+    pool = wargame.effective_pool(tw)
+    mighty = t.wants_mighty(pool, avoids)
     if mighty:
         f.wg = wargame.declare_mighty(f.wg)
-    called = call_shot(b, f, target, avoids, arms(f))
+    called = call_shot(b, f, target, avoids, weapon)
     dice, word = pay_attack(b, f, target, called, mighty)
     if dice is None:
         return
-    roll = wargame.roll_damage(dice, b.rng, b.frame.damage, max_damage=b.frame.max_damage)
+    roll = wargame.roll_damage(dice, b.rng, frame.damage, max_damage=frame.max_damage)
     in_cover = cover_of(b, f, target)
-    through = wargame.gets_through(target.wg, roll.total, called, b.frame)
+    through = wargame.gets_through(tw, roll.total, called, frame)
     would_wound = mighty or weapon.ignores_armor or through
-    would_out = would_wound and target.wg.hit_dice <= (2 if mighty else 1)
-    defence = guard.defence(
-        guard.wants_dodge(would_wound, would_out), wargame.can_dodge(target.wg), can_block
-    )
-    before = target.wg.hit_dice
-    subdued = target.wg.subdued
+    would_out = would_wound and tw.hit_dice <= (2 if mighty else 1)
+    defence = guard.defence(guard.wants_dodge(would_wound, would_out), can_dodge, can_block)
+    before = tw.hit_dice
+    subdued = tw.subdued
     target.wg, hit = wargame.resolve_attack(
-        target.wg,
+        tw,
         roll,
         weapon,
         defence=defence,
@@ -444,7 +452,7 @@ def attack(b: Battle, f: Fighter, target: Fighter) -> None:
         mounted=f.spec.mounted,
         cover=in_cover,
         rng=b.rng,
-        options=b.frame,
+        options=frame,
         called=called,
     )
     if b.log is not None:  # describing the blow costs more than the blow; only when logged

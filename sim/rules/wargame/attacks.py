@@ -7,7 +7,7 @@ weapon categories, 1.10 cover). :func:`resolve_attack` applies a rolled damage;
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -43,10 +43,10 @@ from sim.rules.wargame.factors import cover_protects, heard_in_cover
 from sim.rules.wargame.maneuvers import can_block, can_dodge, spend
 from sim.rules.wargame.options import DEFAULT_OPTIONS, Options
 from sim.rules.wargame.tables import Factor, Weapon, armor_spec, factor, weapon
-from sim.rules.wargame.wounds import _weapon_wound_type, lose_hd
+from sim.rules.wargame.wounds import _lose_hd, _weapon_wound_type
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: _Blow.done makes one from a dict (see there)
 class Hit:
     """What one attack did to its target (the before/after numbers a log line needs)."""
 
@@ -100,32 +100,51 @@ class Hit:
         return "; ".join(parts)
 
 
-@dataclass(slots=True)
 class _Blow:
     """One attack being applied: its fixed inputs, and the target as it changes (private)."""
 
-    target: Combatant
-    roll: DamageRoll
-    w: Weapon
-    defence: str
-    finish: str
-    options: Options
-    draw: Draw
-    called: str | None = None
-    c: Combatant = field(init=False)
-    effects: list[str] = field(default_factory=list)
-    shoved: int = 0
-    severed: str | None = None
+    __slots__ = (
+        "target",
+        "roll",
+        "w",
+        "defence",
+        "finish",
+        "options",
+        "draw",
+        "called",
+        "c",
+        "effects",
+        "shoved",
+        "severed",
+    )
 
-    def __post_init__(self) -> None:
-        self.c = self.target
+    def __init__(
+        self,
+        target: Combatant,
+        roll: DamageRoll,
+        w: Weapon,
+        defence: str,
+        finish: str,
+        options: Options,
+        draw: Draw,
+        called: str | None = None,
+    ) -> None:
+        self.target = self.c = target
+        self.roll = roll
+        self.w = w
+        self.defence = defence
+        self.finish = finish
+        self.options = options
+        self.draw = draw
+        self.called = called
+        self.effects: list[str] = []
+        self.shoved = 0
+        self.severed: str | None = None
 
     def lose(self, n: int, source: str, kind: str | None = None) -> None:
         """The target loses ``n`` HD (a wound of ``kind`` first)."""
         before = self.c.hit_dice
-        self.c, _ = lose_hd(
-            self.c, n, source=source, wound_type=kind, finish=self.finish, options=self.options
-        )
+        self.c = _lose_hd(self.c, n, source, kind, self.finish, self.options)
         if kind == "lingering" and self.c.hit_dice < before:
             self.linger()
 
@@ -155,29 +174,43 @@ class _Blow:
     def done(
         self, dodged: bool = False, blocked: bool = False, damage: int = 0
     ) -> tuple[Combatant, Hit]:
-        """The target now, and the :class:`Hit` that says what the attack did."""
-        target, c = self.target, self.c
-        return c, Hit(
-            weapon=self.w.name,
-            defence=self.defence,
-            dodged=dodged,
-            blocked=blocked,
-            rolled=self.roll.total,
-            damage=damage,
-            faces=self.roll.faces,
-            is_max=self.roll.is_max and damage > 0,
-            armor_before=target.armor_pool,
-            armor_after=c.armor_pool,
-            armor_max_before=target.armor_max,
-            armor_max_after=c.armor_max,
-            hd_before=target.hit_dice,
-            hd_after=c.hit_dice,
-            wounds=c.wounds[len(target.wounds) :],
-            effects=tuple(self.effects),
-            shoved_ft=self.shoved,
-            breaks_engagement=bool(self.shoved) and self.options.spear_breaks_engagement,
-            status=c.status,
+        """The target now, and the :class:`Hit` that says what the attack did.
+
+        The record is made as ``Hit(**fields)`` would make it, from one dict (a frozen
+        dataclass sets its fields one ``object.__setattr__`` at a time; every attack makes one).
+        """
+        target, c, roll = self.target, self.c, self.roll
+        hit = _new(Hit)
+        _set(
+            hit,
+            "__dict__",
+            {
+                "weapon": self.w.name,
+                "defence": self.defence,
+                "dodged": dodged,
+                "blocked": blocked,
+                "rolled": roll.total,
+                "damage": damage,
+                "faces": roll.faces,
+                "is_max": roll.is_max and damage > 0,
+                "armor_before": target.armor_pool,
+                "armor_after": c.armor_pool,
+                "armor_max_before": target.armor_max,
+                "armor_max_after": c.armor_max,
+                "hd_before": target.hit_dice,
+                "hd_after": c.hit_dice,
+                "wounds": c.wounds[len(target.wounds) :],
+                "effects": tuple(self.effects),
+                "shoved_ft": self.shoved,
+                "breaks_engagement": bool(self.shoved) and self.options.spear_breaks_engagement,
+                "status": c.status,
+            },
         )
+        return c, hit
+
+
+_new = object.__new__
+_set = object.__setattr__
 
 
 def _attack_core(
@@ -336,8 +369,9 @@ def _attack_setup(
     called: str | None = None,
 ) -> tuple[Weapon, bool, bool, str | None]:
     """The weapon, whether ``cover`` protects the target, whether ranged, the cover heard in."""
-    _check_choice("defence", defence, DEFENCES)
-    if called is not None:
+    if defence not in DEFENCES:
+        _check_choice("defence", defence, DEFENCES)
+    if called is not None and called not in LIMBS:
         _check_choice("called shot", called, LIMBS)
     w = weapon(name)
     loud = is_loud(target)

@@ -77,6 +77,10 @@ class Wound:
     source: str
 
 
+_new = object.__new__
+_set = object.__setattr__
+
+
 @dataclass(frozen=True)  # no slots: see evolve
 class Combatant:
     """A creature's War Game state, or a faction's pool (``faction=True``) at large scale.
@@ -152,12 +156,16 @@ class Combatant:
                 break
         else:
             return self  # every value equal: nothing changes
-        merged = {**fields, **changes}
+        merged = fields | changes  # a dict copy (faster than {**fields, **changes})
         if len(merged) != len(fields):  # a name that is not a field
             raise TypeError(f"Combatant has no field {sorted(changes.keys() - fields.keys())}")
-        new = object.__new__(type(self))
-        object.__setattr__(new, "__dict__", merged)
-        new.__post_init__()
+        new = _new(type(self))
+        _set(new, "__dict__", merged)
+        hd = merged["hit_dice"]  # __post_init__'s checks inline; it raises the error
+        if hd < 0 or not 0 <= merged["spendable"] <= hd:
+            new.__post_init__()
+        elif not 0 <= merged["armor_pool"] <= merged["armor_max"]:
+            new.__post_init__()
         return new
 
 
@@ -250,4 +258,7 @@ def lingering_wounds(c: Combatant) -> int:
 
 def has_broken_bones(c: Combatant) -> bool:
     """True if the creature carries a broken-bones wound."""
-    return bool(c.wounds) and any(w.type == "broken_bones" for w in c.wounds)
+    for w in c.wounds:  # a loop, not any() of a generator: every maneuver asks
+        if w.type == "broken_bones":
+            return True
+    return False

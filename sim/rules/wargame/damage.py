@@ -12,9 +12,15 @@ from functools import cache
 
 import numpy as np
 
-from sim.dice import Dist
+from sim.dice import Dist, die
 from sim.errors import SimError
-from sim.rules.wargame.base import HD_SIDES, _check_choice, _check_dice, _check_pool, _d
+from sim.rules.wargame.base import (
+    HD_SIDES,
+    MAX_DICE,
+    _check_choice,
+    _check_dice,
+    _check_pool,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,11 +51,15 @@ def roll_damage(
     ``mode="hd_sum"`` totals the spent dice as d8s; ``"weapon_d8"`` rolls one d8 whatever
     was spent. Max damage: every die shows 8 (``max_damage="any_eight"``: one does).
     """
-    _check_choice("max_damage", max_damage, ("all_eight", "any_eight"))
-    n = _damage_dice(dice, mode)
+    if max_damage != "all_eight" and max_damage != "any_eight":
+        _check_choice("max_damage", max_damage, ("all_eight", "any_eight"))
+    if mode == "hd_sum" and type(dice) is int and 1 <= dice <= MAX_DICE:
+        n = dice  # what _damage_dice gives, without its checks' calls
+    else:
+        n = _damage_dice(dice, mode)
     # One d8 at a time: the same draws as one call with size=n (numpy's bounded integers
     # come off one stream of 32-bit words either way), and faster for the few dice spent.
-    faces = tuple([_d(rng, HD_SIDES) for _ in range(n)])
+    faces = tuple([die(rng, HD_SIDES) for _ in range(n)])
     eights = faces.count(HD_SIDES)
     is_max = eights == n if max_damage == "all_eight" else eights > 0
     return DamageRoll(sum(faces), faces, is_max)
@@ -98,14 +108,25 @@ def absorb(damage: int, armor_pool: int) -> Absorb:
     The pool drops by the damage; damage above the pool empties it and wounds; with no armor
     (pool 0) any damage above 0 wounds. ``emptied`` means a pool above 0 reached 0.
     """
+    if type(armor_pool) is int and type(damage) is int:  # frozen records, shared
+        done = _ABSORBED.get((damage, armor_pool))
+        if done is not None:
+            return done
     _check_pool(armor_pool)
     if damage < 0:
         raise SimError(f"damage must be 0 or more, got {damage}")
     if armor_pool == 0:
-        return Absorb(0, damage > 0, False)
-    if damage > armor_pool:
-        return Absorb(0, True, True)
-    return Absorb(armor_pool - damage, False, damage == armor_pool)
+        done = Absorb(0, damage > 0, False)
+    elif damage > armor_pool:
+        done = Absorb(0, True, True)
+    else:
+        done = Absorb(armor_pool - damage, False, damage == armor_pool)
+    if type(armor_pool) is int and type(damage) is int and len(_ABSORBED) < 65536:
+        _ABSORBED[damage, armor_pool] = done
+    return done
+
+
+_ABSORBED: dict[tuple[int, int], Absorb] = {}
 
 
 def absorb_dist(dice: int, armor_pool: int, mode: str = "hd_sum") -> Dist:

@@ -60,7 +60,8 @@ def maneuver_cost(hd: int) -> int:
 
 def can_maneuver(c: Combatant, kind: str = "attack", options: Options = DEFAULT_OPTIONS) -> bool:
     """True if ``c`` can pay for a maneuver of ``kind`` now (see :data:`MANEUVERS`)."""
-    _check_choice("maneuver", kind, MANEUVERS)
+    if kind not in MANEUVERS:
+        _check_choice("maneuver", kind, MANEUVERS)
     if kind == "move" and c.grappled:
         return False  # held: it cannot move until it breaks free [H]
     if kind in ("attack", "move") and has_broken_bones(c):
@@ -103,13 +104,20 @@ def pay_maneuver(
 
     What :func:`maneuver_price` and :func:`spend` check, checked once (every attack pays).
     """
-    _check_choice("maneuver", kind, MANEUVERS)
+    if kind not in MANEUVERS:
+        _check_choice("maneuver", kind, MANEUVERS)
     broken = kind in ("attack", "move") and has_broken_bones(c)
     purpose = "run" if kind == "move" else kind
     if (broken and options.broken_bones == "forbidden") or not can_spend(c, 1, purpose):
         raise SimError(f"cannot perform a {kind} maneuver now")
     cost = c.spendable if broken else min(MANEUVER_COST, c.spendable)
-    return c.evolve(spendable=c.spendable - cost), Maneuver(kind, cost, broken)
+    paid = _PAID.get((kind, cost, broken))
+    if paid is None:  # a frozen record: one per kind, cost and broken bones, shared
+        paid = _PAID[kind, cost, broken] = Maneuver(kind, cost, broken)
+    return c.evolve(spendable=c.spendable - cost), paid
+
+
+_PAID: dict[tuple[str, int, bool], Maneuver] = {}
 
 
 def roll_broken_bones(rng: np.random.Generator) -> bool:

@@ -82,7 +82,16 @@ def start_round(
     c = _refreshed(c)
     if burning and burn is None:
         c, survived = spend(c, SURVIVE_COST, "survive"), True
+    if burn is None and not survived:  # most rounds: a frozen record, one per pair, shared
+        key = (c.spendable, c.goes_last)
+        start = _PLAIN_STARTS.get(key)
+        if start is None:
+            start = _PLAIN_STARTS[key] = RoundStart(c.spendable, None, c.goes_last)
+        return c, start
     return c, RoundStart(c.spendable, burn, c.goes_last, survived)
+
+
+_PLAIN_STARTS: dict[tuple[int, bool], RoundStart] = {}
 
 
 def _refreshed(c: Combatant) -> Combatant:
@@ -98,6 +107,8 @@ def _refreshed(c: Combatant) -> Combatant:
 
 def start_turn(c: Combatant) -> Combatant:
     """Start of the creature's own turn: it may dodge again after its mighty attack."""
+    if not c.mighty_attack_pending:
+        return c
     return c.evolve(mighty_attack_pending=False)
 
 
@@ -112,6 +123,8 @@ def end_turn(c: Combatant, options: Options = DEFAULT_OPTIONS) -> Combatant:
 
 def end_round(c: Combatant) -> Combatant:
     """End of a round: distraction and a hazard's armor 0 wear off."""
+    if not (c.distracted or c.exposed):
+        return c
     return c.evolve(distracted=False, exposed=False)
 
 

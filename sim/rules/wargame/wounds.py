@@ -80,8 +80,26 @@ def lose_hd(
     incapacitated. Hitting an incapacitated creature with ``finish="kill"`` kills it. Only the
     first lost HD carries ``wound_type``, whose effect is applied.
     """
+    after = _lose_hd(c, n, source, wound_type, finish, options)
+    lost = c.hit_dice - after.hit_dice
+    hd_loss = HdLoss(
+        source, lost, c.hit_dice, after.hit_dice, wound_type if lost else None, after.status
+    )
+    return after, hd_loss
+
+
+def _lose_hd(
+    c: Combatant,
+    n: int,
+    source: str,
+    wound_type: str | None,
+    finish: str | None,
+    options: Options,
+) -> Combatant:
+    """:func:`lose_hd`'s creature, without its :class:`HdLoss` (an attack's wounds need none)."""
     finish = options.finish if finish is None else finish
-    _check_choice("finish", finish, ("incapacitate", "kill"))
+    if finish != "incapacitate" and finish != "kill":
+        _check_choice("finish", finish, ("incapacitate", "kill"))
     if n < 0:
         raise SimError(f"HD lost must be 0 or more, got {n}")
     hd_after = max(0, c.hit_dice - n)
@@ -93,18 +111,32 @@ def lose_hd(
         spendable = min(c.spendable, hd_after)
     else:
         spendable = min(max(0, c.spendable - lost), hd_after)
-    new_wounds = (Wound(wound_type, source),) if lost == 1 else _wounds(lost, wound_type, source)
+    new_wounds = (_wound(wound_type, source),) if lost == 1 else _wounds(lost, wound_type, source)
     after = c.evolve(
         hit_dice=hd_after, spendable=spendable, status=status, wounds=c.wounds + new_wounds
     )
     if lost:
         after = apply_wound_type(after, wound_type)
-    return after, HdLoss(source, lost, c.hit_dice, hd_after, wound_type if lost else None, status)
+    return after
 
 
 def _wounds(lost: int, wound_type: str | None, source: str) -> tuple[Wound, ...]:
     """``lost`` wound records: the first of ``wound_type``, the others plain."""
-    return tuple(Wound(wound_type if i == 0 else None, source) for i in range(lost))
+    return tuple(_wound(wound_type if i == 0 else None, source) for i in range(lost))
+
+
+_WOUNDS: dict[tuple[str | None, str], Wound] = {}
+
+
+def _wound(kind: str | None, source: str) -> Wound:
+    """The wound record of ``kind`` from ``source``: frozen, so one is made per pair and shared."""
+    key = (kind, source)
+    w = _WOUNDS.get(key)
+    if w is None:
+        if len(_WOUNDS) > 4096:  # sources are a few names; never let it grow without end
+            _WOUNDS.clear()
+        w = _WOUNDS[key] = Wound(kind, source)
+    return w
 
 
 def _weapon_wound_type(w: Weapon, options: Options, draw: Draw) -> str | None:
