@@ -10,14 +10,15 @@ class SimError(ValueError):
     """An error in user input. The CLI prints its message on one line and exits with 2."""
 
 
-def did_you_mean(word: str, choices: Iterable[str]) -> str:
+def did_you_mean(word: str, choices: Iterable[str], cutoff: float = 0.5) -> str:
     """Return ``"; did you mean 'x'?"`` for the closest choice, or ``""`` if none is close.
 
-    Matching ignores case, so ``glok 18`` finds ``Glock 18``.
+    Matching ignores case, so ``glok 18`` finds ``Glock 18``. ``cutoff`` is difflib's
+    similarity (0..1) a choice needs to be suggested.
     """
     options = list(choices)
     lowered = {c.lower(): c for c in options}
-    close = difflib.get_close_matches(word.lower(), list(lowered), n=3, cutoff=0.5)
+    close = difflib.get_close_matches(word.lower(), list(lowered), n=3, cutoff=cutoff)
     if not close:
         return ""
     names = " or ".join(repr(lowered[c]) for c in close)

@@ -248,6 +248,36 @@ def is_experiment(path: str | os.PathLike[str]) -> bool:
     return isinstance(doc, dict) and "scenario" in doc and "sides" not in doc
 
 
+def wrong_kind(path: str | os.PathLike[str], want: str) -> str | None:
+    """Why ``path`` is the other kind of file than ``want`` ("scenario" or "experiment").
+
+    ``sim run`` of an experiment and ``sim sweep`` of a scenario would otherwise be told of
+    every key the other kind does not have; this says which command the file is for, or
+    returns None when the file is not plainly the other kind.
+    """
+    try:
+        doc, _ = read_yaml(read_text_file(path), str(path))
+    except (OSError, UnicodeDecodeError, SimError):
+        return None
+    if not isinstance(doc, dict):
+        return None
+    if want == "scenario" and is_experiment(path):
+        base = doc["scenario"]
+        where = ""
+        if isinstance(base, str):
+            where = f" such as {os.path.normpath(os.path.join(os.path.dirname(path), base))}"
+        return (
+            f"{path}: an experiment file (it names a base scenario:); sim sweep {path} "
+            f"runs it, sim run takes a scenario{where}"
+        )
+    if want == "experiment" and "sides" in doc and "scenario" not in doc:
+        return (
+            f"{path}: a scenario file (it has sides:); sim run {path} fights it once, "
+            "sim sweep takes an experiment that names it as scenario:"
+        )
+    return None
+
+
 def parse_experiment(text: str, source: str, check_points: bool = True) -> Experiment:
     """Check an experiment document and expand its design into points.
 

@@ -210,7 +210,7 @@ def check_text(check: Mapping[str, Any], fmt: str, headline: tuple[str, str] | N
     if fmt == "json":
         return json.dumps(check)
     rows = [
-        [r["outcome"], pct(r["exact"]), pct(r["simulated"]), f"{100 * r['band']:.2g}"]
+        [r["outcome"], pct(r["exact"]), pct(r["simulated"]), f"{100 * r['band']:#.2g}".rstrip(".")]
         for r in check["rows"]
     ]
     n = check["rolls"]

@@ -121,6 +121,28 @@ def test_missing_file_is_one_line(capsys):
     assert code == 2 and len(err.strip().splitlines()) == 1 and "not found" in err
 
 
+def test_run_of_an_experiment_says_to_sweep_it(capsys):
+    exp = ROOT / "experiments" / "quickstart.yaml"
+    code, out, err = run(capsys, "run", exp)
+    assert code == 2 and out == ""
+    assert err == (
+        f"sim run: error: {exp}: an experiment file (it names a base scenario:); "
+        f"sim sweep {exp} runs it, sim run takes a scenario such as "
+        f"{ROOT / 'scenarios' / 'skirmish.yaml'}\n"
+    )
+
+
+def test_sweep_of_a_scenario_says_to_run_it(capsys, tmp_path):
+    path = ROOT / "scenarios" / "skirmish.yaml"
+    code, out, err = run(capsys, "sweep", path, "--out", tmp_path / "ds")
+    assert code == 2 and out == ""
+    assert err == (
+        f"sim sweep: error: {path}: a scenario file (it has sides:); sim run {path} "
+        "fights it once, sim sweep takes an experiment that names it as scenario:\n"
+    )
+    assert not (tmp_path / "ds").exists()
+
+
 def test_out_writes_the_tables_and_replay_reproduces_the_run(capsys, tmp_path):
     out_dir = tmp_path / "ds"
     code, _, err = run(

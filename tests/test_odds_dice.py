@@ -177,3 +177,15 @@ def test_the_check_in_json_is_one_object_and_csv_refuses_it(capsys):
     )
     assert (code, out) == (2, "")
     assert err == "sim odds: error: --check prints a table or JSON: use --format table or json\n"
+
+
+def test_the_check_bands_keep_their_second_digit():
+    from sim.text import check_text
+
+    rows = [
+        {"outcome": o, "exact": 0.5, "simulated": 0.5, "band": b}
+        for o, b in (("a", 0.0031), ("b", 0.0020), ("c", 0.31), ("d", 0.00004))
+    ]
+    check = {"rows": rows, "rolls": 10, "seed": 1, "via": "x", "outside": 0, "impossible": []}
+    table = check_text(check, "text").splitlines()[2:8]
+    assert [line.split()[-1] for line in table[2:]] == ["0.31", "0.20", "31", "0.0040"]

@@ -18,9 +18,12 @@ from sim.errors import SimError
 def _run(a: argparse.Namespace) -> str:
     from pathlib import Path
 
+    from sim.experiment import wrong_kind
     from sim.run import draw_seed, fight, write_dataset
     from sim.scenario import load_scenario
 
+    if (why := wrong_kind(a.file, "scenario")) is not None:
+        raise SimError(why)
     scenario = load_scenario(a.file, a.set)
     _run_warnings(a.file, a.set)
     seed = a.seed if a.seed is not None else scenario.seed

@@ -24,9 +24,11 @@ def _sweep(a: argparse.Namespace) -> str:
     from pathlib import Path
 
     from sim import analysis
-    from sim.experiment import load_experiment
+    from sim.experiment import load_experiment, wrong_kind
     from sim.runner import summary, sweep
 
+    if (why := wrong_kind(a.experiment, "experiment")) is not None:
+        raise SimError(why)
     exp = load_experiment(a.experiment)  # every design point checked: exit 2 before a run
     print_warnings(exp_warnings(exp))
     if a.replicates is not None:

@@ -205,7 +205,10 @@ def build_options(cls: Any, values: dict[str, Any] | None = None, where: str = "
         default = known[key].default
         if meta.get("choices") is not None and value not in meta["choices"]:
             allowed = ", ".join(repr(c) for c in meta["choices"])
-            raise SimError(f"{where}.{key}: {value!r} is not one of {allowed}")
+            hint = ""
+            if isinstance(value, str):  # 0.6: 'often' is not offered 'out'
+                hint = did_you_mean(value, map(str, meta["choices"]), 0.6)
+            raise SimError(f"{where}.{key}: {value!r} is not one of {allowed}{hint}")
         if isinstance(default, bool) and not isinstance(value, bool):
             raise SimError(f"{where}.{key}: expected true or false, got {value!r}")
         if isinstance(default, (int, float)) and not isinstance(default, bool):

@@ -10,7 +10,7 @@ from dataclasses import dataclass, fields
 from fractions import Fraction
 
 from sim.dice import D6Code, DiceError, parse_code
-from sim.errors import SimError
+from sim.errors import SimError, did_you_mean
 from sim.rules.common import option
 
 UNARMED_PIPS = -2
@@ -199,11 +199,11 @@ class Options:
             _code(getattr(self, name), f"options.{name}")
         for f in fields(self):
             choices = f.metadata.get("choices")
-            if choices is not None and getattr(self, f.name) not in choices:
+            value = getattr(self, f.name)
+            if choices is not None and value not in choices:
                 allowed = ", ".join(repr(c) for c in choices)
-                raise SimError(
-                    f"options.{f.name}: {getattr(self, f.name)!r} is not one of {allowed}"
-                )
+                hint = did_you_mean(value, map(str, choices), 0.6) if isinstance(value, str) else ""
+                raise SimError(f"options.{f.name}: {value!r} is not one of {allowed}{hint}")
 
 
 DEFAULT_OPTIONS = Options()

@@ -140,7 +140,8 @@ def test_bad_d6_aftermath_options_are_reported_exactly():
     )
     assert errors(text) == [
         "t.yaml:8: aftermath.options.raised_as: 'alive' is not one of 'unhurt', 'wounded_twice'",
-        "t.yaml:8: aftermath.options.poison_fails: 'worse' is not one of 'worsen', 'by_margin'",
+        "t.yaml:8: aftermath.options.poison_fails: 'worse' is not one of 'worsen', 'by_margin'; "
+        "did you mean 'worsen'?",
         "t.yaml:8: aftermath.options.first_aid_bonus: 'all' is not one of 'both', 'either'",
     ]
 

@@ -30,7 +30,10 @@ BAD_CASES = {
     ),
     "frame option checked against War Game options": (
         "rules: deathwish\nframe:\n  morale_compare: fix\n" + TWO_SIDES,
-        ["t.yaml:3: frame.morale_compare: 'fix' is not one of 'hd', 'fixed'"],
+        [
+            "t.yaml:3: frame.morale_compare: 'fix' is not one of 'hd', 'fixed'; did you mean "
+            "'fixed'?"
+        ],
     ),
     "battle option": (
         "battle: {cover_rounds: 0}\n" + TWO_SIDES,
