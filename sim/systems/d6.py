@@ -426,7 +426,7 @@ def attack(b: Battle, f: Fighter, target: Fighter, base: int, cover: int) -> Non
     if called:
         b.note(
             f.name,
-            "calls a shot",
+            "calls a shot at",
             target.name,
             result=f"+{b.options.called_shot_difficulty} difficulty, "
             f"+{b.options.called_shot_damage} damage",
@@ -563,6 +563,11 @@ def strike(b: Battle, f: Fighter, target: Fighter, mods: d6.AttackModifiers) -> 
     wound(b, f, target, res, f"{damage}={res.damage} vs body {body}={res.body}")
 
 
+def said(label: str, none: str = "unhurt") -> str:
+    """A tier or condition label as the narrative says it ("wounded twice"; ``none`` for none)."""
+    return none if label == "none" else label.replace("_", " ")
+
+
 def wound(b: Battle, f: Fighter, target: Fighter, res: d6.DamageResult, dice: str) -> None:
     """Book a damage roll's result on ``target``: its condition, stuns, poison, status [S].
 
@@ -576,7 +581,7 @@ def wound(b: Battle, f: Fighter, target: Fighter, res: d6.DamageResult, dice: st
             "attacks",
             target.name,
             dice=dice,
-            result=f"{res.tier.value}; now {target.state.condition.label}",
+            result=f"{said(res.tier.value, 'no damage')}; now {said(target.state.condition.label)}",
         )
     if res.tier is d6.DamageTier.NONE:
         return

@@ -172,7 +172,7 @@ def test_a_called_shot_adds_a_die_to_the_difficulty_and_to_the_damage():
     b.rng = ScriptedRng([1, 5, 1, 1, 1, 1])
     b.take_turn(a)
     assert [(e["action"], e["result"]) for e in b.log] == [
-        ("calls a shot", "+1D difficulty, +1D damage"),
+        ("calls a shot at", "+1D difficulty, +1D damage"),
         ("attacks", "misses (dodge 1, difficulty 5)"),
     ]
     # next round: difficulty 1D = 4, the hit 4D = 4 meets it; damage 3D = 3 vs body 1D = 1
@@ -188,7 +188,7 @@ def shots(text: str, seeds: range) -> int:
     for seed in seeds:
         b = battle(text, seed=seed)
         b.run()
-        count += sum(e["actor"] == "A" for e in events(b, "calls a shot"))
+        count += sum(e["actor"] == "A" for e in events(b, "calls a shot at"))
     return count
 
 
@@ -466,3 +466,13 @@ def test_the_greatsword_example_parries_two_worse_after_its_blow_in_battle():
     assert all(int(w[4]) == max(int(w[1]) - 2, 0) for w in penalised)  # parry X -2 = Y
     assert all(e["actor"] == "Hald" for e in lines)
     assert any(e["target"] == "Brak" and "unarmed" in e["result"] for e in lines)
+
+
+def test_the_narrative_says_a_blow_that_does_nothing_and_a_condition_in_words():
+    from sim.systems.d6 import said
+
+    assert said("none", "no damage") == "no damage"  # not "none; now none"
+    assert said("none") == "unhurt"
+    assert said("wounded_twice") == "wounded twice"
+    assert said("mortally_wounded") == "mortally wounded"
+    assert said("stunned") == "stunned"
