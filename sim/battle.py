@@ -308,6 +308,9 @@ class Battle(TurnFrame):
     def _end_round(self) -> None:
         for f in self.all_fighters():
             f.wg = wargame.end_round(f.wg)
+        for s in self.sides.values():  # a faction pool ends its round as a fighter does
+            if s.pool is not None:
+                s.pool = wargame.end_round(s.pool)
         self.system.end_of_round(self)
         if self.harm_this_round:
             self.quiet_rounds = 0

@@ -427,6 +427,24 @@ def test_a_faction_distracts_the_enemy_faction_once():
     assert not actions(fought(_factions({"hazard": False}, sc.factors), 1), "faction distraction")
 
 
+def test_a_faction_pool_ends_its_round_like_a_fighter():
+    """A distracted or exposed faction can spend HD again next round (end of round clears it).
+
+    Before the fix a faction pool never ended a round: one distraction kept the enemy
+    faction from dodging or acting for the rest of the battle (the siege's attackers won
+    every battle), and a faction that made a mighty attack could never dodge again.
+    """
+    sc = _factions({"hazard": False, "distract": True}, (FactorSpec("distraction", "sand"),))
+    b = Battle(sc, seed=1, events=True)
+    b.step()  # round 1, to its end
+    blue = b.sides["blue"]
+    assert actions(b, "faction distraction")
+    assert not blue.pool.distracted  # "until the end of the round" [S]
+    assert blue.pool.distracted_by == ("sand",)  # but used on this target for good
+    b.step()
+    assert any(e["round"] == 2 and e["actor"] == "blue" for e in b.log)  # blue acts again
+
+
 def test_battles_of_factions_use_hazards():
     used = sum(len(actions(fought(_factions(), s), "faction hazard")) for s in range(5))
     assert used > 0
