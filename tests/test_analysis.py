@@ -361,3 +361,11 @@ def test_summaries_without_the_new_tables_are_unchanged(hand):
 
     assert not analysis.has_table(hand, "aftermath")
     assert "Aftermath" not in analyze_text(hand.root) and "Campaign" not in analyze_text(hand.root)
+
+
+def test_an_interval_with_a_negative_end_reads_unambiguously():
+    from sim.analysis.fmt import _span
+
+    assert _span(2.0, 2.04) == "2.0-2.0"
+    assert _span(-1.2, 4.5) == "-1.2 to 4.5"  # was "-1.2-4.5" (3 replicates, a t interval)
+    assert _span(float("nan"), float("nan")) == "---"  # as before: no interval

@@ -91,6 +91,13 @@ def _f1(x: Any) -> str:
     return "-" if x is None else f"{x:.1f}"
 
 
+def _span(lo: Any, hi: Any) -> str:
+    """``lo-hi`` at one decimal; ``lo to hi`` when ``lo`` is negative (not ``-1.2-4.5``)."""
+    low = _plain(lo)
+    sep = " to " if low is not None and low < 0 else "-"
+    return f"{_f1(lo)}{sep}{_f1(hi)}"
+
+
 def _f2(x: Any) -> str:
     x = _plain(x)
     return "-" if x is None else f"{x:.2f}"

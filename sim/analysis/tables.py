@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.analysis.fmt import _f1, _f2, _fmt_value, _pct, _pct_ci, _plain
+from sim.analysis.fmt import _f1, _f2, _fmt_value, _pct, _pct_ci, _plain, _span
 from sim.analysis.summary import Summary
 
 
@@ -23,7 +23,7 @@ def outcome_rows(s: Summary) -> tuple[list[str], list[list[str]]]:
             row.append(str(int(r["failed"])))
         row += [_pct_ci(r, f"win.{side}") for side in s.sides]
         row += [_pct(r["draw"])]
-        row += [f"{_f1(r['rounds.mean'])} [{_f1(r['rounds.lo'])}-{_f1(r['rounds.hi'])}]"]
+        row += [f"{_f1(r['rounds.mean'])} [{_span(r['rounds.lo'], r['rounds.hi'])}]"]
         row += [_f1(r["rounds.median"]), _pct(r["scale_switch"])]
         rows.append(row)
     return headers, rows
