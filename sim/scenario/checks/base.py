@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any, Self
@@ -53,7 +54,7 @@ def strip_prefix(message: str, *prefixes: str) -> str:
     return message
 
 
-class Checks:
+class Checks(ABC):
     """What every section's checks share: reporting, plain values, option groups.
 
     A checker walks a document and collects an :class:`Issue` for every problem it finds;
@@ -80,9 +81,9 @@ class Checks:
         self.prefix = ""  # then: "campaign.battles[i]"
         self.patched: set[str] = set()  # then: the paths the battle's entry set
 
+    @abstractmethod
     def scenario(self, doc: dict[str, Any]) -> Scenario | None:
-        """The :class:`Scenario` a whole document describes, or None (see ``Checker``)."""
-        raise NotImplementedError
+        """The :class:`Scenario` a whole document describes, or None (``Checker`` gives it)."""
 
     def for_battle(self, prefix: str, patched: set[str]) -> Self:
         """A fresh checker for one campaign battle: the document with its entry merged in.
