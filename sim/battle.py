@@ -101,9 +101,8 @@ class Battle(TurnFrame):
         self.log: list[dict[str, Any]] | None = [] if events else None
         self.round_rows: list[dict[str, Any]] = []
         self.cover_until: dict[int, int] = {}
-        self.heard_round: dict[
-            int, int
-        ] = {}  # loud armor heard in hiding cover, noted once a round
+        # loud armor heard in hiding cover: the round it was last noted, per fighter id
+        self.heard_round: dict[int, int] = {}
         self.next_first: Fighter | None = None
         self.side_order: list[str] | None = None  # large scale: rolled once, then alternate
         self.next_side = 0  # large scale with turns: whose turn comes next in side_order
