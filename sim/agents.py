@@ -72,7 +72,8 @@ class Fighter(CellAgent):
         self.fights = spec.fights
         self.fought = False
         self.arrived_round = 0
-        # War Game (also used by every system for initiative and morale)
+        # War Game (also used by every system for initiative and morale): a record of its
+        # own, which the battle changes in place (the start is shared by every battle)
         self.wg = _wargame_start(
             spec.hit_dice,
             spec.armor,
@@ -82,7 +83,7 @@ class Fighter(CellAgent):
             spec.resolve,
             spec.inventory_slots,
             spec.healing_tools,
-        )
+        ).copy()
         self.in_cover = False
         self.acted = False
         system: RuleSystem | None = getattr(model, "system", None)
@@ -146,7 +147,7 @@ def is_in_fight(f: Fighter) -> bool:
 
 
 # A fighter's starting records are pure functions of a few stats, the same in every battle of
-# a sweep: each is computed once (records are frozen, so fighters can share them).
+# a sweep: each is computed once, and every fighter gets a copy of its own.
 @lru_cache(maxsize=4096)
 def _wargame_start(
     hit_dice: int,

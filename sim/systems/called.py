@@ -29,7 +29,7 @@ def pay_attack(
         "attack" if called is None else f"called shot ({called})"
     )
     if called is None:
-        f.wg, paid = wargame.pay_maneuver(f.wg, "attack", b.frame)
+        paid = wargame.pay_maneuver_in_place(f.wg, "attack", b.frame)
     else:
         f.wg, paid = wargame.pay_called_shot(f.wg, b.frame)
     if paid.needs_eight and not wargame.roll_broken_bones(b.rng):

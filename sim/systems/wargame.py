@@ -422,14 +422,14 @@ def attack(b: Battle, f: Fighter, target: Fighter) -> None:
     weapon = arms(f)
     guard = sides[target.side].tactic
     frame = b.frame
-    tw = target.wg  # the attacker's payments below do not change the target's record
+    tw = target.wg  # the target's record, which the blow changes in place
     can_block = wargame.can_block(tw, frame)
     can_dodge = wargame.can_dodge(tw)
     avoids = can_dodge or (can_block and guard.block != "never")
     pool = wargame.effective_pool(tw)
     mighty = t.wants_mighty(pool, avoids)
     if mighty:
-        f.wg = wargame.declare_mighty(f.wg)
+        wargame.declare_mighty_in_place(f.wg)
     called = call_shot(b, f, target, avoids, weapon)
     dice, word = pay_attack(b, f, target, called, mighty)
     if dice is None:
@@ -442,7 +442,7 @@ def attack(b: Battle, f: Fighter, target: Fighter) -> None:
     defence = guard.defence(guard.wants_dodge(would_wound, would_out), can_dodge, can_block)
     before = tw.hit_dice
     subdued = tw.subdued
-    target.wg, hit = wargame.resolve_attack(
+    hit = wargame.resolve_attack_in_place(
         tw,
         roll,
         weapon,

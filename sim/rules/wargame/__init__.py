@@ -103,7 +103,7 @@ public API, so ``from sim.rules import wargame`` then ``wargame.<name>`` reaches
 
 from __future__ import annotations
 
-from sim.rules.wargame.attacks import Hit, attack_dist, resolve_attack
+from sim.rules.wargame.attacks import Hit, attack_dist, resolve_attack, resolve_attack_in_place
 from sim.rules.wargame.base import (
     ACT_NOW_COST,
     BACK_IN_ROUNDS,
@@ -245,9 +245,11 @@ from sim.rules.wargame.maneuvers import (
     can_maneuver,
     can_spend,
     declare_mighty,
+    declare_mighty_in_place,
     maneuver_cost,
     maneuver_price,
     pay_maneuver,
+    pay_maneuver_in_place,
     roll_broken_bones,
     spend,
 )
@@ -394,9 +396,11 @@ __all__ = [
     "can_maneuver",
     "can_spend",
     "declare_mighty",
+    "declare_mighty_in_place",
     "maneuver_cost",
     "maneuver_price",
     "pay_maneuver",
+    "pay_maneuver_in_place",
     "roll_broken_bones",
     "spend",
     "Absorb",
@@ -414,6 +418,7 @@ __all__ = [
     "Hit",
     "attack_dist",
     "resolve_attack",
+    "resolve_attack_in_place",
     "CALLED_SHOT_HD",
     "LIMBS",
     "called_damage",

@@ -37,13 +37,13 @@ from sim.rules.wargame.combatant import (
     prevents_dismemberment,
     warbow_blocked,
 )
-from sim.rules.wargame.conditions import add_condition, condition_roll
+from sim.rules.wargame.conditions import add_condition_in_place, condition_roll
 from sim.rules.wargame.damage import DamageRoll, absorb, damage_roll_dist
 from sim.rules.wargame.factors import cover_protects, heard_in_cover
-from sim.rules.wargame.maneuvers import can_block, can_dodge, spend
+from sim.rules.wargame.maneuvers import can_block, can_dodge, spend_in_place
 from sim.rules.wargame.options import DEFAULT_OPTIONS, Options
 from sim.rules.wargame.tables import Factor, Weapon, armor_spec, factor, weapon
-from sim.rules.wargame.wounds import _lose_hd, _weapon_wound_type
+from sim.rules.wargame.wounds import _weapon_wound_type, lose_hd_in_place
 
 
 @dataclass(frozen=True)  # no slots: _Blow.done makes one from a dict (see there)
@@ -101,10 +101,10 @@ class Hit:
 
 
 class _Blow:
-    """One attack being applied: its fixed inputs, and the target as it changes (private)."""
+    """One attack being applied to its target, which it changes in place (private)."""
 
     __slots__ = (
-        "target",
+        "c",
         "roll",
         "w",
         "defence",
@@ -112,10 +112,10 @@ class _Blow:
         "options",
         "draw",
         "called",
-        "c",
         "effects",
         "shoved",
         "severed",
+        "before",
     )
 
     def __init__(
@@ -129,7 +129,7 @@ class _Blow:
         draw: Draw,
         called: str | None = None,
     ) -> None:
-        self.target = self.c = target
+        self.c = target
         self.roll = roll
         self.w = w
         self.defence = defence
@@ -140,12 +140,15 @@ class _Blow:
         self.effects: list[str] = []
         self.shoved = 0
         self.severed: str | None = None
+        # what the Hit compares: armor, armor max, HD and wounds before the blow
+        self.before = (target.armor_pool, target.armor_max, target.hit_dice, len(target.wounds))
 
     def lose(self, n: int, source: str, kind: str | None = None) -> None:
         """The target loses ``n`` HD (a wound of ``kind`` first)."""
-        before = self.c.hit_dice
-        self.c = _lose_hd(self.c, n, source, kind, self.finish, self.options)
-        if kind == "lingering" and self.c.hit_dice < before:
+        c = self.c
+        before = c.hit_dice
+        lose_hd_in_place(c, n, source, kind, self.finish, self.options)
+        if kind == "lingering" and c.hit_dice < before:
             self.linger()
 
     def linger(self) -> None:
@@ -155,7 +158,7 @@ class _Blow:
             condition = condition_roll(self.draw)
             self.effects.append(f"lingering wound: {condition}")
         if condition is not None:
-            self.c = add_condition(self.c, condition)
+            add_condition_in_place(self.c, condition)
 
     def wound_type(self) -> str | None:
         """The type of this blow's wound: lingering if it takes a limb off, else the weapon's.
@@ -171,15 +174,14 @@ class _Blow:
                 return "lingering"
         return _weapon_wound_type(self.w, self.options, self.draw)
 
-    def done(
-        self, dodged: bool = False, blocked: bool = False, damage: int = 0
-    ) -> tuple[Combatant, Hit]:
-        """The target now, and the :class:`Hit` that says what the attack did.
+    def done(self, dodged: bool = False, blocked: bool = False, damage: int = 0) -> Hit:
+        """The :class:`Hit` that says what the attack did.
 
         The record is made as ``Hit(**fields)`` would make it, from one dict (a frozen
         dataclass sets its fields one ``object.__setattr__`` at a time; every attack makes one).
         """
-        target, c, roll = self.target, self.c, self.roll
+        c, roll = self.c, self.roll
+        armor, armor_max, hd, wounds = self.before
         hit = _new(Hit)
         _set(
             hit,
@@ -193,20 +195,20 @@ class _Blow:
                 "damage": damage,
                 "faces": roll.faces,
                 "is_max": roll.is_max and damage > 0,
-                "armor_before": target.armor_pool,
+                "armor_before": armor,
                 "armor_after": c.armor_pool,
-                "armor_max_before": target.armor_max,
+                "armor_max_before": armor_max,
                 "armor_max_after": c.armor_max,
-                "hd_before": target.hit_dice,
+                "hd_before": hd,
                 "hd_after": c.hit_dice,
-                "wounds": c.wounds[len(target.wounds) :],
+                "wounds": c.wounds[wounds:],
                 "effects": tuple(self.effects),
                 "shoved_ft": self.shoved,
                 "breaks_engagement": bool(self.shoved) and self.options.spear_breaks_engagement,
                 "status": c.status,
             },
         )
-        return c, hit
+        return hit
 
 
 _new = object.__new__
@@ -229,7 +231,8 @@ def _attack_core(
     draw: Draw,
     heard: str | None = None,
     called: str | None = None,
-) -> tuple[Combatant, Hit]:
+) -> Hit:
+    """The attack on ``target``, which it changes in place; what it did."""
     blow = _Blow(target, roll, w, defence, finish, options, draw, called)
     if defence == "dodge":
         return _dodged(blow)
@@ -253,9 +256,9 @@ def _attack_core(
         return blow.done()
     if ranged and heard is not None:
         blow.effects.append(f"loud armor heard in the {heard}: no cover")
-    if blow.c.status == Status.FLEEING and damage > 0:
-        blow.c = blow.c.evolve(damaged_while_fleeing=True)
-    hd_before = blow.c.hit_dice
+    if target.status == Status.FLEEING and damage > 0:
+        target.damaged_while_fleeing = True
+    hd_before = target.hit_dice
     if not is_out(blow.c):
         _strike(blow, damage)
     if w.trigger == "helpless_target" and helpless:
@@ -273,21 +276,21 @@ def _attack_core(
     return blow.done(damage=damage)
 
 
-def _dodged(blow: _Blow) -> tuple[Combatant, Hit]:
+def _dodged(blow: _Blow) -> Hit:
     """The target spends 1 HD and avoids the attack altogether."""
     if not can_dodge(blow.c):
         raise SimError("the target cannot dodge now")
-    blow.c = spend(blow.c, DODGE_COST, "dodge")
+    spend_in_place(blow.c, DODGE_COST, "dodge")
     return blow.done(dodged=True)
 
 
-def _blocked(blow: _Blow) -> tuple[Combatant, Hit]:
+def _blocked(blow: _Blow) -> Hit:
     """The target blocks with an inventory slot (option ``inventory_block``); the item is lost."""
     if not blow.options.inventory_block:
         raise SimError("blocking with an inventory slot is off (option inventory_block)")
     if not can_block(blow.c, blow.options):
         raise SimError("the target cannot block now (no item left to block with)")
-    blow.c = blow.c.evolve(inventory_lost=blow.c.inventory_lost + 1)
+    blow.c.inventory_lost += 1
     return blow.done(blocked=True)
 
 
@@ -312,12 +315,12 @@ def _strike(blow: _Blow, damage: int) -> None:
             blow.lose(WOUND_HD, "wound", blow.wound_type())
     else:
         c = blow.c
-        a = absorb(damage, effective_pool(c))
-        if effective_pool(c) == c.armor_pool != a.armor_pool:
-            c = c.evolve(armor_pool=a.armor_pool)
+        pool = effective_pool(c)
+        a = absorb(damage, pool)
+        if pool == c.armor_pool:  # (a pool that does not count, burning or exposed, stays)
+            c.armor_pool = a.armor_pool
         if a.emptied:
-            c = _on_pool_emptied(c, w, blow.effects)
-        blow.c = c
+            _on_pool_emptied(c, w, blow.effects)
         if a.wound:
             blow.lose(WOUND_HD, "wound", blow.wound_type())
 
@@ -330,21 +333,22 @@ def _max_damage(blow: _Blow, mounted: bool) -> None:
         blow.effects.append(f"{w.name}: max damage strips {w.amount} HD")
     elif w.trigger == "max_damage" and w.effect == "ignite":
         if blow.options.torch_ignites == "anyone" or is_ignitable(blow.c):
-            blow.c = blow.c.evolve(burning=True, armor_pool=0)
+            blow.c.burning = True
+            blow.c.armor_pool = 0
             blow.effects.append(f"{w.name}: max damage, target ignites")
         else:
             blow.effects.append(f"{w.name}: max damage, nothing on the target can be ignited")
     elif w.trigger == "max_damage" and w.effect == "subdue":
-        blow.c = blow.c.evolve(subdued=True)
+        blow.c.subdued = True
         blow.effects.append(f"{w.name}: max damage, target subdued (may be knocked down/disarmed)")
     elif w.trigger == "max_damage_mounted" and mounted:
         skewered = Status.INCAPACITATED if blow.options.skewer == "incapacitate" else Status.DEAD
-        blow.c = blow.c.evolve(status=skewered)
+        blow.c.status = skewered
         blow.effects.append(f"{w.name}: max damage while mounted, target skewered")
 
 
-def _on_pool_emptied(c: Combatant, w: Weapon, effects: list[str]) -> Combatant:
-    """Chain wears by 1 and a maul lowers the armor maximum by 2 when the pool hits 0."""
+def _on_pool_emptied(c: Combatant, w: Weapon, effects: list[str]) -> None:
+    """Chain wears by 1 and a maul lowers the armor maximum by 2 when the pool hits 0 (in place)."""
     pieces = list(c.armor)
     top = c.armor_max
     for i, piece in enumerate(pieces):
@@ -356,7 +360,9 @@ def _on_pool_emptied(c: Combatant, w: Weapon, effects: list[str]) -> Combatant:
     if w.trigger == "pool_emptied" and w.effect == "armor_max_loss":
         top = max(0, top - int(w.amount))
         effects.append(f"{w.name} empties the pool: armor max -{w.amount}")
-    return c.evolve(armor=tuple(pieces), armor_max=top, armor_pool=min(c.armor_pool, top))
+    c.armor = tuple(pieces)  # the same kinds: what the armor is (c.worn) stays
+    c.armor_max = top
+    c.armor_pool = min(c.armor_pool, top)
 
 
 def _attack_setup(
@@ -374,13 +380,15 @@ def _attack_setup(
     if called is not None and called not in LIMBS:
         _check_choice("called shot", called, LIMBS)
     w = weapon(name)
+    is_ranged = w.ranged if ranged is None else ranged
+    if cover is None:  # (most blows)
+        return w, False, is_ranged, None
     loud = is_loud(target)
-    protected = cover is not None and cover_protects(cover, options, loud=loud)
+    protected = cover_protects(cover, options, loud=loud)
     heard = None
-    if cover is not None and heard_in_cover(cover, loud, options):
-        if cover_protects(cover, options):  # it would have sheltered a quiet creature
-            heard = factor("cover", cover).name
-    return w, protected, w.ranged if ranged is None else ranged, heard
+    if heard_in_cover(cover, loud, options) and cover_protects(cover, options):
+        heard = factor("cover", cover).name  # it would have sheltered a quiet creature
+    return w, protected, is_ranged, heard
 
 
 def resolve_attack(
@@ -410,6 +418,42 @@ def resolve_attack(
     :func:`~sim.rules.wargame.called.pay_called_shot`). ``rng`` is needed only for a gun's
     1d4, for ``wound_types="rolled"`` and for a lingering wound's condition.
     """
+    after = target.copy()
+    hit = resolve_attack_in_place(
+        after,
+        roll,
+        weapon,
+        defence=defence,
+        mighty=mighty,
+        two_handed=two_handed,
+        mounted=mounted,
+        cover=cover,
+        ranged=ranged,
+        finish=finish,
+        rng=rng,
+        options=options,
+        called=called,
+    )
+    return after, hit
+
+
+def resolve_attack_in_place(
+    target: Combatant,
+    roll: DamageRoll,
+    weapon: str | Weapon = "plain",
+    *,
+    defence: str = "armor",
+    mighty: bool = False,
+    two_handed: bool = False,
+    mounted: bool = False,
+    cover: str | Factor | None = None,
+    ranged: bool | None = None,
+    finish: str | None = None,
+    rng: np.random.Generator | None = None,
+    options: Options = DEFAULT_OPTIONS,
+    called: str | None = None,
+) -> Hit:
+    """:func:`resolve_attack` on ``target`` itself (the battle's own record); what it did."""
     w, protected, is_ranged, heard = _attack_setup(
         target, weapon, defence, cover, ranged, options, called
     )
@@ -458,9 +502,11 @@ def attack_dist(
 
     def after(outcome: tuple[int, bool]) -> Dist:
         roll = DamageRoll(outcome[0], (), outcome[1])
-        return _exact(
-            lambda draw: _attack_core(
-                target,
+
+        def hit(draw: Draw) -> Combatant:
+            c = target.copy()  # every sequence of faces strikes a record of its own
+            _attack_core(
+                c,
                 roll,
                 w,
                 defence=defence,
@@ -474,7 +520,9 @@ def attack_dist(
                 draw=draw,
                 heard=heard,
                 called=called,
-            )[0]
-        )
+            )
+            return c
+
+        return _exact(hit)
 
     return damage_roll_dist(dice, options.damage, options.max_damage).bind(after)

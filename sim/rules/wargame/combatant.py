@@ -8,7 +8,8 @@ record.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from sim.errors import SimError
@@ -70,6 +71,39 @@ def pool_maximum(
 
 
 @dataclass(frozen=True, slots=True)
+class Worn:
+    """What a creature's worn armor is, beside its value: the d6 Armors table's properties.
+
+    Any piece worn gives its property (RULES.md 1.5): metal (blocks warbows), loud (chain,
+    scale, plate), ignitable (a gambeson), ``prevents_dismemberment`` (plate),
+    ``limbs_unprotected`` (lamellar).
+    """
+
+    metal: bool = False
+    loud: bool = False
+    ignitable: bool = False
+    prevents_dismemberment: bool = False
+    limbs_unprotected: bool = False
+
+
+@lru_cache(maxsize=1024)
+def _worn(kinds: tuple[str, ...]) -> Worn:
+    """The properties of armor of these ``kinds`` worn together (looked up once per set)."""
+    specs = [armor_spec(k) for k in kinds]
+    return Worn(
+        metal=any(s.metal for s in specs),
+        loud=any(s.loud for s in specs),
+        ignitable=any(s.ignitable for s in specs),
+        prevents_dismemberment=any(s.prevents_dismemberment for s in specs),
+        limbs_unprotected=any(s.limbs_unprotected for s in specs),
+    )
+
+
+def _worn_by(armor: tuple[ArmorPiece, ...]) -> Worn:
+    return _worn(tuple([p.kind for p in armor]))
+
+
+@dataclass(frozen=True, slots=True)
 class Wound:
     """One lost HD: its ``type`` (None for a plain wound) and ``source``."""
 
@@ -81,7 +115,7 @@ _new = object.__new__
 _set = object.__setattr__
 
 
-@dataclass(frozen=True)  # no slots: see evolve
+@dataclass(unsafe_hash=True)  # mutable, owned by a battle; no slots (see copy)
 class Combatant:
     """A creature's War Game state, or a faction's pool (``faction=True``) at large scale.
 
@@ -95,10 +129,15 @@ class Combatant:
     ``conditions`` are the lasting conditions of lingering wounds and lost limbs (blinded,
     ``lost_arm``, ``lost_leg``, shaken: :mod:`sim.rules.wargame.conditions`).
 
-    Change one with :meth:`evolve`. Unlike the other records it keeps its fields in a
-    ``__dict__`` (no ``slots``): a changed copy is then one dict copy, four times faster than
-    ``dataclasses.replace`` setting 29 frozen slots one by one, and the battle makes a
-    hundred or more per fight.
+    The battle owns its creatures' records and changes them in place, through the rules
+    named ``..._in_place`` (:func:`~sim.rules.wargame.maneuvers.pay_maneuver_in_place`,
+    :func:`~sim.rules.wargame.attacks.resolve_attack_in_place`): a blow changes a few of
+    its numbers, not a copy of all of them. Every other rule, and every rule of that name
+    without the suffix, leaves the record it is given alone and returns a changed one
+    (:meth:`evolve`), so that a rule can be tested, and its exact distribution computed, on
+    records nobody else holds. Records are equal and hashed by value (exact distributions
+    hold them); one that is a key or in a set is never changed. No ``slots``: a copy is one
+    dict copy (:meth:`copy`).
     """
 
     hit_dice: int
@@ -136,8 +175,11 @@ class Combatant:
     maneuver_dice: int | None = None
     faction: bool = False
     leader_out: bool = False
+    worn: Worn = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if "worn" not in self.__dict__:
+            self.worn = _worn_by(self.armor)
         if self.hit_dice < 0 or not 0 <= self.spendable <= self.hit_dice:
             raise SimError(f"need 0 <= spendable ({self.spendable}) <= hit_dice ({self.hit_dice})")
         if not 0 <= self.armor_pool <= self.armor_max:
@@ -145,8 +187,14 @@ class Combatant:
                 f"need 0 <= armor_pool ({self.armor_pool}) <= armor_max ({self.armor_max})"
             )
 
+    def copy(self) -> Combatant:
+        """A record of its own with the same values (for a rule that changes it in place)."""
+        new = _new(Combatant)
+        _set(new, "__dict__", self.__dict__.copy())
+        return new
+
     def evolve(self, **changes: Any) -> Combatant:
-        """The record with ``changes``, as ``dataclasses.replace`` makes it (checks included).
+        """A new record with ``changes``, as ``dataclasses.replace`` makes it (checks included).
 
         Returns the record itself when nothing changes.
         """
@@ -159,6 +207,8 @@ class Combatant:
         merged = fields | changes  # a dict copy (faster than {**fields, **changes})
         if len(merged) != len(fields):  # a name that is not a field
             raise TypeError(f"Combatant has no field {sorted(changes.keys() - fields.keys())}")
+        if "armor" in changes:
+            merged["worn"] = _worn_by(merged["armor"])
         new = _new(type(self))
         _set(new, "__dict__", merged)
         hd = merged["hit_dice"]  # __post_init__'s checks inline; it raises the error
@@ -217,9 +267,7 @@ def effective_pool(c: Combatant) -> int:
 
 def warbow_blocked(c: Combatant) -> bool:
     """True if a shield or metal armor (chain, scale, lamellar, plate) blocks warbows."""
-    if c.arrow_proof or c.shield > 0:
-        return True
-    return any(armor_spec(p.kind).metal for p in c.armor)
+    return c.arrow_proof or c.shield > 0 or c.worn.metal
 
 
 def inventory_left(c: Combatant) -> int:
@@ -227,28 +275,24 @@ def inventory_left(c: Combatant) -> int:
     return max(0, c.inventory_slots - c.inventory_lost)
 
 
-def _worn(c: Combatant, prop: str) -> bool:
-    return any(getattr(armor_spec(p.kind), prop) for p in c.armor)
-
-
 def is_loud(c: Combatant) -> bool:
     """True if it wears loud armor: chain or plate, "loud as hell" [S]."""
-    return _worn(c, "loud")
+    return c.worn.loud
 
 
 def is_ignitable(c: Combatant) -> bool:
     """True if it wears armor that "can be ignited" [S]: a gambeson."""
-    return _worn(c, "ignitable")
+    return c.worn.ignitable
 
 
 def limbs_unprotected(c: Combatant) -> bool:
     """True if its armor cannot protect arms or legs from called shots [S]: lamellar."""
-    return _worn(c, "limbs_unprotected")
+    return c.worn.limbs_unprotected
 
 
 def prevents_dismemberment(c: Combatant) -> bool:
     """True if it wears armor that "prevents dismemberment" [S]: plate."""
-    return _worn(c, "prevents_dismemberment")
+    return c.worn.prevents_dismemberment
 
 
 def lingering_wounds(c: Combatant) -> int:

@@ -50,15 +50,24 @@ def add_condition(c: Combatant, name: str) -> Combatant:
 
     A condition it has already adds nothing.
     """
+    if has_condition(c, name) and name in CONDITIONS:
+        return c
+    c = c.copy()
+    add_condition_in_place(c, name)
+    return c
+
+
+def add_condition_in_place(c: Combatant, name: str) -> None:
+    """:func:`add_condition` on ``c`` itself."""
     if name not in CONDITIONS:
         raise unknown("condition", name, CONDITIONS)
     if has_condition(c, name):
-        return c
-    c = c.evolve(conditions=c.conditions + (name,))
+        return
+    c.conditions += (name,)
     if name == LOST_ARM and c.shield:
-        top = max(0, c.armor_max - c.shield)
-        c = c.evolve(shield=0, armor_max=top, armor_pool=min(c.armor_pool, top))
-    return c
+        c.armor_max = top = max(0, c.armor_max - c.shield)
+        c.shield = 0
+        c.armor_pool = min(c.armor_pool, top)
 
 
 def condition_roll(draw: Draw) -> str:

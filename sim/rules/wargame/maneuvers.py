@@ -43,12 +43,19 @@ def can_spend(c: Combatant, n: int = 1, purpose: str = "other") -> bool:
 
 def spend(c: Combatant, n: int, purpose: str = "other") -> Combatant:
     """``c`` with ``n`` HD spent; :class:`SimError` if it may not spend them."""
+    c = c.copy()
+    spend_in_place(c, n, purpose)
+    return c
+
+
+def spend_in_place(c: Combatant, n: int, purpose: str = "other") -> None:
+    """:func:`spend` on ``c`` itself."""
     if not can_spend(c, n, purpose):
         raise SimError(
             f"cannot spend {n} HD for {purpose}: {c.spendable} left, status {c.status}"
             + (", distracted" if c.distracted else "")
         )
-    return c.evolve(spendable=c.spendable - n)
+    c.spendable -= n
 
 
 def maneuver_cost(hd: int) -> int:
@@ -100,7 +107,15 @@ class Maneuver:
 def pay_maneuver(
     c: Combatant, kind: str = "attack", options: Options = DEFAULT_OPTIONS
 ) -> tuple[Combatant, Maneuver]:
-    """Spend the HD for a maneuver of ``kind``.
+    """Spend the HD for a maneuver of ``kind``: the creature after, and what it paid."""
+    c = c.copy()
+    return c, pay_maneuver_in_place(c, kind, options)
+
+
+def pay_maneuver_in_place(
+    c: Combatant, kind: str = "attack", options: Options = DEFAULT_OPTIONS
+) -> Maneuver:
+    """:func:`pay_maneuver` on ``c`` itself; what it paid.
 
     What :func:`maneuver_price` and :func:`spend` check, checked once (every attack pays).
     """
@@ -114,7 +129,8 @@ def pay_maneuver(
     paid = _PAID.get((kind, cost, broken))
     if paid is None:  # a frozen record: one per kind, cost and broken bones, shared
         paid = _PAID[kind, cost, broken] = Maneuver(kind, cost, broken)
-    return c.evolve(spendable=c.spendable - cost), paid
+    c.spendable -= cost
+    return paid
 
 
 _PAID: dict[tuple[str, int, bool], Maneuver] = {}
@@ -133,6 +149,11 @@ def broken_bones_dist() -> Dist:
 def declare_mighty(attacker: Combatant) -> Combatant:
     """The attacker after declaring a mighty attack: no dodging until its next turn."""
     return attacker.evolve(mighty_attack_pending=True)
+
+
+def declare_mighty_in_place(attacker: Combatant) -> None:
+    """:func:`declare_mighty` on ``attacker`` itself."""
+    attacker.mighty_attack_pending = True
 
 
 def can_dodge(c: Combatant) -> bool:

@@ -31,13 +31,19 @@ def apply_wound_type(c: Combatant, kind: str | None) -> Combatant:
     """
     if kind is None:
         return c
+    c = c.copy()
+    _apply_wound_type_in_place(c, kind)
+    return c
+
+
+def _apply_wound_type_in_place(c: Combatant, kind: str) -> None:
     name = wound_type(kind).name
     if name == "bleeding":
-        top = bleed_armor_max(c.armor_max)
-        return c.evolve(armor_max=top, armor_pool=min(c.armor_pool, top))
-    if name == "burning":
-        return c.evolve(burning=True, armor_pool=0)
-    return c
+        c.armor_max = top = bleed_armor_max(c.armor_max)
+        c.armor_pool = min(c.armor_pool, top)
+    elif name == "burning":
+        c.burning = True
+        c.armor_pool = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +86,8 @@ def lose_hd(
     incapacitated. Hitting an incapacitated creature with ``finish="kill"`` kills it. Only the
     first lost HD carries ``wound_type``, whose effect is applied.
     """
-    after = _lose_hd(c, n, source, wound_type, finish, options)
+    after = c.copy()
+    lose_hd_in_place(after, n, source, wound_type, finish, options)
     lost = c.hit_dice - after.hit_dice
     hd_loss = HdLoss(
         source, lost, c.hit_dice, after.hit_dice, wound_type if lost else None, after.status
@@ -88,15 +95,15 @@ def lose_hd(
     return after, hd_loss
 
 
-def _lose_hd(
+def lose_hd_in_place(
     c: Combatant,
     n: int,
-    source: str,
-    wound_type: str | None,
-    finish: str | None,
-    options: Options,
-) -> Combatant:
-    """:func:`lose_hd`'s creature, without its :class:`HdLoss` (an attack's wounds need none)."""
+    source: str = "wound",
+    wound_type: str | None = None,
+    finish: str | None = None,
+    options: Options = DEFAULT_OPTIONS,
+) -> None:
+    """:func:`lose_hd` on ``c`` itself, without its :class:`HdLoss` (an attack's need none)."""
     finish = options.finish if finish is None else finish
     if finish != "incapacitate" and finish != "kill":
         _check_choice("finish", finish, ("incapacitate", "kill"))
@@ -111,13 +118,16 @@ def _lose_hd(
         spendable = min(c.spendable, hd_after)
     else:
         spendable = min(max(0, c.spendable - lost), hd_after)
-    new_wounds = (_wound(wound_type, source),) if lost == 1 else _wounds(lost, wound_type, source)
-    after = c.evolve(
-        hit_dice=hd_after, spendable=spendable, status=status, wounds=c.wounds + new_wounds
-    )
     if lost:
-        after = apply_wound_type(after, wound_type)
-    return after
+        new_wounds = (
+            (_wound(wound_type, source),) if lost == 1 else _wounds(lost, wound_type, source)
+        )
+        c.wounds += new_wounds
+    c.hit_dice = hd_after
+    c.spendable = spendable
+    c.status = status
+    if lost and wound_type is not None:
+        _apply_wound_type_in_place(c, wound_type)
 
 
 def _wounds(lost: int, wound_type: str | None, source: str) -> tuple[Wound, ...]:
