@@ -442,7 +442,7 @@ def attack(b: Battle, f: Fighter, target: Fighter) -> None:
     defence = guard.defence(guard.wants_dodge(would_wound, would_out), can_dodge, can_block)
     before = tw.hit_dice
     subdued = tw.subdued
-    hit = wargame.resolve_attack_in_place(
+    blow = wargame.resolve_attack_in_place(
         tw,
         roll,
         weapon,
@@ -456,14 +456,14 @@ def attack(b: Battle, f: Fighter, target: Fighter) -> None:
         called=called,
     )
     if b.log is not None:  # describing the blow costs more than the blow; only when logged
-        b.note(f.name, word, target.name, dice=roll.describe(), result=hit.describe())
-    if hit.damage > 0 and not hit.dodged:
+        b.note(f.name, word, target.name, dice=roll.describe(), result=blow.hit().describe())
+    if blow.damage > 0 and not blow.dodged:
         b.damaged()
-    after_harm(b, f, target, len(hit.wounds), before - target.wg.hit_dice)
+    after_harm(b, f, target, len(blow.wounds), before - target.wg.hit_dice)
     if weapon.effect == "subdue" and target.wg.subdued and not subdued and target.active:
         whip_follow(b, f, target)
-    if b.field is not None and hit.shoved_ft and target.in_fight:
-        hazard = b.field.shove(f, target, hit.shoved_ft)
+    if b.field is not None and blow.shoved_ft and target.in_fight:
+        hazard = b.field.shove(f, target, blow.shoved_ft)
         if hazard:
             into_hazard(b, f, target, hazard)
 

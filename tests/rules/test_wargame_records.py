@@ -9,19 +9,24 @@ from sim.rules.wargame.attacks import Hit
 from sim.rules.wargame.damage import DamageRoll
 
 
-def test_an_attacks_hit_has_every_field_and_equals_the_one_its_class_makes():
+def test_an_attack_in_place_is_the_attack_on_a_copy():
+    """``resolve_attack_in_place`` changes the record as ``resolve_attack`` makes its copy."""
     target = wargame.combatant(3, armor=["chain"])
-    for defence, total in (("armor", 9), ("dodge", 9), ("armor", 2)):
-        _, hit = wargame.resolve_attack(
-            target,
-            DamageRoll(total, (total,), False),
-            "axe",
-            defence=defence,
-            rng=np.random.default_rng(1),
+    for defence, total in (("armor", 9), ("dodge", 9), ("armor", 2), ("armor", 16)):
+        roll = DamageRoll(total, (total,), total == 16)
+        after, hit = wargame.resolve_attack(
+            target, roll, "axe", defence=defence, mighty=True, rng=np.random.default_rng(1)
         )
-        assert set(vars(hit)) == {f.name for f in fields(Hit)}
-        assert hit == Hit(**vars(hit))
-        assert hash(hit) == hash(Hit(**vars(hit)))
+        mine = target.copy()
+        blow = wargame.resolve_attack_in_place(
+            mine, roll, "axe", defence=defence, mighty=True, rng=np.random.default_rng(1)
+        )
+        assert (
+            mine == after and mine is not after and target == wargame.combatant(3, armor=["chain"])
+        )
+        assert blow.hit() == hit
+        assert (blow.damage, blow.dodged, blow.wounds) == (hit.damage, hit.dodged, hit.wounds)
+        assert hash(hit) == hash(Hit(**{f.name: getattr(hit, f.name) for f in fields(Hit)}))
 
 
 def test_wound_records_are_shared_but_equal_to_new_ones():

@@ -103,7 +103,13 @@ public API, so ``from sim.rules import wargame`` then ``wargame.<name>`` reaches
 
 from __future__ import annotations
 
-from sim.rules.wargame.attacks import Hit, attack_dist, resolve_attack, resolve_attack_in_place
+from sim.rules.wargame.attacks import (
+    Blow,
+    Hit,
+    attack_dist,
+    resolve_attack,
+    resolve_attack_in_place,
+)
 from sim.rules.wargame.base import (
     ACT_NOW_COST,
     BACK_IN_ROUNDS,
@@ -415,6 +421,7 @@ __all__ = [
     "apply_wound_type",
     "bleed_armor_max",
     "lose_hd",
+    "Blow",
     "Hit",
     "attack_dist",
     "resolve_attack",

@@ -21,8 +21,8 @@ from sim.rules.wargame.base import (
     WOUND_HD,
     Draw,
     _check_choice,
+    _d,
     _exact,
-    _rng_draw,
     _roll_amount,
 )
 from sim.rules.wargame.called import LIMBS, called_damage, dismembers, lost_limb
@@ -46,7 +46,7 @@ from sim.rules.wargame.tables import Factor, Weapon, armor_spec, factor, weapon
 from sim.rules.wargame.wounds import _weapon_wound_type, lose_hd_in_place
 
 
-@dataclass(frozen=True)  # no slots: _Blow.done makes one from a dict (see there)
+@dataclass(frozen=True, slots=True)
 class Hit:
     """What one attack did to its target (the before/after numbers a log line needs)."""
 
@@ -100,8 +100,13 @@ class Hit:
         return "; ".join(parts)
 
 
-class _Blow:
-    """One attack being applied to its target, which it changes in place (private)."""
+class Blow:
+    """One attack applied to its target, which it changes in place: what the battle reads.
+
+    ``damage`` (after a two-handed grip or a called shot's halving), ``dodged``, ``blocked``,
+    ``shoved_ft`` and :attr:`wounds`; :meth:`hit` is the whole report (:class:`Hit`), made
+    only when asked for (a battle asks only when it logs).
+    """
 
     __slots__ = (
         "c",
@@ -110,13 +115,19 @@ class _Blow:
         "defence",
         "finish",
         "options",
-        "draw",
+        "rng",
+        "script",
         "called",
         "effects",
-        "shoved",
+        "shoved_ft",
         "severed",
         "before",
+        "after",
+        "damage",
+        "dodged",
+        "blocked",
     )
+    after: tuple[int, int, int, tuple[Wound, ...], Status]
 
     def __init__(
         self,
@@ -126,8 +137,9 @@ class _Blow:
         defence: str,
         finish: str,
         options: Options,
-        draw: Draw,
+        rng: np.random.Generator | None,
         called: str | None = None,
+        script: Draw | None = None,
     ) -> None:
         self.c = target
         self.roll = roll
@@ -135,13 +147,25 @@ class _Blow:
         self.defence = defence
         self.finish = finish
         self.options = options
-        self.draw = draw
+        self.rng = rng
+        self.script = script  # the exact oracle's faces (_exact), instead of rng
         self.called = called
         self.effects: list[str] = []
-        self.shoved = 0
+        self.shoved_ft = 0
         self.severed: str | None = None
-        # what the Hit compares: armor, armor max, HD and wounds before the blow
+        # what the Hit compares: armor, armor max, HD and wounds before the blow (and after:
+        # the same and the status, set by done)
         self.before = (target.armor_pool, target.armor_max, target.hit_dice, len(target.wounds))
+        self.damage = 0
+        self.dodged = self.blocked = False
+
+    def draw(self, sides: int) -> int:
+        """A die of ``sides`` faces, from the battle's generator (or the oracle's script)."""
+        if self.script is not None:
+            return self.script(sides)
+        if self.rng is None:
+            raise SimError("this attack rolls dice: pass rng")
+        return _d(self.rng, sides)
 
     def lose(self, n: int, source: str, kind: str | None = None) -> None:
         """The target loses ``n`` HD (a wound of ``kind`` first)."""
@@ -174,66 +198,64 @@ class _Blow:
                 return "lingering"
         return _weapon_wound_type(self.w, self.options, self.draw)
 
-    def done(self, dodged: bool = False, blocked: bool = False, damage: int = 0) -> Hit:
-        """The :class:`Hit` that says what the attack did.
+    def done(self, dodged: bool = False, blocked: bool = False, damage: int = 0) -> Blow:
+        """The blow, finished: what it did and the target's numbers after it."""
+        c = self.c
+        self.dodged, self.blocked, self.damage = dodged, blocked, damage
+        self.after = (c.armor_pool, c.armor_max, c.hit_dice, c.wounds, c.status)
+        return self
 
-        The record is made as ``Hit(**fields)`` would make it, from one dict (a frozen
-        dataclass sets its fields one ``object.__setattr__`` at a time; every attack makes one).
-        """
-        c, roll = self.c, self.roll
-        armor, armor_max, hd, wounds = self.before
-        hit = _new(Hit)
-        _set(
-            hit,
-            "__dict__",
-            {
-                "weapon": self.w.name,
-                "defence": self.defence,
-                "dodged": dodged,
-                "blocked": blocked,
-                "rolled": roll.total,
-                "damage": damage,
-                "faces": roll.faces,
-                "is_max": roll.is_max and damage > 0,
-                "armor_before": armor,
-                "armor_after": c.armor_pool,
-                "armor_max_before": armor_max,
-                "armor_max_after": c.armor_max,
-                "hd_before": hd,
-                "hd_after": c.hit_dice,
-                "wounds": c.wounds[wounds:],
-                "effects": tuple(self.effects),
-                "shoved_ft": self.shoved,
-                "breaks_engagement": bool(self.shoved) and self.options.spear_breaks_engagement,
-                "status": c.status,
-            },
+    @property
+    def wounds(self) -> tuple[Wound, ...]:
+        """The wounds the blow dealt."""
+        return self.after[3][self.before[3] :]
+
+    def hit(self) -> Hit:
+        """The :class:`Hit` that says what the attack did."""
+        armor, armor_max, hd, _ = self.before
+        armor_after, armor_max_after, hd_after, _, status = self.after
+        roll, shoved = self.roll, self.shoved_ft
+        return Hit(
+            self.w.name,
+            self.defence,
+            self.dodged,
+            self.blocked,
+            roll.total,
+            self.damage,
+            roll.faces,
+            roll.is_max and self.damage > 0,
+            armor,
+            armor_after,
+            armor_max,
+            armor_max_after,
+            hd,
+            hd_after,
+            self.wounds,
+            tuple(self.effects),
+            shoved,
+            bool(shoved) and self.options.spear_breaks_engagement,
+            status,
         )
-        return hit
-
-
-_new = object.__new__
-_set = object.__setattr__
 
 
 def _attack_core(
-    target: Combatant,
-    roll: DamageRoll,
-    w: Weapon,
-    *,
-    defence: str,
+    blow: Blow,
     mighty: bool,
     two_handed: bool,
     mounted: bool,
     protected: bool,
     ranged: bool,
-    finish: str,
-    options: Options,
-    draw: Draw,
-    heard: str | None = None,
-    called: str | None = None,
-) -> Hit:
-    """The attack on ``target``, which it changes in place; what it did."""
-    blow = _Blow(target, roll, w, defence, finish, options, draw, called)
+    heard: str | None,
+) -> Blow:
+    """The ``blow``, on the target it changes in place."""
+    target, roll, w, options, called, defence = (
+        blow.c,
+        blow.roll,
+        blow.w,
+        blow.options,
+        blow.called,
+        blow.defence,
+    )
     if defence == "dodge":
         return _dodged(blow)
     if defence == "block":
@@ -271,12 +293,12 @@ def _attack_core(
             blow.lose(MIGHTY_HD, "mighty")
             blow.effects.append(f"mighty attack removes {MIGHTY_HD} HD")
     if w.effect == "shove" and w.trigger == "hit" and not is_out(blow.c):
-        blow.shoved = int(w.amount)
+        blow.shoved_ft = int(w.amount)
         blow.effects.append(f"{w.name}: shoved {w.amount} ft")
     return blow.done(damage=damage)
 
 
-def _dodged(blow: _Blow) -> Hit:
+def _dodged(blow: Blow) -> Blow:
     """The target spends 1 HD and avoids the attack altogether."""
     if not can_dodge(blow.c):
         raise SimError("the target cannot dodge now")
@@ -284,7 +306,7 @@ def _dodged(blow: _Blow) -> Hit:
     return blow.done(dodged=True)
 
 
-def _blocked(blow: _Blow) -> Hit:
+def _blocked(blow: Blow) -> Blow:
     """The target blocks with an inventory slot (option ``inventory_block``); the item is lost."""
     if not blow.options.inventory_block:
         raise SimError("blocking with an inventory slot is off (option inventory_block)")
@@ -294,7 +316,7 @@ def _blocked(blow: _Blow) -> Hit:
     return blow.done(blocked=True)
 
 
-def _strike(blow: _Blow, damage: int) -> None:
+def _strike(blow: Blow, damage: int) -> None:
     """The damage meets the target: past armor, straight to HD, or into the armor pool.
 
     Guns and garrotes ignore armor; an unblocked warbow hits HD; otherwise the pool absorbs
@@ -325,7 +347,7 @@ def _strike(blow: _Blow, damage: int) -> None:
             blow.lose(WOUND_HD, "wound", blow.wound_type())
 
 
-def _max_damage(blow: _Blow, mounted: bool) -> None:
+def _max_damage(blow: Blow, mounted: bool) -> None:
     """A weapon's max-damage effect: axe strips, torch ignites, whip subdues, lance skewers."""
     w = blow.w
     if w.trigger == "max_damage" and w.effect == "strip_hd":
@@ -419,7 +441,7 @@ def resolve_attack(
     1d4, for ``wound_types="rolled"`` and for a lingering wound's condition.
     """
     after = target.copy()
-    hit = resolve_attack_in_place(
+    blow = resolve_attack_in_place(
         after,
         roll,
         weapon,
@@ -434,7 +456,7 @@ def resolve_attack(
         options=options,
         called=called,
     )
-    return after, hit
+    return after, blow.hit()
 
 
 def resolve_attack_in_place(
@@ -452,27 +474,17 @@ def resolve_attack_in_place(
     rng: np.random.Generator | None = None,
     options: Options = DEFAULT_OPTIONS,
     called: str | None = None,
-) -> Hit:
-    """:func:`resolve_attack` on ``target`` itself (the battle's own record); what it did."""
+) -> Blow:
+    """:func:`resolve_attack` on ``target`` itself (the battle's own record); the :class:`Blow`.
+
+    Its :meth:`Blow.hit` is the :class:`Hit` that :func:`resolve_attack` returns.
+    """
     w, protected, is_ranged, heard = _attack_setup(
         target, weapon, defence, cover, ranged, options, called
     )
-    return _attack_core(
-        target,
-        roll,
-        w,
-        defence=defence,
-        mighty=mighty,
-        two_handed=two_handed,
-        mounted=mounted,
-        protected=protected,
-        ranged=is_ranged,
-        finish=options.finish if finish is None else finish,
-        options=options,
-        draw=_rng_draw(rng),
-        heard=heard,
-        called=called,
-    )
+    fin = options.finish if finish is None else finish
+    blow = Blow(target, roll, w, defence, fin, options, rng, called)
+    return _attack_core(blow, mighty, two_handed, mounted, protected, is_ranged, heard)
 
 
 def attack_dist(
@@ -505,22 +517,8 @@ def attack_dist(
 
         def hit(draw: Draw) -> Combatant:
             c = target.copy()  # every sequence of faces strikes a record of its own
-            _attack_core(
-                c,
-                roll,
-                w,
-                defence=defence,
-                mighty=mighty,
-                two_handed=two_handed,
-                mounted=mounted,
-                protected=protected,
-                ranged=is_ranged,
-                finish=fin,
-                options=options,
-                draw=draw,
-                heard=heard,
-                called=called,
-            )
+            blow = Blow(c, roll, w, defence, fin, options, None, called, draw)
+            _attack_core(blow, mighty, two_handed, mounted, protected, is_ranged, heard)
             return c
 
         return _exact(hit)

@@ -48,15 +48,6 @@ def _d(rng: np.random.Generator, sides: int) -> int:
 Draw = Callable[[int], int]
 
 
-def _rng_draw(rng: np.random.Generator | None) -> Draw:
-    def draw(sides: int) -> int:
-        if rng is None:
-            raise SimError("this attack rolls dice: pass rng")
-        return _d(rng, sides)
-
-    return draw
-
-
 class _Branch(Exception):
     def __init__(self, sides: int) -> None:
         self.sides = sides
