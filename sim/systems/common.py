@@ -56,7 +56,11 @@ def choose_target(b: Battle, f: Fighter) -> Fighter | None:
     if t.target not in ("weakest", "leader"):
         return t.choose_target(rank_and_file(b, targets(b, f)), b.rng)
     others = [s for s in b.sides.values() if s.name != f.side]
-    active = any(s.active for s in others)
+    active = False
+    for s in others:  # (a loop, not any() of a generator: every attack asks)
+        if s.active:
+            active = True
+            break
     if t.target == "leader" and not b.large:
         eligible = is_active if active else is_in_fight
         lead = next((x for s in others for x in s.leaders if eligible(x)), None)

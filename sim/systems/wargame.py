@@ -153,8 +153,10 @@ def turn(b: Battle, f: Fighter) -> None:
     start_of_turn(b, f)
     acted = False
     used_factor = False
-    while f.active and not b.ended and wargame.can_maneuver(f.wg, "attack", b.frame):
-        cost = wargame.maneuver_price(f.wg, "attack", b.frame)
+    while f.active and not b.ended:
+        cost = wargame.price_now(f.wg, "attack", b.frame)
+        if not cost:
+            break
         if acted and f.wg.spendable - cost < reserve(b, f):
             break
         if not b.has_enemies(f):

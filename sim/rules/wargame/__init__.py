@@ -256,6 +256,7 @@ from sim.rules.wargame.maneuvers import (
     maneuver_price,
     pay_maneuver,
     pay_maneuver_in_place,
+    price_now,
     roll_broken_bones,
     spend,
 )
@@ -407,6 +408,7 @@ __all__ = [
     "maneuver_price",
     "pay_maneuver",
     "pay_maneuver_in_place",
+    "price_now",
     "roll_broken_bones",
     "spend",
     "Absorb",

@@ -65,26 +65,35 @@ def maneuver_cost(hd: int) -> int:
     return min(MANEUVER_COST, hd)
 
 
-def can_maneuver(c: Combatant, kind: str = "attack", options: Options = DEFAULT_OPTIONS) -> bool:
-    """True if ``c`` can pay for a maneuver of ``kind`` now (see :data:`MANEUVERS`)."""
+def price_now(c: Combatant, kind: str = "attack", options: Options = DEFAULT_OPTIONS) -> int:
+    """HD a maneuver of ``kind`` (:data:`MANEUVERS`) costs ``c`` now; 0 if it cannot do one.
+
+    All remaining HD with broken bones, else 2 or 1: :func:`can_maneuver` and
+    :func:`maneuver_price` in one look (every turn asks both).
+    """
     if kind not in MANEUVERS:
         _check_choice("maneuver", kind, MANEUVERS)
     if kind == "move" and c.grappled:
-        return False  # held: it cannot move until it breaks free [H]
-    if kind in ("attack", "move") and has_broken_bones(c):
-        if options.broken_bones == "forbidden":
-            return False
-    purpose = "run" if kind == "move" else kind
-    return can_spend(c, 1, purpose)
+        return 0  # held: it cannot move until it breaks free [H]
+    broken = (kind == "attack" or kind == "move") and has_broken_bones(c)
+    if broken and options.broken_bones == "forbidden":
+        return 0
+    if not can_spend(c, 1, "run" if kind == "move" else kind):
+        return 0
+    return c.spendable if broken else min(MANEUVER_COST, c.spendable)
+
+
+def can_maneuver(c: Combatant, kind: str = "attack", options: Options = DEFAULT_OPTIONS) -> bool:
+    """True if ``c`` can pay for a maneuver of ``kind`` now (see :data:`MANEUVERS`)."""
+    return price_now(c, kind, options) > 0
 
 
 def maneuver_price(c: Combatant, kind: str = "attack", options: Options = DEFAULT_OPTIONS) -> int:
     """HD a maneuver of ``kind`` costs ``c``: all remaining HD with broken bones, else 2 or 1."""
-    if not can_maneuver(c, kind, options):
+    price = price_now(c, kind, options)
+    if not price:
         raise SimError(f"cannot perform a {kind} maneuver now")
-    if kind in ("attack", "move") and has_broken_bones(c):
-        return c.spendable
-    return min(MANEUVER_COST, c.spendable)  # maneuver_cost: spendable is 1 or more here
+    return price  # maneuver_cost: spendable is 1 or more here
 
 
 @dataclass(frozen=True, slots=True)
