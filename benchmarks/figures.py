@@ -188,6 +188,33 @@ def sweep_scaling(cfg: Config) -> Figure:
     )
 
 
+def _bare_fight_seconds(exp_file: Path, runs: int, sample: int = 4_000) -> float:
+    """Seconds per run of the battles of ``runs`` runs alone (``fight``, one core).
+
+    Timed on ``sample`` of them spread evenly over the design points, the best of 3 passes,
+    so that other load on the machine counts as little as it can.
+    """
+    from sim.experiment import load_experiment
+    from sim.run import fight
+    from sim.scenario import parse_scenario
+
+    exp = load_experiment(exp_file)
+    ids = range(0, runs, max(1, runs // sample))
+    points = {exp.point_of(i) for i in ids}
+    scenarios = {
+        p: parse_scenario(exp.scenario_text, exp.scenario_path, exp.point_overrides(p))
+        for p in points
+    }
+    jobs = [(scenarios[exp.point_of(i)], exp.run_seed(i)) for i in ids]
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        for scenario, seed in jobs:
+            fight(scenario, seed)
+        best = min(best, time.perf_counter() - start)
+    return best / len(jobs)
+
+
 def mesa_batch_run(cfg: Config) -> Figure:
     """Figure 3: the same runs through ``mesa.batch_run(number_processes=2)`` and our sweep."""
     from benchmarks import mesa_baseline
@@ -208,6 +235,9 @@ def mesa_batch_run(cfg: Config) -> Figure:
     if got != runs:
         raise RuntimeError(f"mesa.batch_run returned {got} runs of {runs}")
     ratio = theirs / ours
+    bare = _bare_fight_seconds(exp_file, runs)
+    ceiling = theirs / (runs * bare / 2)
+    cfg.log(f"  figure 3: the battles alone, 1 core {1 / bare:8.0f} runs/s; ceiling {ceiling:.2f}x")
     return Figure(
         "mesa_batch_run",
         "2-worker sweep against mesa.batch_run, 2 processes",
@@ -223,6 +253,11 @@ def mesa_batch_run(cfg: Config) -> Figure:
             "seconds_mesa_batch_run": round(theirs, 2),
             "mesa_rows": len(rows),
             "best_of": cfg.repeats,
+            "bare_battle_ms": round(bare * 1000, 3),
+            "ceiling_x": round(ceiling, 2),
+            "ceiling": "mesa.batch_run's seconds over those of the battles alone (sim.run.fight, "
+            "serial, no rows or files) shared perfectly by 2 cores: the ratio of a sweep that "
+            "cost nothing but its battles",
             "baseline": "benchmarks/mesa_baseline.py: Battle + DataCollector (every step), "
             "data_collection_period=-1; list of dicts in memory, no DataFrame or file",
             "sim_sweep": "runs, rounds and fighters tables written to Parquet",
