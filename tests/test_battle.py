@@ -998,3 +998,28 @@ def test_failed_leader_killing_wounds_the_attacking_faction():
     assert red_wounds >= 3
     after = b.log[b.log.index(lk) + 1 :]  # the leader is still in the fight: it attacks next
     assert next(e for e in after if "b0" in (e["actor"], e["target"]))["action"] == "attack"
+
+
+def test_a_fleeing_fighters_blow_that_ends_the_battle_leaves_it_on_the_field():
+    """Blue3 flees, strikes back and takes red's last fighter out: the battle is over.
+
+    Found by tests/test_battle_properties.py: it used to run off after the end, so the
+    winner had nobody left in the fight.
+    """
+    spec = {"red": (2, 2, 2, 4), "blue": (1, 1, 1, 4)}
+    sc = Scenario(
+        sides=tuple(
+            Side(
+                name,
+                tuple(FighterSpec(f"{name}{i}", hit_dice=hd) for i, hd in enumerate(hds)),
+                tactic=TacticSpec("aggressive"),
+            )
+            for name, hds in spec.items()
+        ),
+        max_rounds=50,
+    )
+    b = run_battle(sc, seed=2, events=True)
+    assert (b.winner, b.end_reason) == ("blue", "defeat")
+    blue3 = by_name(b, "blue3")
+    assert blue3.status == Status.FLEEING  # it struck the last blow while fleeing
+    assert b.log is not None and b.log[-1]["action"] == "end"

@@ -137,7 +137,8 @@ def armed(f: Fighter) -> bool:
 def turn(b: Battle, f: Fighter) -> None:
     """``f``'s War Game turn: its maneuvers, paid in HD, until it keeps its reserve.
 
-    A fleeing creature only runs (it may strike back if damaged while fleeing). Otherwise:
+    A fleeing creature only runs (it may strike back if damaged while fleeing; a blow that
+    ends the battle leaves it on the field). Otherwise:
     put out a fire, try to break free, recover armor (:func:`start_of_turn`), then maneuver:
     on a map (:func:`map_maneuver`), else :func:`maneuver`.
     """
@@ -147,7 +148,8 @@ def turn(b: Battle, f: Fighter) -> None:
             target = choose_target(b, f)
             if target is not None:
                 attack(b, f, target)
-        flee(b, f)
+        if not b.ended:  # its blow may have ended the battle: then it is still there
+            flee(b, f)
         return
     f.fought = True
     start_of_turn(b, f)
