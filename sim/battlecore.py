@@ -243,33 +243,39 @@ class BattleCore(mesa.Model):
             self.winner, self.end_reason or "running", self.round, self.scale_switches, sides
         )
 
-    def fighter_rows(self) -> list[dict[str, Any]]:
-        """One row per fighter: its final state (and its gear, if it rolled any)."""
+    def fighter_rows(self, run_id: int | None = None) -> list[dict[str, Any]]:
+        """One row per fighter: its final state (and its gear, if it rolled any).
+
+        With ``run_id`` each row starts with it, as a dataset's ``fighters`` rows do
+        (:func:`sim.run.run_rows`): built in one dict, not copied into a second.
+        """
         rows = []
         for f in self.all_fighters():
-            survived = f.status != Status.DEAD
-            after = twowp.fights_after_battle(f.fights, f.fought, survived)
-            rows.append(
-                {
-                    "name": f.name,
-                    "side": f.side,
-                    "role": f.role,
-                    "leader": f.leader,
-                    "status": _VALUE[f.status],
-                    "arrived_round": f.arrived_round,
-                    "hd_start": f.hd_start,
-                    "hd_end": f.wg.hit_dice,
-                    "armor_end": f.wg.armor_pool,
-                    "wounds_taken": f.wounds_taken,
-                    "wounds_dealt": f.wounds_dealt,
-                    "conditions": ",".join(f.wg.conditions),
-                    "fights_before": f.fights,
-                    "fights_after": after,
-                    "tier_before": _tier_name(f.fights),
-                    "tier_after": _tier_name(after),
-                    **self.rolled_gear.get(f.name, {}),
-                }
-            )
+            status = f.status
+            after = twowp.fights_after_battle(f.fights, f.fought, status != Status.DEAD)
+            row = {
+                "run_id": run_id,
+                "name": f.name,
+                "side": f.side,
+                "role": f.role,
+                "leader": f.leader,
+                "status": _VALUE[status],
+                "arrived_round": f.arrived_round,
+                "hd_start": f.hd_start,
+                "hd_end": f.wg.hit_dice,
+                "armor_end": f.wg.armor_pool,
+                "wounds_taken": f.wounds_taken,
+                "wounds_dealt": f.wounds_dealt,
+                "conditions": ",".join(f.wg.conditions),
+                "fights_before": f.fights,
+                "fights_after": after,
+                "tier_before": _tier_name(f.fights),
+                "tier_after": _tier_name(after),
+                **self.rolled_gear.get(f.name, {}),
+            }
+            if run_id is None:
+                del row["run_id"]
+            rows.append(row)
         return rows
 
     def rounds_frame(self) -> pd.DataFrame:

@@ -129,7 +129,7 @@ def run_rows(
     rows: dict[str, list[dict[str, Any]]] = {
         "runs": [run],
         "rounds": [{"run_id": run_id, **r} for r in battle.round_rows],
-        "fighters": [{"run_id": run_id, **r} for r in battle.fighter_rows()],
+        "fighters": battle.fighter_rows(run_id),
         "events": [],
         "aftermath": [],
         "campaign": [],
