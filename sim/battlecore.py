@@ -178,7 +178,7 @@ class BattleCore(mesa.Model):
             self.sides[attacker.side].round_dealt += max(wounds, 1)
         self.harm_this_round = True
         if target.status == Status.FLEEING:
-            target.wg = target.wg.evolve(damaged_while_fleeing=True)
+            target.wg.damaged_while_fleeing = True  # (its own record: changed in place)
         # its HD or wounds changed: file it again where it is now weaker
         side_t.refile(target)
         if self.queue is not None:
