@@ -208,16 +208,20 @@ class BattleCore(mesa.Model):
         self._record_states()
         for s in self.sides.values():
             counts = dict.fromkeys(STATUSES, 0)
-            for f in s.fighters:
+            hd = armor = 0  # of those in the fight
+            for f in s.fighters:  # one pass over the side
                 counts[f.status] += 1  # a StrEnum: its value's key
+                if f.in_fight:
+                    hd += f.wg.hit_dice
+                    armor += f.wg.armor_pool
             self.round_rows.append(
                 {
                     "round": self.round,
                     "side": s.name,
                     "scale": "large" if self.large else "small",
                     **counts,
-                    "hd": sum(f.wg.hit_dice for f in s.fighters if f.in_fight),
-                    "armor": sum(f.wg.armor_pool for f in s.fighters if f.in_fight),
+                    "hd": hd,
+                    "armor": armor,
                     "pool_hd": s.pool.hit_dice if s.pool is not None else None,
                     "wounds_dealt": s.round_dealt,
                     "wounds_taken": s.round_taken,
