@@ -159,9 +159,7 @@ class TurnFrame(MoraleFrame):
                 foe = foes[0]
             else:
                 foe = min((x for x in foes if x is not None), key=harmlessness, default=None)
-            return self.tactic_of(actor).name_next_actor(
-                [ally] if ally is not None else [], [foe] if foe is not None else []
-            )
+            return self.tactic_of(actor).name_of(ally, foe)
         waiting = [f for f in self.all_fighters() if f.in_fight and not f.acted]
         ready = [f for f in waiting if not f.wg.goes_last] or waiting
         if not ready:
