@@ -283,7 +283,7 @@ class Battle(TurnFrame):
             if f.in_fight:
                 before = f.wg.hit_dice
                 survive = f.wg.burning and self.tactic_of(f).wants_dodge(True, before <= 1)
-                f.wg, start = wargame.start_round(f.wg, options=self.frame, survive=survive)
+                start = wargame.start_round_in_place(f.wg, options=self.frame, survive=survive)
                 if start.survived:
                     self.note(f.name, "burning", result="1 HD spent to survive the burn")
                 if start.burning is not None:

@@ -178,7 +178,7 @@ class BattleCore(mesa.Model):
             self.sides[attacker.side].round_dealt += max(wounds, 1)
         self.harm_this_round = True
         if target.status == Status.FLEEING:
-            target.wg = target.wg.evolve(damaged_while_fleeing=True)
+            target.wg.damaged_while_fleeing = True  # (its own record: changed in place)
         # its HD or wounds changed: file it again where it is now weaker
         side_t.refile(target)
         if self.queue is not None:
@@ -208,16 +208,20 @@ class BattleCore(mesa.Model):
         self._record_states()
         for s in self.sides.values():
             counts = dict.fromkeys(STATUSES, 0)
-            for f in s.fighters:
+            hd = armor = 0  # of those in the fight
+            for f in s.fighters:  # one pass over the side
                 counts[f.status] += 1  # a StrEnum: its value's key
+                if f.in_fight:
+                    hd += f.wg.hit_dice
+                    armor += f.wg.armor_pool
             self.round_rows.append(
                 {
                     "round": self.round,
                     "side": s.name,
                     "scale": "large" if self.large else "small",
                     **counts,
-                    "hd": sum(f.wg.hit_dice for f in s.fighters if f.in_fight),
-                    "armor": sum(f.wg.armor_pool for f in s.fighters if f.in_fight),
+                    "hd": hd,
+                    "armor": armor,
                     "pool_hd": s.pool.hit_dice if s.pool is not None else None,
                     "wounds_dealt": s.round_dealt,
                     "wounds_taken": s.round_taken,

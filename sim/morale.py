@@ -38,7 +38,7 @@ class MoraleFrame(BattleCore):
         f.status = status
         if status == Status.ACTIVE:
             self.sides[f.side].refile(f)
-        f.wg = f.wg.evolve(status=status)
+        f.wg.status = status  # (the battle's own record: changed in place)
         if self.log is not None:  # (the line costs more than the change when not logged)
             self.note(f.name, "status", result=status.value)
         if self.field is not None:

@@ -315,8 +315,12 @@ class Tactic:
         most likely to be harmless (fewest HD). ``enemy_first`` names the harmless enemy
         first.
         """
-        best_ally = min(allies, key=readiness, default=None)
-        harmless = min(enemies, key=harmlessness, default=None)
+        return self.name_of(
+            min(allies, key=readiness, default=None), min(enemies, key=harmlessness, default=None)
+        )
+
+    def name_of(self, best_ally: Fighter | None, harmless: Fighter | None) -> Fighter | None:
+        """:meth:`name_next_actor` given the most ready ally and the most harmless enemy."""
         if self.name_next == "enemy_first":
             return harmless if harmless is not None else best_ally
         return best_ally if best_ally is not None else harmless

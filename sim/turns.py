@@ -20,11 +20,15 @@ class TurnFrame(MoraleFrame):
     """Who acts when."""
 
     def take_turn(self, f: Fighter) -> None:
-        """``f``'s turn under the battle's rule system, then whether the battle ended."""
+        """``f``'s turn under the battle's rule system.
+
+        Whether the battle ended is not asked again after it: within a turn the end depends
+        only on the fighters' statuses, and every change of status checks it once booked
+        (:meth:`set_status`, or the end of :meth:`together`).
+        """
         if not f.in_fight or self.ended:
             return
         self.system.take_turn(self, f)
-        self.check_end()
 
     def take_turns(self) -> None:
         """A round of turns: popcorn initiative at small scale (RULES.md 1.6).
@@ -155,9 +159,7 @@ class TurnFrame(MoraleFrame):
                 foe = foes[0]
             else:
                 foe = min((x for x in foes if x is not None), key=harmlessness, default=None)
-            return self.tactic_of(actor).name_next_actor(
-                [ally] if ally is not None else [], [foe] if foe is not None else []
-            )
+            return self.tactic_of(actor).name_of(ally, foe)
         waiting = [f for f in self.all_fighters() if f.in_fight and not f.acted]
         ready = [f for f in waiting if not f.wg.goes_last] or waiting
         if not ready:

@@ -82,6 +82,11 @@ def test_popcorn_names_the_most_harmless_enemy_first_or_an_ally_first():
     ally = make_tactic("balanced", {"name_next": "ally_first"})
     assert ally.name_next_actor(red, blue).name == "r1"  # most HD to spend
     assert ally.name_next_actor([], red).name == "r0"
+    for tactic in (t, ally):  # name_of: the same pick from the two candidates
+        for a, e in ((red[1], blue[0]), (None, red[0]), (red[1], None), (None, None)):
+            assert tactic.name_of(a, e) is tactic.name_next_actor(
+                [a] if a else [], [e] if e else []
+            )
 
 
 def test_a_defender_blocks_with_an_item_only_when_its_tactic_says():

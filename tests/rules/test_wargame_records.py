@@ -36,3 +36,22 @@ def test_wound_records_are_shared_but_equal_to_new_ones():
     assert (
         a.wounds == b.wounds == (wargame.Wound("bleeding", "wound"), wargame.Wound(None, "wound"))
     )
+
+
+def test_a_round_start_in_place_is_the_round_start_on_a_copy():
+    """``start_round_in_place`` changes the record as ``start_round`` makes its copy."""
+    fresh = wargame.combatant(3, armor=["chain"])
+    records = [
+        fresh,
+        fresh.evolve(spendable=1, late_rounds=2),
+        fresh.evolve(burning=True),
+        fresh.evolve(burning=True, hit_dice=1, spendable=1),
+        fresh.evolve(maneuver_dice=2, late_rounds=1),
+    ]
+    for c in records:
+        for survive in (False, True):
+            before = c.copy()
+            after, start = wargame.start_round(c, survive=survive)
+            mine = c.copy()
+            assert wargame.start_round_in_place(mine, survive=survive) == start
+            assert mine == after and c == before

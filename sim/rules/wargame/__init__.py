@@ -285,6 +285,7 @@ from sim.rules.wargame.rounds import (
     recover_armor,
     recover_armor_dist,
     start_round,
+    start_round_in_place,
     start_turn,
     use_healing_tool,
 )
@@ -470,6 +471,7 @@ __all__ = [
     "recover_armor",
     "recover_armor_dist",
     "start_round",
+    "start_round_in_place",
     "start_turn",
     "Contest",
     "contest_dist",

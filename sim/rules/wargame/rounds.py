@@ -24,9 +24,9 @@ from sim.rules.wargame.base import (
     _d,
 )
 from sim.rules.wargame.combatant import Combatant, is_out
-from sim.rules.wargame.maneuvers import can_spend, spend
+from sim.rules.wargame.maneuvers import can_spend, spend, spend_in_place
 from sim.rules.wargame.options import DEFAULT_OPTIONS, Options
-from sim.rules.wargame.wounds import HdLoss, lose_hd
+from sim.rules.wargame.wounds import HdLoss, lose_hd_in_place
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,21 +74,36 @@ def start_round(
     ``survive``: a burning creature that wants to, and may (:func:`can_survive`), spends
     1 HD of its fresh ones to survive the burn instead.
     """
+    c = c.copy()
+    return c, start_round_in_place(c, finish=finish, options=options, survive=survive)
+
+
+def start_round_in_place(
+    c: Combatant,
+    *,
+    finish: str | None = None,
+    options: Options = DEFAULT_OPTIONS,
+    survive: bool = False,
+) -> RoundStart:
+    """:func:`start_round` on ``c`` itself."""
     burn: HdLoss | None = None
     survived = False
     burning = c.burning and not is_out(c)
     if burning and not (survive and can_survive(_refreshed(c), options)):
-        c, burn = lose_hd(c, BURNING_HD, source="burning", finish=finish, options=options)
-    c = _refreshed(c)
+        before = c.hit_dice
+        lose_hd_in_place(c, BURNING_HD, "burning", None, finish, options)
+        burn = HdLoss("burning", before - c.hit_dice, before, c.hit_dice, None, c.status)
+    _refresh_in_place(c)
     if burning and burn is None:
-        c, survived = spend(c, SURVIVE_COST, "survive"), True
+        spend_in_place(c, SURVIVE_COST, "survive")
+        survived = True
     if burn is None and not survived:  # most rounds: a frozen record, one per pair, shared
         key = (c.spendable, c.goes_last)
         start = _PLAIN_STARTS.get(key)
         if start is None:
             start = _PLAIN_STARTS[key] = RoundStart(c.spendable, None, c.goes_last)
-        return c, start
-    return c, RoundStart(c.spendable, burn, c.goes_last, survived)
+        return start
+    return RoundStart(c.spendable, burn, c.goes_last, survived)
 
 
 _PLAIN_STARTS: dict[tuple[int, bool], RoundStart] = {}
@@ -96,13 +111,18 @@ _PLAIN_STARTS: dict[tuple[int, bool], RoundStart] = {}
 
 def _refreshed(c: Combatant) -> Combatant:
     """``c`` at the start of a round: spendable HD refreshed, a late-comer counting down."""
-    top = c.hit_dice if c.maneuver_dice is None else min(c.hit_dice, c.maneuver_dice)
-    return c.evolve(
-        spendable=top,
-        goes_last=c.late_rounds > 0,
-        late_rounds=max(0, c.late_rounds - 1),
-        armor_pool=0 if c.burning else c.armor_pool,
-    )
+    c = c.copy()
+    _refresh_in_place(c)
+    return c
+
+
+def _refresh_in_place(c: Combatant) -> None:
+    """:func:`_refreshed` on ``c`` itself."""
+    c.spendable = c.hit_dice if c.maneuver_dice is None else min(c.hit_dice, c.maneuver_dice)
+    c.goes_last = c.late_rounds > 0
+    c.late_rounds = max(0, c.late_rounds - 1)
+    if c.burning:
+        c.armor_pool = 0
 
 
 def start_turn(c: Combatant) -> Combatant:
