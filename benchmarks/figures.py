@@ -114,9 +114,16 @@ def _timed_sweep(exp_file: Path, out: Path, runs: int, workers: int) -> float:
 
 # --------------------------------------------------------------------------- 1
 def battles_per_second(cfg: Config) -> Figure:
-    """Figure 1: one core, events off, the full sweep pipeline with Parquet, per scenario."""
+    """Figure 1: one core, events off, the full sweep pipeline with Parquet, per scenario.
+
+    Beside it, the machine's speed in the same run: the toy skirmish of
+    :mod:`benchmarks.yardstick`, timed before and after the sweeps (the better of the two),
+    and skirmish5's rate as a share of it, which the machine's speed of the day moves less.
+    """
+    from benchmarks import yardstick
     from sim.scenario import load_scenario
 
+    toy = yardstick.rate()
     seconds_each = cfg.size(1, 5)  # about this long per timed sweep, at least 500 runs
     rates: dict[str, float] = {}
     runs_of: dict[str, int] = {}
@@ -141,6 +148,9 @@ def battles_per_second(cfg: Config) -> Figure:
         rates[path.stem], runs_of[path.stem] = round(best, 1), runs
         cfg.log(f"  figure 1: {path.stem:<20} {best:8.0f} battles/s ({runs} runs)")
     value = rates["skirmish5"]
+    toy = max(toy, yardstick.rate())
+    share = value / toy
+    cfg.log(f"  figure 1: yardstick (bare-Python toy) {toy:8.0f} battles/s; skirmish5 {share:.1%}")
     return Figure(
         "battles_per_second",
         "battles/s on one core, sweep with Parquet, events off",
@@ -153,6 +163,10 @@ def battles_per_second(cfg: Config) -> Figure:
             "runs": runs_of,
             "best_of": cfg.repeats,
             "tables": "runs, rounds, fighters; chunks of 500",
+            "yardstick_battles_per_s": round(toy, 1),
+            "skirmish5_share_of_yardstick": round(share, 4),
+            "yardstick": "benchmarks/yardstick.py: a toy 5 v 5 skirmish in bare Python, the "
+            "better of its rates before and after the sweeps; the machine's speed that day",
         },
     )
 

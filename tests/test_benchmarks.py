@@ -68,3 +68,14 @@ def test_the_results_directory_is_made_when_missing(tmp_path):
     out = tmp_path / "results" / "benchmarks.json"
     write_results(out, {"5": _fig("odds_table", 0.2, True)}, environment(quick=True))
     assert Path(out).is_file()
+
+
+def test_the_yardstick_toy_is_a_fixed_fair_battle():
+    from benchmarks.yardstick import rate, toy_battle
+
+    seeds = range(2_000)
+    first = [toy_battle(s) for s in seeds]
+    assert first == [toy_battle(s) for s in seeds]  # the same work on any day
+    wins = sum(w == 0 for w in first) / len(first)
+    assert 0.45 < wins < 0.55, wins  # mirrored sides: each wins about half
+    assert rate(repeats=1, battles=50) > 0
