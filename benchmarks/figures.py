@@ -118,7 +118,7 @@ def battles_per_second(cfg: Config) -> Figure:
 
     Beside it, the machine's speed in the same run: the toy skirmish of
     :mod:`benchmarks.yardstick`, timed before and after the sweeps (the better of the two),
-    and skirmish5's rate as a share of it, which the machine's speed of the day moves less.
+    and skirmish5's rate as a share of it (an indicator of a slow machine, not a correction).
     """
     from benchmarks import yardstick
     from sim.scenario import load_scenario

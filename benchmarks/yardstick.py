@@ -1,10 +1,11 @@
 """A yardstick of the machine's speed: a toy 5 v 5 skirmish in bare Python (not a test).
 
 The virtual machine the figures are measured on runs the same code at different speeds on
-different days (skirmish5 ran at 1,128 battles/s one day and under 400 the next, with no
-change to the code). Figure 1 is an absolute rate, so it is reported beside this toy's rate,
-timed in the same run: the share of the toy's rate that a real battle reaches moves mostly with
-the code, less with the machine.
+different days (skirmish5 ran at 1,128 battles/s one afternoon and at 396 that evening, with
+no change to the code). Figure 1 is an absolute rate, so it is reported beside this toy's
+rate, timed in the same run, to tell a slow machine from slow code. It is an indicator, not
+a correction: two runs 17 minutes apart saw skirmish5 move 24% and the toy 3% (most likely
+because a real battle leans on memory and caches that the toy hardly touches).
 
 The toy is a War Game skirmish stripped to its arithmetic: five fighters a side, 3 HD and
 an armor pool of 4 each, initiative rolled each round. A fighter attacks while it has 2 HD
