@@ -38,6 +38,10 @@ class MoraleFrame(BattleCore):
         f.status = status
         if status == Status.ACTIVE:
             self.sides[f.side].refile(f)
+        if before in OUT_OF_FIGHT and status not in OUT_OF_FIGHT:
+            # back in the fight mid-round (healed): the round's heaps never filed it, and it
+            # goes last, which they do not know; the rest of the round names by scan
+            self.queue = None
         f.wg.status = status  # (the battle's own record: changed in place)
         if self.log is not None:  # (the line costs more than the change when not logged)
             self.note(f.name, "status", result=status.value)

@@ -1023,3 +1023,28 @@ def test_a_fleeing_fighters_blow_that_ends_the_battle_leaves_it_on_the_field():
     blue3 = by_name(b, "blue3")
     assert blue3.status == Status.FLEEING  # it struck the last blow while fleeing
     assert b.log is not None and b.log[-1]["action"] == "end"
+
+
+def _log(scenario, seed):
+    from sim.run import fight
+
+    return fight(scenario, seed, events=True).battle.log
+
+
+def test_a_fighter_healed_back_mid_round_takes_its_turn_last_that_round(monkeypatch):
+    """Popcorn's heaps (nobody going last at the round's start) name as the plain scan does.
+
+    In the brawl with seed 65, Sister Ana brings watchman 1 back in round 4. Back in the
+    fight it goes last (RULES.md 1.6 "getting back into it"): with no HD to spend its turn
+    only frees it from the grapple of a holder now out. The heaps built at the round's start
+    never filed it, so it lost that turn until the round switched to the scan.
+    """
+    from sim import turns
+    from sim.scenario import load_scenario
+
+    brawl = load_scenario("scenarios/brawl.yaml")
+    heaps = {seed: _log(brawl, seed) for seed in (65, 245)}
+    turns_of = [(e["round"], e["actor"], e["action"]) for e in heaps[65]]
+    assert turns_of.count((4, "watchman 1", "released")) == 1
+    monkeypatch.setattr(turns.TurnFrame, "_waiting", lambda self, fighters: None)  # scan only
+    assert {seed: _log(brawl, seed) for seed in (65, 245)} == heaps
