@@ -108,6 +108,7 @@ class Battle(TurnFrame):
         self.next_side = 0  # large scale with turns: whose turn comes next in side_order
         self.small_until: int | None = None  # see switch_scale(hold=True)
         self.queue: dict[str, tuple[FighterHeap, FighterHeap]] | None = None  # see _turns
+        self.faction_queue: dict[str, FighterHeap] | None = None  # see _faction_turns
         self.deferred = 0  # > 0 inside together(): triggers and the end wait
         self.sides: dict[str, SideState] = {}
         self.roster: list[Fighter] = []  # every fighter in the order it joined

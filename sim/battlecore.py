@@ -93,6 +93,7 @@ class BattleCore(mesa.Model):
     next_side: int
     small_until: int | None
     queue: dict[str, tuple[FighterHeap, FighterHeap]] | None
+    faction_queue: dict[str, FighterHeap] | None
     deferred: int
     sides: dict[str, SideState]
     roster: list[Fighter]
@@ -183,6 +184,8 @@ class BattleCore(mesa.Model):
         side_t.refile(target)
         if self.queue is not None:
             self.queue[target.side][1].push(target)
+        if self.faction_queue is not None:  # large scale: its faction may send it sooner
+            self.faction_queue[target.side].push(target)
 
     def damaged(self) -> None:
         """Book damage that wounded nobody (it still breaks a quiet spell)."""

@@ -39,9 +39,12 @@ class MoraleFrame(BattleCore):
         if status == Status.ACTIVE:
             self.sides[f.side].refile(f)
         if before in OUT_OF_FIGHT and status not in OUT_OF_FIGHT:
-            # back in the fight mid-round (healed): the round's heaps never filed it, and it
-            # goes last, which they do not know; the rest of the round names by scan
+            # back in the fight mid-round (healed): the round's heaps never filed it. Small
+            # scale: it goes last, which the heaps do not know; the rest of the round names
+            # by scan. Large scale: its faction's heap files it (it sorts last there).
             self.queue = None
+            if self.faction_queue is not None:
+                self.faction_queue[f.side].push(f)
         f.wg.status = status  # (the battle's own record: changed in place)
         if self.log is not None:  # (the line costs more than the change when not logged)
             self.note(f.name, "status", result=status.value)

@@ -8,6 +8,8 @@ rule system takes each turn (:mod:`sim.systems`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from sim import pools
 from sim.agents import Fighter
 from sim.morale import MoraleFrame
@@ -75,18 +77,24 @@ class TurnFrame(MoraleFrame):
         strongest for the end of the round) or its most ready one (``ally_first``). A faction
         whose members have all acted passes, so a bigger faction's last members act at the
         end of the round, and the alternation carries on into the next round (RULES.md 1.12
-        [I]: the small-scale War Game's interleaved turns, with the sides taking turns).
+        [I]: the small-scale War Game's interleaved turns, with the sides taking turns). A
+        member brought back into the fight is sent after the others while it goes last
+        (RULES.md 1.6). The heaps are the battle's ``faction_queue`` for the round, so that a
+        member harmed (:meth:`harmed`) or brought back (:meth:`set_status`) is filed again.
         """
         order = self.large_order()
         queues = {
             n: FighterHeap(
-                harmlessness if self.sides[n].tactic.name_next == "enemy_first" else readiness,
+                _back_ones_last(
+                    harmlessness if self.sides[n].tactic.name_next == "enemy_first" else readiness
+                ),
                 _is_waiting,
                 self.sides[n].fighters,
             )
             for n in order
         }
         at, idle, last = self.next_side, 0, None
+        self.faction_queue = queues
         while not self.ended and idle < len(order):
             name = order[at % len(order)]
             at += 1
@@ -98,6 +106,7 @@ class TurnFrame(MoraleFrame):
             self.take_turn(f)
             self.mark_acted(f)
             self.next_side, last = at % len(order), f
+        self.faction_queue = None
         if last is not None and not self.ended:
             self._name_first(last)
 
@@ -217,3 +226,10 @@ class TurnFrame(MoraleFrame):
         if not f.acted:
             f.acted = True
             self.sides[f.side].waiting -= f.active
+
+
+def _back_ones_last(
+    key: Callable[[Fighter], tuple[int, ...]],
+) -> Callable[[Fighter], tuple[int, ...]]:
+    """``key`` with the members who go last (brought back into the fight) after the rest."""
+    return lambda f: (f.wg.goes_last, *key(f))

@@ -1048,3 +1048,52 @@ def test_a_fighter_healed_back_mid_round_takes_its_turn_last_that_round(monkeypa
     assert turns_of.count((4, "watchman 1", "released")) == 1
     monkeypatch.setattr(turns.TurnFrame, "_waiting", lambda self, fighters: None)  # scan only
     assert {seed: _log(brawl, seed) for seed in (65, 245)} == heaps
+
+
+class _ScanHeap:
+    """The turn order's reference: the member with the smallest key now, by a plain scan."""
+
+    def __init__(self, key, member, fighters=(), *, lazy=None):
+        self.key, self.member = key, member
+        self.fighters = fighters if isinstance(fighters, list) else list(fighters)
+
+    def push(self, f):
+        pass
+
+    def top(self):
+        return min((f for f in self.fighters if self.member(f)), key=self.key, default=None)
+
+
+@pytest.mark.parametrize(
+    ("path", "seeds"),
+    [("scenarios/skirmish5.yaml", (22, 72, 92)), ("scenarios/brawl.yaml", (0, 4, 5))],
+)
+def test_large_scale_factions_send_members_as_a_scan_would(monkeypatch, path, seeds):
+    """A faction sends its most harmless (or most ready) member now, the ones back last.
+
+    At large scale with turns the factions' heaps are built at the round's start. A member
+    harmed since (skirmish5) must be filed again under its new key, and one brought back
+    into the fight (the brawl's healer) filed at all, behind the rest while it goes last
+    (RULES.md 1.6). These seeds picked otherwise than the scan before both were.
+    """
+    from sim import turns
+    from sim.scenario import load_scenario
+
+    large = load_scenario(path, ["rules.options.large_scale_above=2"])
+    heaps = {seed: _log(large, seed) for seed in seeds}
+    monkeypatch.setattr(turns, "FighterHeap", _ScanHeap)
+    assert {seed: _log(large, seed) for seed in seeds} == heaps
+
+
+def test_a_member_brought_back_at_large_scale_is_sent_after_the_others():
+    """Its faction's key puts those who go last (RULES.md 1.6) behind every other member."""
+    from sim.scenario import load_scenario
+    from sim.tactics import harmlessness
+    from sim.turns import _back_ones_last
+
+    battle = Battle(load_scenario("scenarios/brawl.yaml"), seed=1)
+    weak, strong = sorted(battle.sides["watch"].fighters, key=harmlessness)[:2]
+    key = _back_ones_last(harmlessness)
+    assert key(weak) < key(strong)  # the most harmless first ...
+    weak.wg.goes_last = True
+    assert key(strong) < key(weak)  # ... unless it was brought back
