@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from sim import analysis
-from sim.text import render_table
+from sim.cli.text import render_table
 
 T = TypeVar("T")
 

@@ -1,6 +1,6 @@
 """Time runs of each example scenario; prints measured figures (not a test).
 
-Each run goes through ``sim.run.fight``, as in a sweep: a battle, or a campaign of battles
+Each run goes through ``sim.run.core.fight``, as in a sweep: a battle, or a campaign of battles
 with its aftermath (counted as one, like figure 1 of ``python -m benchmarks``).
 
 Run: python benchmarks/battles.py [N]   (N runs per scenario, default 300)
@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from sim.run import fight
+from sim.run.core import fight
 from sim.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -15,8 +15,8 @@ from benchmarks.figures import Config, Figure, quickstart_file
 
 def _dask_sweep(cfg: Config, workers: int, runs: int, name: str) -> float:
     """Seconds for the first ``runs`` quick-start runs on a fresh ``workers``-worker cluster."""
-    from sim.experiment import load_experiment
-    from sim.runner import sweep
+    from sim.experiment.model import load_experiment
+    from sim.experiment.runner import sweep
 
     exp = load_experiment(quickstart_file(cfg.work, runs, name))
     logs = cfg.work / f"{name}_logs"

@@ -1,7 +1,7 @@
 """The eight figures of the performance issues, each a function returning a :class:`Figure`.
 
-Every figure runs the real code path a user runs (``sim.runner.sweep``, ``sim analyze`` in a
-fresh process, ``sim.odds``); timings are wall-clock seconds from ``time.perf_counter``.
+Every figure runs the real code path a user runs (``sim.experiment.runner.sweep``, ``sim analyze``
+in a fresh process, ``sim.odds.exact``); timings are wall-clock seconds from ``time.perf_counter``.
 """
 
 from __future__ import annotations
@@ -93,8 +93,8 @@ def quickstart_file(work: Path, runs: int, name: str) -> Path:
 
 def _timed_sweep(exp_file: Path, out: Path, runs: int, workers: int) -> float:
     """Seconds for ``sim sweep`` of the first ``runs`` runs, as the CLI runs it."""
-    from sim.experiment import load_experiment
-    from sim.runner import sweep
+    from sim.experiment.model import load_experiment
+    from sim.experiment.runner import sweep
 
     start = time.perf_counter()
     exp = load_experiment(exp_file)
@@ -208,8 +208,8 @@ def _bare_fight_seconds(exp_file: Path, runs: int, sample: int = 4_000) -> float
     Timed on ``sample`` of them spread evenly over the design points, the best of 3 passes,
     so that other load on the machine counts as little as it can.
     """
-    from sim.experiment import load_experiment
-    from sim.run import fight
+    from sim.experiment.model import load_experiment
+    from sim.run.core import fight
     from sim.scenario import parse_scenario
 
     exp = load_experiment(exp_file)
@@ -269,9 +269,9 @@ def mesa_batch_run(cfg: Config) -> Figure:
             "best_of": cfg.repeats,
             "bare_battle_ms": round(bare * 1000, 3),
             "ceiling_x": round(ceiling, 2),
-            "ceiling": "mesa.batch_run's seconds over those of the battles alone (sim.run.fight, "
-            "serial, no rows or files) shared perfectly by 2 cores: the ratio of a sweep that "
-            "cost nothing but its battles",
+            "ceiling": "mesa.batch_run's seconds over those of the battles alone "
+            "(sim.run.core.fight, serial, no rows or files) shared perfectly by 2 cores: "
+            "the ratio of a sweep that cost nothing but its battles",
             "baseline": "benchmarks/mesa_baseline.py: Battle + DataCollector (every step), "
             "data_collection_period=-1; list of dicts in memory, no DataFrame or file",
             "sim_sweep": "runs, rounds and fighters tables written to Parquet",
@@ -315,7 +315,7 @@ def seconds_per_round(per_side: int, mode: str, rounds: int, seed: int = 1) -> t
     """Mean seconds per round over the first ``rounds`` rounds (fewer if the battle ends)."""
     import gc
 
-    from sim.battle import Battle
+    from sim.battle.battle import Battle
     from sim.scenario import parse_scenario
 
     battle = Battle(parse_scenario(crowd_text(per_side, mode), f"<crowd {per_side}>"), seed=seed)

@@ -1,6 +1,6 @@
 """The Mesa baseline of figure 3: our Battle model, run the Mesa way through ``batch_run``.
 
-``BatchBattle`` is :class:`sim.battle.Battle` with what ``mesa.batch_run`` expects of a
+``BatchBattle`` is :class:`sim.battle.battle.Battle` with what ``mesa.batch_run`` expects of a
 model: keyword parameters (``run_id`` and the experiment file, so each run is the very run
 ``sim sweep`` makes: same design point, same seed) and a ``DataCollector`` that collects
 every step, as Mesa's own examples do. Model reporters give the ``runs`` row (winner, end
@@ -19,8 +19,8 @@ from typing import Any
 
 import mesa
 
-from sim.battle import Battle
-from sim.experiment import Experiment, load_experiment
+from sim.battle.battle import Battle
+from sim.experiment.model import Experiment, load_experiment
 from sim.scenario import Scenario, parse_scenario
 
 

@@ -1,7 +1,7 @@
 """Profile skirmish5 through the sweep pipeline; prints the top entries (not a test).
 
 What ``docs/performance.md`` quotes as the before/after profile: ``N`` runs of
-``scenarios/skirmish5.yaml`` through :func:`sim.runner.sweep` (serial, Parquet, the runs,
+``scenarios/skirmish5.yaml`` through :func:`sim.experiment.runner.sweep` (serial, Parquet, the runs,
 rounds and fighters tables, chunks of 500, events off: figure 1's path) under ``cProfile``,
 after a warm-up sweep so that imports are not counted.
 
@@ -26,8 +26,8 @@ from pathlib import Path
 
 import yaml
 
-from sim.experiment import load_experiment
-from sim.runner import sweep
+from sim.experiment.model import load_experiment
+from sim.experiment.runner import sweep
 from sim.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -2,7 +2,8 @@
 
 Runs the quick-start experiment's scenario and design (experiments/quickstart.yaml) with
 enough replicates for N runs, from an experiment file generated in a temporary directory,
-through ``sim.runner.sweep`` on the process pool (2 workers, no progress bar). A background
+through ``sim.experiment.runner.sweep`` on the process pool (2 workers, no progress
+bar). A background
 thread samples the parent's RSS (VmRSS) and peak RSS (VmHWM) from /proc/self/status every
 second, with the runs done so far (the finished chunks' ``runs`` parts). Prints runs, seconds,
 runs/s, the parent's peak RSS, its RSS at 10%, 50% and 100% of the runs, and the dataset's
@@ -13,7 +14,7 @@ end unless ``--keep DIR`` is given.
 Chunks default to the experiment's own choice (500 runs once N > 32,000). A watchdog
 reports a sweep that makes no progress for 15 s with no worker alive as STALLED (exit code
 3) instead of waiting forever (it caught CPython gh-115634, since worked around in
-sim.runner).
+sim.experiment.runner).
 
 Run: python benchmarks/sweep_memory.py [N] [--children] [--chunk K] [--workers W] [--keep DIR]
      (N runs, default 200,000; about 7 minutes at 500 runs/s on 2 cores)
@@ -36,8 +37,8 @@ from pathlib import Path
 
 import yaml
 
-from sim.experiment import load_experiment
-from sim.runner import sweep
+from sim.experiment.model import load_experiment
+from sim.experiment.runner import sweep
 
 ROOT = Path(__file__).resolve().parents[1]
 QUICKSTART = ROOT / "experiments" / "quickstart.yaml"

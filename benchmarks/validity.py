@@ -153,7 +153,7 @@ def scenario_text(
     ``a`` and ``b`` are fighter fields (as in a scenario file); ``options`` the system's rule
     options; ``battle`` the battle house rules; ``large_scale_above`` the large-scale
     threshold (``rules.options`` under ``wargame``, ``frame`` under the others, as
-    :class:`sim.battle.Battle` reads them). Both sides use the balanced tactic and no leader.
+    :class:`sim.battle.battle.Battle` reads them). Both sides use the balanced tactic and no leader.
     """
     if system not in SYSTEMS:
         raise ValueError(f"unknown system {system!r}")
@@ -244,7 +244,7 @@ def fight(point: Point, start: int, stop: int) -> np.ndarray:
     Columns: winner (1 the side listed first in the text, 2 the other, 0 a draw), rounds,
     and each side's fighters still standing (active or fleeing) at the end.
     """
-    from sim.battle import Battle
+    from sim.battle.battle import Battle
 
     sc, (a, b) = _scenario(point.text, point.source, point.overrides, point.mirrored)
     seeds = point_seeds(point.seeds_from, stop, start)

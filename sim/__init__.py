@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import pandas as pd
 
-    from sim.experiment import Experiment
+    from sim.experiment.model import Experiment
 
 __version__ = "0.1.0"
 
@@ -37,7 +37,7 @@ def sweep(
     """Run an experiment's battles into a Parquet dataset; the dataset's path.
 
     ``experiment`` is an experiment file's path or a loaded
-    :class:`sim.experiment.Experiment`. ``out`` defaults to ``results/<experiment name>``
+    :class:`sim.experiment.model.Experiment`. ``out`` defaults to ``results/<experiment name>``
     (as ``sim sweep``). ``workers`` processes run the battles (``executor``: ``serial``,
     ``processes`` or ``dask``; default serial for one worker, processes for more); the
     dataset is the same whatever the workers. A finished dataset of the same experiment at
@@ -47,9 +47,9 @@ def sweep(
     Raises:
         sim.errors.SimError: a bad experiment file, or ``out`` holding something else.
     """
-    from sim.experiment import Experiment as _Experiment
-    from sim.experiment import load_experiment
-    from sim.runner import sweep as run_sweep
+    from sim.experiment.model import Experiment as _Experiment
+    from sim.experiment.model import load_experiment
+    from sim.experiment.runner import sweep as run_sweep
 
     exp = experiment if isinstance(experiment, _Experiment) else load_experiment(experiment)
     root = Path(out) if out is not None else Path("results") / exp.name

@@ -92,7 +92,7 @@ class BattleOptions:
     deathwish_cover: int = option(1, "Deathwish cover points of a fighter in cover", low=0)
     d6_difficulty: int = option(10, "D6 difficulty number every attack must meet", low=0)
     d6_cover_dice: int = option(2, "D6 cover dice of a fighter in cover (+1D..+4D)", low=0)
-    # --- battlefield space, used only by scenarios with a map (sim.field) ----------------
+    # --- battlefield space, used only by scenarios with a map (sim.frame.field) ----------------
     move_ft: int = option(
         30,
         "with a map: feet covered by a War Game move maneuver, by a Deathwish fighter's move "

@@ -3,7 +3,7 @@
 import json
 from pathlib import Path
 
-from sim import store
+from sim.dataset import store
 
 
 def relist(root, part):

@@ -7,7 +7,6 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from sim import records
 from sim.aftermath import (
     ROW_KEYS,
     WOUND_KEYS,
@@ -22,6 +21,7 @@ from sim.aftermath import (
     run_aftermath,
     working_level,
 )
+from sim.dataset import records
 from sim.dice import Dist, parse_code
 from sim.errors import SimError
 from sim.rules import d6, twowp
@@ -246,13 +246,13 @@ def test_rows_fit_the_aftermath_schema(rng):
     table = pa.Table.from_pylist(rows, schema=records.schema("aftermath"))
     assert table.num_rows == len(rows)
     # the run adds its battle and the fighter's battle status, wounded and recovered
-    # (sim.campaign.AFTERMATH_EXTRA) before the core's keys
+    # (sim.run.campaign.AFTERMATH_EXTRA) before the core's keys
     extra = ["battle", "battle_status", "wounded", "recovered"]
     assert records.schema("aftermath").names == ["run_id", *extra, *ROW_KEYS]
 
 
 def test_patients_from_a_real_battle():
-    from sim.battle import run_battle
+    from sim.battle.battle import run_battle
     from sim.scenario import load_scenario
 
     battle = run_battle(load_scenario(ROOT / "scenarios" / "shieldwall.yaml"), seed=3)

@@ -13,7 +13,7 @@ import pytest
 
 from sim.aftermath import CampOptions, Healer, Patient, run_aftermath
 from sim.rules import d6
-from sim.run import fight
+from sim.run.core import fight
 from sim.scenario import load_scenario, parse_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -241,7 +241,7 @@ sides:
 
 def _blow(tier, poison="3D+1", poison_from="wounded", before="none"):
     from sim.aftermath import patient_from_fighter
-    from sim.battle import Battle
+    from sim.battle.battle import Battle
     from sim.systems import d6 as d6sys
 
     b = Battle(parse_scenario(DUEL % (poison_from, poison or "''"), "t.yaml"), seed=0, events=True)

@@ -1,8 +1,8 @@
 import gc
 import weakref
 
-from sim.agents import Fighter
-from sim.battle import Battle
+from sim.battle.battle import Battle
+from sim.frame.agents import Fighter
 from sim.rules.common import Status
 from sim.scenario import DeathwishStats, FighterSpec, Scenario, Side
 

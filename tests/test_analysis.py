@@ -12,10 +12,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sim import analysis, records
+from sim import analysis
+from sim.dataset import records
 from sim.errors import SimError
-from sim.experiment import load_experiment
-from sim.runner import sweep
+from sim.experiment.model import load_experiment
+from sim.experiment.runner import sweep
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -336,7 +337,7 @@ def test_aftermath_and_campaign_figures_by_hand(hand):
     assert c.loc[("a", 2), "veteran_share"] == pytest.approx(2 / 3)  # the dead x is no veteran
     assert c.loc[("a", 3), "veteran_share"] == 1.0 and c.loc[("a", 3), "label"] == "battle 3"
 
-    from sim.text import analyze_text
+    from sim.cli.text import analyze_text
 
     text = analyze_text(hand.root)
     assert "Aftermath: wounded" in text and "Campaign: the company" in text
@@ -357,7 +358,7 @@ def test_aftermath_and_campaign_figures_by_hand(hand):
 
 
 def test_summaries_without_the_new_tables_are_unchanged(hand):
-    from sim.text import analyze_text
+    from sim.cli.text import analyze_text
 
     assert not analysis.has_table(hand, "aftermath")
     assert "Aftermath" not in analyze_text(hand.root) and "Campaign" not in analyze_text(hand.root)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from sim import analysis, report
-from sim.text import analyze_text
+from sim import analysis
+from sim.analysis import report
+from sim.cli.text import analyze_text
 from tests.test_plots import sweep_dataset
 from tests.test_report import Parts
 
@@ -62,7 +63,7 @@ def declared_dataset(tmp_path, params):
     """:func:`sweep_dataset` whose manifest keeps the design's points, as a sweep's does."""
     import itertools
 
-    from sim import records
+    from sim.dataset import records
 
     ds = sweep_dataset(tmp_path, params)
     points = [dict(zip(params, vs, strict=True)) for vs in itertools.product(*params.values())]
@@ -84,7 +85,7 @@ def test_levels_keep_the_declared_order_in_tables(tmp_path):
 
 
 def test_levels_keep_the_declared_order_in_charts(tmp_path):
-    from sim import plots
+    from sim.analysis import plots
 
     ds = declared_dataset(tmp_path, {"sides.red.tactic": SKILLS})
     ax = plots.chart(analysis.summarize(ds), "win").axes[0]

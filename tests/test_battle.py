@@ -4,7 +4,7 @@ from dataclasses import replace
 
 import pytest
 
-from sim.battle import END_REASONS, Battle, run_battle
+from sim.battle.battle import END_REASONS, Battle, run_battle
 from sim.errors import SimError
 from sim.rules.common import Status
 from sim.scenario import (
@@ -1026,7 +1026,7 @@ def test_a_fleeing_fighters_blow_that_ends_the_battle_leaves_it_on_the_field():
 
 
 def _log(scenario, seed):
-    from sim.run import fight
+    from sim.run.core import fight
 
     return fight(scenario, seed, events=True).battle.log
 
@@ -1039,7 +1039,7 @@ def test_a_fighter_healed_back_mid_round_takes_its_turn_last_that_round(monkeypa
     only frees it from the grapple of a holder now out. The heaps built at the round's start
     never filed it, so it lost that turn until the round switched to the scan.
     """
-    from sim import turns
+    from sim.frame import turns
     from sim.scenario import load_scenario
 
     brawl = load_scenario("scenarios/brawl.yaml")
@@ -1076,7 +1076,7 @@ def test_large_scale_factions_send_members_as_a_scan_would(monkeypatch, path, se
     into the fight (the brawl's healer) filed at all, behind the rest while it goes last
     (RULES.md 1.6). These seeds picked otherwise than the scan before both were.
     """
-    from sim import turns
+    from sim.frame import turns
     from sim.scenario import load_scenario
 
     large = load_scenario(path, ["rules.options.large_scale_above=2"])
@@ -1087,9 +1087,9 @@ def test_large_scale_factions_send_members_as_a_scan_would(monkeypatch, path, se
 
 def test_a_member_brought_back_at_large_scale_is_sent_after_the_others():
     """Its faction's key puts those who go last (RULES.md 1.6) behind every other member."""
+    from sim.frame.turns import _back_ones_last
     from sim.scenario import load_scenario
-    from sim.tactics import harmlessness
-    from sim.turns import _back_ones_last
+    from sim.scenario.tactics import harmlessness
 
     battle = Battle(load_scenario("scenarios/brawl.yaml"), seed=1)
     weak, strong = sorted(battle.sides["watch"].fighters, key=harmlessness)[:2]

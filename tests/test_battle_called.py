@@ -2,9 +2,9 @@
 
 from pathlib import Path
 
-from sim.battle import Battle
+from sim.battle.battle import Battle
 from sim.rules import wargame
-from sim.run import fight
+from sim.run.core import fight
 from sim.scenario import FighterSpec, load_scenario
 from sim.systems import wargame as wgsys
 from tests.conftest import ScriptedRng

@@ -3,7 +3,7 @@ what a scan of every fighter picks (the performance issue: no per-turn scans).""
 
 import pytest
 
-from sim.battle import Battle, FighterHeap
+from sim.battle.battle import Battle, FighterHeap
 from sim.scenario import load_scenario, parse_scenario
 from sim.systems import common
 from sim.systems import wargame as wgsys

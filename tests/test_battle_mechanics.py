@@ -7,7 +7,7 @@ fights whole battles and fails if the mechanic is never used.
 from dataclasses import replace
 from pathlib import Path
 
-from sim.battle import Battle
+from sim.battle.battle import Battle
 from sim.rules import wargame
 from sim.rules.common import Status
 from sim.scenario import FactorSpec, FighterSpec, Scenario, Side, TacticSpec, load_scenario

@@ -20,10 +20,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sim.battle import END_REASONS, STATUSES, Battle
+from sim.battle.battle import END_REASONS, STATUSES, Battle
 from sim.rules.common import OUT_OF_FIGHT
 from sim.scenario import DeathwishStats, Event, FactorSpec, FighterSpec, Scenario, Side, TacticSpec
-from sim.tactics import TACTICS
+from sim.scenario.tactics import TACTICS
 
 SYSTEMS = ("wargame", "2w2p", "deathwish", "d6")
 SIDE_NAMES = ("red", "blue")

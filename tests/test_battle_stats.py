@@ -26,7 +26,7 @@ Memory. Thousands of battles in one process must not pile up: after ``gc.collect
 finished Battle or Fighter stays alive, and the traced memory grows by less than a stated
 bound between battle 500 and battle 3,000. Two controls show the check bites: plain
 ``mesa.Agent`` agents keep their models alive through Mesa 3.3.1's class-level
-``Agent._ids`` (upstream issue 3179), and so do Fighters once ``sim.agents._WeakIds`` is
+``Agent._ids`` (upstream issue 3179), and so do Fighters once ``sim.frame.agents._WeakIds`` is
 swapped back for Mesa's plain ``defaultdict``.
 """
 
@@ -48,8 +48,8 @@ import mesa
 import numpy as np
 import pytest
 
-from sim.agents import Fighter
-from sim.battle import Battle
+from sim.battle.battle import Battle
+from sim.frame.agents import Fighter
 from sim.scenario import D6Stats, DeathwishStats, Event, FighterSpec, Scenario, Side
 
 pytestmark = pytest.mark.slow

@@ -8,14 +8,14 @@ from pathlib import Path
 import pyarrow.dataset as pads
 import pytest
 
-from sim import campaign
-from sim.battle import Battle
-from sim.campaign import CAMPAIGN_KEYS
+from sim.battle.battle import Battle
 from sim.cli import main
-from sim.experiment import load_experiment
+from sim.experiment.model import load_experiment
+from sim.experiment.runner import sweep
 from sim.rules import d6, deathwish, twowp
-from sim.run import Fought, fight, run_rows
-from sim.runner import sweep
+from sim.run import campaign
+from sim.run.campaign import CAMPAIGN_KEYS
+from sim.run.core import Fought, fight, run_rows
 from sim.scenario import load_scenario, parse_scenario
 
 ROOT = Path(__file__).resolve().parents[1]

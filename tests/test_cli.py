@@ -5,7 +5,7 @@ import sys
 import pytest
 
 from sim.cli import main
-from sim.text import pct, render_table
+from sim.cli.text import pct, render_table
 
 
 def run(capsys, *argv):

@@ -175,7 +175,7 @@ def test_a_run_dataset_is_a_one_point_sweep(capsys, tmp_path):
     """`sim run --out` writes the manifest every dataset has: one point, one replicate."""
     import json
 
-    from sim import records
+    from sim.dataset import records
 
     out_dir = tmp_path / "ds"
     path = ROOT / "scenarios/campaign.yaml"
@@ -276,8 +276,8 @@ def test_a_50_mb_file_is_refused_with_its_limit(capsys, tmp_path):
 
 def test_replay_of_a_sweep_style_dataset(capsys, tmp_path):
     """A dataset with swept parameters and several runs (the layout sim sweep writes)."""
-    from sim import records
-    from sim.run import fight, run_rows
+    from sim.dataset import records
+    from sim.run.core import fight, run_rows
     from sim.scenario import parse_scenario
 
     text = (ROOT / "scenarios/skirmish.yaml").read_text()

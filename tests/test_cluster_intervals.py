@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim import analysis, records
-from sim.text import analyze_text
+from sim import analysis
+from sim.cli.text import analyze_text
+from sim.dataset import records
 from tests.test_analysis import after_row, camp_row, make_dataset, run, side
 
 

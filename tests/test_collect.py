@@ -6,8 +6,8 @@ import mesa
 import pandas as pd
 import pytest
 
-from sim.battle import Battle
-from sim.collect import BattleCollector, draw_space
+from sim.battle.battle import Battle
+from sim.battle.collect import BattleCollector, draw_space
 from sim.scenario import load_scenario
 
 SKIRMISH = "scenarios/skirmish.yaml"
@@ -127,7 +127,7 @@ def test_draw_space_shows_the_map_the_same_way_up_as_the_frames():
         warnings.simplefilter("ignore", UserWarning)
         ax = draw_space(b)
     bottom, top = ax.get_ylim()
-    assert top < bottom  # row 0 at the top, as sim.frames draws it
+    assert top < bottom  # row 0 at the top, as sim.page.frames draws it
     offsets = [tuple(p) for c in ax.collections for p in c.get_offsets()]
     standing = {b.field.cell(f) for f in b.roster if f.cell is not None}
     assert {(int(x), int(y)) for x, y in offsets} == standing

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from sim.cli import main
-from sim.experiment import load_experiment
+from sim.experiment.model import load_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
 SKIRMISH = ROOT / "scenarios" / "skirmish.yaml"
@@ -154,16 +154,16 @@ def test_the_design_is_counted_before_it_is_made(tmp_path, capsys, body, message
 
 
 def test_a_sweep_with_failed_runs_exits_1_and_groups_the_failures(tmp_path, capsys, monkeypatch):
-    import sim.run
+    import sim.run.core
 
-    real = sim.run.fight
+    real = sim.run.core.fight
 
     def flaky(scenario, seed, **kw):
         if scenario.max_rounds == 7:
             raise RuntimeError("the fight broke")
         return real(scenario, seed, **kw)
 
-    monkeypatch.setattr(sim.run, "fight", flaky)
+    monkeypatch.setattr(sim.run.core, "fight", flaky)
     path = write(tmp_path, "parameters:\n  max_rounds: [7, 8]\nreplicates: 3\nseed: 4\n")
     out = tmp_path / "out"
     code, stdout, err = cli(capsys, "sweep", path, "--out", out, "--executor", "serial")

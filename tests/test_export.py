@@ -9,7 +9,8 @@ import json
 import pyarrow.parquet as pq
 import pytest
 
-from sim import export, records
+from sim.analysis import export
+from sim.dataset import records
 from sim.errors import SimError
 from tests.test_analysis import after_row, hand  # noqa: F401  (a fixture)
 from tests.test_plots import sweep_dataset

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from sim import store
-from sim.experiment import load_experiment
-from sim.runner import done_run_ids, sweep
+from sim.dataset import store
+from sim.experiment.model import load_experiment
+from sim.experiment.runner import done_run_ids, sweep
 from tests import test_runner
 from tests.test_runner import (
     BIG,

@@ -1,4 +1,5 @@
-"""sim.field and the battle on a map: movement, shoves, hazards, range, cover, fronts (issue 9).
+"""sim.frame.field and the battle on a map: movement, shoves, hazards, range, cover, fronts
+(issue 9).
 
 Each scripted test builds a tiny map with every fighter placed by hand, starts round 1 and
 gives one fighter its turn, so what happens follows from the rules and not from initiative.
@@ -14,8 +15,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from sim import space
-from sim.battle import Battle
-from sim.field import band, line_of_sight
+from sim.battle.battle import Battle
+from sim.frame.field import band, line_of_sight
 from sim.rules import d6 as d6_rules
 from sim.rules import deathwish as deathwish_rules
 from sim.rules.common import Status
@@ -493,8 +494,8 @@ def test_the_same_seed_gives_the_same_battle_on_a_map():
 
 
 def test_a_map_sweep_gives_the_same_rows_serial_and_in_processes(tmp_path):
-    from sim.experiment import load_experiment
-    from sim.runner import sweep
+    from sim.experiment.model import load_experiment
+    from sim.experiment.runner import sweep
     from tests.test_runner import assert_same_data
 
     exp = tmp_path / "bridge.yaml"

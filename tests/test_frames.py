@@ -1,4 +1,4 @@
-"""sim.frames: frames and GIFs of a map are valid images that show what is on it."""
+"""sim.page.frames: frames and GIFs of a map are valid images that show what is on it."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 from matplotlib.image import imread
 
-from sim import frames
-from sim.frames import Mark
-from sim.space import MapSpec, Terrain
+from sim.page import frames
+from sim.page.frames import Mark
+from sim.space.map import MapSpec, Terrain
 from tests.test_plots import png_size
 
 BRIDGE = MapSpec(
@@ -139,7 +139,7 @@ def test_drawing_stays_headless():
     import sys
 
     code = (
-        "import sys; from sim import frames; from tests.test_frames import BRIDGE, ROUNDS; "
+        "import sys; from sim.page import frames; from tests.test_frames import BRIDGE, ROUNDS; "
         "frames.png(frames.draw(BRIDGE, ROUNDS[2])); "
         "assert 'matplotlib.pyplot' not in sys.modules, 'pyplot was imported'"
     )

@@ -8,9 +8,9 @@ from fractions import Fraction
 
 import pytest
 
-from sim import dicexpr
 from sim.dice import generator
 from sim.errors import SimError
+from sim.odds import dicexpr
 from tests.test_cli_frames import assert_picture
 from tests.test_cli_run import run
 
@@ -180,7 +180,7 @@ def test_the_check_in_json_is_one_object_and_csv_refuses_it(capsys):
 
 
 def test_the_check_bands_keep_their_second_digit():
-    from sim.text import check_text
+    from sim.cli.text import check_text
 
     rows = [
         {"outcome": o, "exact": 0.5, "simulated": 0.5, "band": b}

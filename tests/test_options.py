@@ -3,17 +3,17 @@
 import pytest
 
 import sim.aftermath
-import sim.battle
-import sim.campaign
+import sim.battle.battle
 import sim.options
 import sim.rules.common
+import sim.run.campaign
 from sim.errors import SimError
 
 
 def test_the_frame_groups_live_in_sim_options_and_keep_their_old_names():
-    assert sim.battle.BattleOptions is sim.options.BattleOptions
+    assert sim.battle.battle.BattleOptions is sim.options.BattleOptions
     assert sim.aftermath.CampOptions is sim.options.CampOptions
-    assert sim.campaign.CampaignOptions is sim.options.CampaignOptions
+    assert sim.run.campaign.CampaignOptions is sim.options.CampaignOptions
     for name in ("option", "build_options", "describe_options"):
         assert getattr(sim.options, name) is getattr(sim.rules.common, name)
 

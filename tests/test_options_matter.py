@@ -36,8 +36,8 @@ import numpy as np
 import pytest
 import yaml
 
-from sim.catalogue import option_rows
-from sim.run import Fought, fight
+from sim.cli.catalogue import option_rows
+from sim.run.core import Fought, fight
 from sim.scenario import Scenario, parse_scenario
 
 SEEDS = 40

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from sim import page
-from sim.run import fight
+from sim.run.core import fight
 from sim.scenario import load_scenario
 from tests.test_cli_run import run
 

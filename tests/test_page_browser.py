@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from sim.run import fight
+from sim.run.core import fight
 from sim.scenario import load_scenario
 from tests.test_cli_frames import assert_picture
 from tests.test_cli_run import run

@@ -1,4 +1,4 @@
-"""sim.plots: each kind of sweep gets a valid, non-blank chart of the expected size."""
+"""sim.analysis.plots: each kind of sweep gets a valid, non-blank chart of the expected size."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ import pyarrow as pa
 import pytest
 from matplotlib.image import imread
 
-from sim import analysis, plots
+from sim import analysis
+from sim.analysis import plots
 from tests.test_analysis import make_dataset, run, side
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -89,7 +90,7 @@ def test_the_chart_fits_the_number_of_varying_parameters(tmp_path):
 
 
 def test_an_empty_summary_still_draws(tmp_path):
-    from sim import records
+    from sim.dataset import records
 
     records.write_manifest(tmp_path, {"kind": "sweep", "parameters": []})
     s = analysis.summarize(analysis.load(tmp_path))

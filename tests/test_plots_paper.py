@@ -9,7 +9,9 @@ import pyarrow as pa
 import pytest
 from matplotlib.collections import PathCollection
 
-from sim import analysis, plots, records, report
+from sim import analysis
+from sim.analysis import plots, report
+from sim.dataset import records
 from tests.test_analysis import after_row, camp_row, hand, make_dataset, run, side  # noqa: F401
 from tests.test_plots import KINDS, png_size, sweep_dataset
 from tests.test_report import Parts

@@ -1,13 +1,13 @@
-"""sim.replay: a stored run rebuilt from its dataset and fought again, exactly."""
+"""sim.run.replay: a stored run rebuilt from its dataset and fought again, exactly."""
 
 from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
 
-from sim import replay
 from sim.cli import main
 from sim.errors import SimError
+from sim.run import replay
 from tests.datasets import relist
 
 ROOT = Path(__file__).resolve().parents[1]

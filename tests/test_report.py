@@ -1,4 +1,4 @@
-"""sim.report: one self-contained HTML file with every group, table and chart."""
+"""sim.analysis.report: one self-contained HTML file with every group, table and chart."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import html
 import re
 from html.parser import HTMLParser
 
-from sim import analysis, report
+from sim import analysis
+from sim.analysis import report
 from tests.test_analysis import hand  # noqa: F401  (a fixture)
 from tests.test_plots import KINDS, assert_png, sweep_dataset
 
@@ -67,7 +68,7 @@ def test_the_report_escapes_what_it_shows(tmp_path):
 
 
 def test_the_report_adds_aftermath_and_campaign_tables(tmp_path, hand):  # noqa: F811
-    from sim import records
+    from sim.dataset import records
     from tests.test_analysis import after_row, camp_row
 
     rows = [after_row(i, "x", 0, "dead", True, False) for i in range(5)]

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from sim.battle import Battle
+from sim.battle.battle import Battle
 from sim.dice import die
 from sim.rules import wargame
-from sim.run import fight, run_rows
+from sim.run.core import fight, run_rows
 from sim.scenario import parse_scenario
 
 LOTTERY = """

@@ -1,14 +1,14 @@
-"""sim.run: the one entry of every run, its seed rule and its rows."""
+"""sim.run.core: the one entry of every run, its seed rule and its rows."""
 
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from sim import records
-from sim.battle import Battle
+from sim.battle.battle import Battle
+from sim.dataset import records
 from sim.errors import SimError
-from sim.run import Fought, draw_seed, fight, generator, run_rows
+from sim.run.core import Fought, draw_seed, fight, generator, run_rows
 from sim.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -71,7 +71,7 @@ def test_drawn_seeds_are_fresh_whole_numbers():
 
 
 def test_a_battle_seeded_by_rng_or_seed_is_the_same_battle():
-    from sim.battle import Battle
+    from sim.battle.battle import Battle
     from sim.scenario import load_scenario
 
     sc = load_scenario(Path(__file__).resolve().parents[1] / "scenarios" / "skirmish.yaml")

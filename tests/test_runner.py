@@ -18,11 +18,11 @@ import pyarrow.parquet as pq
 import pytest
 
 import sim
-from sim import records
 from sim.cli import main
-from sim.experiment import load_experiment
-from sim.resume import listed_run_ids
-from sim.runner import done_run_ids, summary, sweep
+from sim.dataset import records
+from sim.experiment.model import load_experiment
+from sim.experiment.resume import listed_run_ids
+from sim.experiment.runner import done_run_ids, summary, sweep
 from tests.datasets import relist
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -426,7 +426,7 @@ tables: [runs, fighters]
 
 @pytest.mark.parametrize("executor", ["serial", pytest.param("processes", marks=pytest.mark.slow)])
 def test_a_failing_run_does_not_stop_the_sweep(tmp_path, executor):
-    # design points are checked before a sweep (sim.expcheck); unchecked, a point that
+    # design points are checked before a sweep (sim.experiment.checks); unchecked, a point that
     # fails to load fails its runs alone
     exp = load_experiment(write(tmp_path, FAILING), check_points=False)
     out = tmp_path / "out"

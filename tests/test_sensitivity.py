@@ -1,6 +1,6 @@
 """Sensitivity designs and indices (issue 15): SALib's samples as design points, and
 ``sim analyze --sensitivity`` on the design's outcomes, checked on known functions through
-the code path a sweep takes (:func:`sim.designs.expand`, then
+the code path a sweep takes (:func:`sim.experiment.designs.expand`, then
 :func:`sim.analysis.sensitivity.analyze_design`)."""
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim import designs
 from sim.analysis.sensitivity import analyze_design
 from sim.cli import main
-from sim.experiment import load_experiment
+from sim.experiment import designs
+from sim.experiment.model import load_experiment
 from sim.scenario import ScenarioError
 
 ROOT = Path(__file__).resolve().parents[1]

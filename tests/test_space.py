@@ -1,4 +1,4 @@
-"""sim.space: distances, movement, shoves and fronts on small maps."""
+"""sim.space.map: distances, movement, shoves and fronts on small maps."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from sim import space
 from sim.errors import SimError
-from sim.space import MapSpec, Terrain
+from sim.space.map import MapSpec, Terrain
 
 
 def test_distances_count_a_diagonal_step_as_one_cell():

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.catalogue import TABLE_TOPICS, table_listings
+from sim.cli.catalogue import TABLE_TOPICS, table_listings
 from sim.rules import deathwish, wargame
 from sim.rules.d6.difficulty import size_value
 from sim.rules.wargame.tables import named_tables

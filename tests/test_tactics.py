@@ -1,10 +1,10 @@
 import numpy as np
 import pytest
 
-from sim.battle import Battle
+from sim.battle.battle import Battle
 from sim.errors import SimError
 from sim.scenario import FighterSpec, Scenario, Side
-from sim.tactics import PARAMETERS, TACTICS, Tactic, describe_tactics, make_tactic
+from sim.scenario.tactics import PARAMETERS, TACTICS, Tactic, describe_tactics, make_tactic
 
 
 def test_the_four_named_tactics_exist():
@@ -106,7 +106,7 @@ def test_a_defender_blocks_with_an_item_only_when_its_tactic_says():
 def test_a_called_shot_is_weighed_by_its_odds_unless_the_tactic_says_never_or_always():
     from fractions import Fraction as F
 
-    from sim.tactics import make_tactic
+    from sim.scenario.tactics import make_tactic
 
     plain, better = (F(1, 4), F(2)), (F(1, 3), F(1))
     odds = make_tactic()

@@ -29,7 +29,7 @@ import numpy as np
 import pytest
 
 from benchmarks import validity as v
-from sim.battle import Battle
+from sim.battle.battle import Battle
 from sim.scenario import parse_scenario
 
 SYSTEMS = v.SYSTEMS

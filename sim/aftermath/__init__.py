@@ -5,7 +5,7 @@ from a battle's fighters by :func:`patient_from_fighter`), the side's healers
 (:class:`Healer`: ordinary fighters with a nurse, surgeon or physician skill level), the rule
 system and a ``numpy.random.Generator``; each :meth:`Aftermath.step` is one day (day 0 is the
 day of the battle) and yields one row per patient (:data:`ROW_KEYS`,
-``sim.records.AFTERMATH_FIELDS``).
+``sim.dataset.records.AFTERMATH_FIELDS``).
 
 The package: :mod:`~sim.aftermath.healers` (healers, their capacity and supervision),
 :mod:`~sim.aftermath.patients` (patients and the rows' keys), :mod:`~sim.aftermath.days` (the

@@ -9,7 +9,7 @@ work, triage, the day loop and its rows. One subclass per rule system says what 
   in triage (:meth:`~Aftermath.urgency`), what a day does (:meth:`~Aftermath.day_step`), what
   a row shows of its state (:meth:`~Aftermath.row_fields`) and what a survivor carries out
   (:meth:`~Aftermath.carries`);
-- between the battles of a campaign (:mod:`sim.campaign`): whom the battle hurt
+- between the battles of a campaign (:mod:`sim.run.campaign`): whom the battle hurt
   (:meth:`~Aftermath.hurt`), who is healed (:meth:`~Aftermath.healed`), a patient less what
   it carried into the battle (:meth:`~Aftermath.less_carried`), what a campaign row shows of
   a member (:meth:`~Aftermath.member_fields`), and whether members who sat a battle out are

@@ -23,7 +23,7 @@ ROW_KEYS = (
     "hd",
     "condition",
 )
-"""Keys of every aftermath row, in ``sim.records.AFTERMATH_FIELDS`` order (less run_id)."""
+"""Keys of every aftermath row, in ``sim.dataset.records.AFTERMATH_FIELDS`` order (less run_id)."""
 
 WOUND_KEYS = (
     "kind",
@@ -87,7 +87,7 @@ class Patient:
 
 
 def patient_from_fighter(fighter: Any) -> Patient:
-    """A :class:`Patient` from a battle's fighter (``sim.agents.Fighter``, read duck-typed).
+    """A :class:`Patient` from a battle's fighter (``sim.frame.agents.Fighter``, read duck-typed).
 
     Reads ``name``, ``side``, ``status``, ``fights``, ``fought``, ``spec.d6`` (``strength``,
     ``resist``, ``religion``),

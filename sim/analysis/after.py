@@ -1,4 +1,4 @@
-"""Aftermath and campaigns: the ``aftermath`` and ``campaign`` tables (sim.campaign)."""
+"""Aftermath and campaigns: the ``aftermath`` and ``campaign`` tables (sim.run.campaign)."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as pads
 
-from sim import records
+from sim.dataset import records
 from sim.errors import SimError, unknown
 
 
@@ -124,7 +124,7 @@ def load(root: str | Path) -> Dataset:
     Its ``params`` are the swept parameters, after a ``label`` column if the runs have
     one (a ``list`` design's point labels), so every table shows the labels.
     """
-    from sim import store
+    from sim.dataset import store
 
     root = Path(root)
     manifest, extra = store.open_manifest(root)

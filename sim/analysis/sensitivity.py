@@ -1,7 +1,8 @@
 """Global sensitivity analysis of a sweep with a ``sobol``, ``morris`` or ``fast`` design.
 
 The design's points are SALib samples of the unit cube, mapped onto each parameter's range
-(:mod:`sim.designs`); each point's outcome is its mean over the point's finished replicates.
+(:mod:`sim.experiment.designs`); each point's outcome is its mean over the point's finished
+replicates.
 The analysis is SALib's, on the unit cube, in the design's own order:
 
 - ``sobol`` (Saltelli's estimators, ``SALib.analyze.sobol``): the first-order index S1
@@ -31,9 +32,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim import designs
 from sim.analysis.dataset import Dataset, flatten_sides
 from sim.errors import SimError
+from sim.experiment import designs
 
 RESAMPLES = 1000
 """Bootstrap resamples of the confidence intervals."""
@@ -73,7 +74,7 @@ def analyze_design(
 
     ``doc`` is the experiment document (its ``design``, ``samples``, ``levels``,
     ``second_order``) and ``seed`` its master seed: the same unit sample the sweep ran is
-    drawn again (:func:`sim.designs.unit_sample`) where the method needs it (Morris).
+    drawn again (:func:`sim.experiment.designs.unit_sample`) where the method needs it (Morris).
     A Sobol design with ``second_order: true`` also fills ``pairs`` (when given) with
     ``{"A x B": {"S2", "S2_conf"}}``.
     """

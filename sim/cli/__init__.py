@@ -1,9 +1,9 @@
 """The ``sim`` command line: argparse and printing only.
 
 Every command parses its arguments, checks what only the command line can get wrong (flags
-that go together, pictures of a map-less scenario), calls the library (:mod:`sim.run`,
-:mod:`sim.replay`, :mod:`sim.runner`, :mod:`sim.analysis`, :mod:`sim.odds`,
-:mod:`sim.catalogue`) and prints the text :mod:`sim.text` makes of the result. Bad input
+that go together, pictures of a map-less scenario), calls the library (:mod:`sim.run.core`,
+:mod:`sim.run.replay`, :mod:`sim.experiment.runner`, :mod:`sim.analysis`, :mod:`sim.odds.exact`,
+:mod:`sim.cli.catalogue`) and prints the text :mod:`sim.cli.text` makes of the result. Bad input
 never shows a traceback: it prints one line on stderr and exits with code 2.
 """
 
@@ -14,15 +14,15 @@ import sys
 from collections.abc import Sequence
 
 from sim import __version__
-from sim.catalogue import option_rows
 from sim.cli.battles import add_replay, add_run, add_validate
+from sim.cli.catalogue import option_rows
 from sim.cli.common import EXIT_USAGE, Parser, SweepFailed, SweepInterrupted
 from sim.cli.info import add_options, add_schema, add_tables
 from sim.cli.odds import add_odds
 from sim.cli.sweeps import add_analyze, add_export, add_sweep
 from sim.dice import DiceError
 from sim.errors import SimError
-from sim.replay import ReplayMismatch
+from sim.run.replay import ReplayMismatch
 
 __all__ = ["EXIT_USAGE", "build_parser", "main", "option_rows"]
 

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from sim import text
+from sim.cli import text
 from sim.cli.common import (
     exp_warnings,
     print_warnings,
@@ -18,8 +18,8 @@ from sim.errors import SimError
 def _run(a: argparse.Namespace) -> str:
     from pathlib import Path
 
-    from sim.experiment import wrong_kind
-    from sim.run import draw_seed, fight, write_dataset
+    from sim.experiment.model import wrong_kind
+    from sim.run.core import draw_seed, fight, write_dataset
     from sim.scenario import load_scenario
 
     if (why := wrong_kind(a.file, "scenario")) is not None:
@@ -63,7 +63,7 @@ def _run_warnings(file: str, sets: Sequence[str]) -> None:
 
 
 def _replay(a: argparse.Namespace) -> str:
-    from sim import replay
+    from sim.run import replay
 
     stored = replay.stored_run(a.dataset, a.run_id)
     scenario = stored.scenario
@@ -91,13 +91,13 @@ def _check_pictures(a: argparse.Namespace, scenario: Any, where: str) -> None:
     if all(b.map is None for b in battles):
         flag = "--frames" if a.frames else "--gif"
         raise SimError(f"{where} has no `map:`, so there is nothing to draw for {flag}")
-    from sim.frames import check_targets
+    from sim.page.frames import check_targets
 
     check_targets(a.frames or None, a.gif or None, a.force)
 
 
 def _pictures(a: argparse.Namespace, fought: Any) -> None:
-    """Draw the run's battles as ``--frames``/``--gif`` ask (:func:`sim.frames.draw_run`).
+    """Draw the run's battles as ``--frames``/``--gif`` ask (:func:`sim.page.frames.draw_run`).
 
     One line each on stderr, so stdout stays the outcome (pure JSON with ``--format json``).
     """
@@ -105,7 +105,7 @@ def _pictures(a: argparse.Namespace, fought: Any) -> None:
         return
     from functools import partial
 
-    from sim import frames  # matplotlib: imported only when drawing
+    from sim.page import frames  # matplotlib: imported only when drawing
 
     say = partial(print, file=sys.stderr)
     frames.draw_run(fought, a.frames or None, a.gif or None, say, a.force)
@@ -140,7 +140,7 @@ def _validate_one(file: str) -> tuple[str, list[str]]:
     """One checked file's line, and its warnings."""
     from pathlib import Path
 
-    from sim.experiment import is_experiment, load_experiment
+    from sim.experiment.model import is_experiment, load_experiment
     from sim.scenario import load_scenario
     from sim.scenario.notes import scenario_notes
 

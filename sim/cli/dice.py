@@ -1,7 +1,7 @@
 """``sim odds dice`` and every odds table's ``--check`` and ``--plot``.
 
-argparse and printing only, like :mod:`sim.cli`: the odds come from :mod:`sim.odds` and
-:mod:`sim.dicexpr`, the pictures from :mod:`sim.oddsplot`.
+argparse and printing only, like :mod:`sim.cli`: the odds come from :mod:`sim.odds.exact` and
+:mod:`sim.odds.dicexpr`, the pictures from :mod:`sim.odds.plot`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import json
 import sys
 from typing import Any
 
-from sim import odds, text
+from sim import odds
+from sim.cli import text
 from sim.errors import SimError
 
 
@@ -51,7 +52,7 @@ def add_check_plot(p: argparse.ArgumentParser) -> None:
 
 def odds_dice(a: argparse.Namespace) -> str:
     """``sim odds dice EXPR``: the exact table, and the check and picture asked for."""
-    from sim import dicexpr
+    from sim.odds import dicexpr
 
     data = odds.dice_odds(a.expression)
     out = text.dice_odds_text(data, a.format)
@@ -102,7 +103,7 @@ def check_and_plot(
         else:
             out += "\n\n" + text.check_text(check, "table", headline)
     if a.plot and bars:
-        from sim import oddsplot
+        from sim.odds import plot as oddsplot
 
         fig = oddsplot.bars(title, {str(k): v for k, v in exact.items()}, xlabel, simulated)
         plotted(oddsplot.save(fig, a.plot))

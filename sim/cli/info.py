@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from sim import text
-from sim.catalogue import option_rows
+from sim.cli import text
+from sim.cli.catalogue import option_rows
 
 
 def _options(a: argparse.Namespace) -> str:
@@ -14,7 +14,7 @@ def _options(a: argparse.Namespace) -> str:
 
 
 def _schema(a: argparse.Namespace) -> str:
-    from sim import schema
+    from sim.cli import schema
 
     if a.out is None:
         return schema.text(a.kind).rstrip("\n")
@@ -22,7 +22,7 @@ def _schema(a: argparse.Namespace) -> str:
 
 
 def _tables(a: argparse.Namespace) -> str:
-    from sim.catalogue import table_listings
+    from sim.cli.catalogue import table_listings
 
     return text.tables_text(table_listings(a.topic), a.format)
 
@@ -67,7 +67,7 @@ def add_schema(sub: Any) -> None:
 
 def add_tables(sub: Any) -> None:
     """Add ``sim tables`` to the subcommands ``sub``."""
-    from sim.catalogue import TABLE_TOPICS
+    from sim.cli.catalogue import TABLE_TOPICS
 
     p_tab = sub.add_parser(
         "tables", help="every name a scenario may use (weapons, armor, ...), with aliases"

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from sim import odds, text
+from sim import odds
+from sim.cli import text
 from sim.cli.common import (
     Parser,
     add_format,
@@ -30,7 +31,7 @@ def _odds_deathwish(a: argparse.Namespace) -> str:
         if a.check is not None:
             raise SimError("--check needs one attack: give --weapon or --penetration/--lethality")
         if a.plot:
-            from sim import oddsplot
+            from sim.odds import plot as oddsplot
 
             fig = oddsplot.grouped(title, rows, "weapon", "armor", "mean")
             plotted(oddsplot.save(fig, a.plot))
@@ -93,7 +94,7 @@ def _odds_2w2p(a: argparse.Namespace) -> str:
 
     title = f"2W2P: {attack} attack dice against {a.defence} defence dice (exact)"
     if a.plot:
-        from sim import oddsplot
+        from sim.odds import plot as oddsplot
 
         fig = oddsplot.grid(title, data["outcomes"], "felling", "wounding")
         plotted(oddsplot.save(fig, a.plot))

@@ -8,7 +8,7 @@ import os
 import sys
 from typing import Any
 
-from sim import text
+from sim.cli import text
 from sim.cli.common import (
     SweepFailed,
     SweepInterrupted,
@@ -24,8 +24,8 @@ def _sweep(a: argparse.Namespace) -> str:
     from pathlib import Path
 
     from sim import analysis
-    from sim.experiment import load_experiment, wrong_kind
-    from sim.runner import summary, sweep
+    from sim.experiment.model import load_experiment, wrong_kind
+    from sim.experiment.runner import summary, sweep
 
     if (why := wrong_kind(a.experiment, "experiment")) is not None:
         raise SimError(why)
@@ -71,7 +71,7 @@ def _analyze(a: argparse.Namespace) -> str:
         if path and os.path.isdir(path):  # before the ending's check: the folder is the mistake
             raise IsADirectoryError(errno.EISDIR, "is a directory, not a file name", path)
     if a.plot:
-        from sim import plots
+        from sim.analysis import plots
 
         plots.plot_format(a.plot)  # a bad ending refused before any work
     if a.dpi is not None and not 10 <= a.dpi <= 2400:
@@ -98,7 +98,7 @@ def _analyze(a: argparse.Namespace) -> str:
         name = ds.manifest.get("experiment_name") or ds.root.name
         notes.append(f"plot: {plots.save(plots.figure(s, str(name), ds), a.plot, a.dpi)}")
     if a.report:
-        from sim import report
+        from sim.analysis import report
 
         notes.append(f"report: {report.write(ds, s, a.report)}")
     if notes and a.format == "table":
@@ -115,7 +115,7 @@ def _sensitivity(a: argparse.Namespace, ds: Any) -> str:
     sens = sensitivity(ds)
     out = text.sensitivity_text(ds, sens, a.format)
     if a.plot:
-        from sim import plots, sensplot
+        from sim.analysis import plots, sensplot
 
         name = str(ds.manifest.get("experiment_name") or ds.root.name)
         note = f"plot: {plots.save(sensplot.figure(sens, name), a.plot, a.dpi)}"
@@ -126,7 +126,8 @@ def _sensitivity(a: argparse.Namespace, ds: Any) -> str:
 
 
 def _export(a: argparse.Namespace) -> str:
-    from sim import analysis, export
+    from sim import analysis
+    from sim.analysis import export
 
     written = export.export(analysis.load(a.dataset), a.out, a.table or ["runs"], a.format)
     return "\n".join(
@@ -206,7 +207,7 @@ def add_analyze(sub: Any) -> None:
 
 def add_export(sub: Any) -> None:
     """Add ``sim export`` to the subcommands ``sub``."""
-    from sim.records import TABLES
+    from sim.dataset.records import TABLES
 
     p_ex = sub.add_parser("export", help="a dataset's tables as flat CSV or Parquet files")
     p_ex.add_argument("dataset", help="a dataset directory (from sim sweep or sim run --out)")

@@ -23,20 +23,20 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sim.records import atomic_write_bytes
+from sim.dataset.records import atomic_write_bytes
 
 if TYPE_CHECKING:
-    from sim.battle import Battle
-    from sim.run import Fought
+    from sim.battle.battle import Battle
+    from sim.run.core import Fought
 
 SIDE_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
-"""The sides' colours, in the order of the scenario's sides (as :mod:`sim.frames`)."""
+"""The sides' colours, in the order of the scenario's sides (as :mod:`sim.page.frames`)."""
 IN_FIGHT = ("active", "fleeing")
 
 
 def battle_data(battle: Battle, seed: int, label: str = "") -> dict[str, Any]:
     """One battle as the page draws it (plain JSON data)."""
-    from sim import text
+    from sim.cli import text
 
     sides = list(battle.sides)
     roster = battle.roster

@@ -1,6 +1,6 @@
 """Scenario: the frozen description of a battle (sides, fighters, goals, factors, events).
 
-A :class:`Scenario` is plain, immutable data; :class:`sim.battle.Battle` builds Mesa agents
+A :class:`Scenario` is plain, immutable data; :class:`sim.battle.battle.Battle` builds Mesa agents
 from it. Everything a battle needs is here, so the same scenario and seed give the same
 battle. Fighters carry stats for every system, so one scenario can be fought under any of
 the four: War Game fields at the top level, 2W2P's fight count and skills, and the
@@ -23,8 +23,8 @@ from sim.errors import SimError, unknown
 from sim.options import BattleOptions, build_options
 from sim.rules import wargame
 from sim.rules.deathwish import DEFAULT_SKILL, WornArmor, worn_armor
-from sim.space import MapSpec
-from sim.tactics import Tactic, make_tactic
+from sim.scenario.tactics import Tactic, make_tactic
+from sim.space.map import MapSpec
 
 if TYPE_CHECKING:
     from sim.aftermath import Healer
@@ -130,7 +130,7 @@ class FighterSpec:
     ``morale_compare: fixed``. ``front`` groups 2W2P fronts.
 
     A fighter may start the battle hurt or out of it: ``wounds`` taken before it (each one
-    wound of its system's own kind, see :meth:`sim.agents.Fighter.start_hurt`) and a starting
+    wound of its system's own kind, see :meth:`sim.frame.agents.Fighter.start_hurt`) and a starting
     ``status`` (``active``, or out of the fight: ``incapacitated``, ``dead``, ``fled``,
     ``surrendered``).
     """
@@ -240,7 +240,7 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class TacticSpec:
-    """A side's tactic by name, with parameter overrides (see :mod:`sim.tactics`)."""
+    """A side's tactic by name, with parameter overrides (see :mod:`sim.scenario.tactics`)."""
 
     name: str = "balanced"
     params: Mapping[str, Any] = field(default_factory=dict)
@@ -272,7 +272,7 @@ class Scenario:
     frame options (morale, scale, initiative) when the system is not ``wargame``;
     ``battle`` holds the battle's own house rules (:class:`sim.options.BattleOptions`).
     These plain mappings are what the scenario says; the option groups built from them (and
-    each side's :class:`~sim.tactics.Tactic`) are built the first time they are asked for
+    each side's :class:`~sim.scenario.tactics.Tactic`) are built the first time they are asked for
     and kept, so the battles of one scenario share them. A bad value raises
     :class:`~sim.errors.SimError` then, naming its path (``rules.options.pool: ...``).
     """
@@ -290,7 +290,7 @@ class Scenario:
     seed: int | None = None
     aftermath: AftermathSpec | None = None
     campaign: CampaignSpec | None = None
-    map: MapSpec | None = None  # battlefield space (sim.space); None: the abstract battle
+    map: MapSpec | None = None  # battlefield space (sim.space.map); None: the abstract battle
     _built: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -355,7 +355,7 @@ class Scenario:
 
 
 # --------------------------------------------------------------------------------------------
-# After the battle: the aftermath and campaigns (sim.aftermath, sim.campaign)
+# After the battle: the aftermath and campaigns (sim.aftermath, sim.run.campaign)
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,7 @@ from sim.scenario.overrides import OVERRIDE_SOURCE, apply_override
 from sim.scenario.reader import Issue, Locate, ScenarioError, join_path, read_yaml
 
 if TYPE_CHECKING:
-    from sim.experiment import Experiment
+    from sim.experiment.model import Experiment
 
 WHAT = {
     "weapon": "a War Game weapon category",

@@ -1,6 +1,6 @@
 """The contract between the battle frame and a rule system (DESIGN.md habit 1).
 
-The frame (:mod:`sim.battle`) runs the War Game's rounds, turn order, morale, goals and
+The frame (:mod:`sim.battle.battle`) runs the War Game's rounds, turn order, morale, goals and
 scale for every system; it asks the battle's :class:`RuleSystem` everything that differs
 between systems, and never tests a system's name. Each system is one object in
 :data:`sim.systems.SYSTEMS`; a fifth system is one module more and passes the same contract
@@ -19,8 +19,8 @@ from sim.rules.common import Status, build_options
 
 if TYPE_CHECKING:
     from sim.aftermath import Aftermath
-    from sim.agents import Fighter
-    from sim.battle import Battle
+    from sim.battle.battle import Battle
+    from sim.frame.agents import Fighter
     from sim.scenario import FighterSpec
 
 

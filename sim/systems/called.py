@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 from sim.rules import wargame
 
 if TYPE_CHECKING:
-    from sim.agents import Fighter
-    from sim.battle import Battle
+    from sim.battle.battle import Battle
+    from sim.frame.agents import Fighter
 
 
 def pay_attack(
@@ -46,8 +46,9 @@ def pay_attack(
 def call_shot(
     b: Battle, f: Fighter, target: Fighter, avoids: bool, w: wargame.Weapon
 ) -> str | None:
-    """The limb ``f`` aims at (:meth:`~sim.tactics.Tactic.called_limb`), or None: a plain attack.
+    """The limb ``f`` aims at, or None: a plain attack.
 
+    The limb is :meth:`~sim.scenario.tactics.Tactic.called_limb`'s.
     Tactic ``called_shot``, if ``f`` can pay: ``always``; ``odds`` when the target cannot
     avoid the blow (``avoids``: dodge or block) and the called shot's exact chance to wound,
     per HD it costs, beats the plain blow's (lamellar cannot protect its limbs [S]).

@@ -9,17 +9,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from sim.agents import is_active, is_in_fight
+from sim.frame.agents import is_active, is_in_fight
 from sim.rules import wargame
 from sim.rules.common import Status
-from sim.tactics import weakness
+from sim.scenario.tactics import weakness
 
 if TYPE_CHECKING:
-    from sim.agents import Fighter
-    from sim.battle import Battle
-    from sim.sides import FighterHeap
+    from sim.battle.battle import Battle
+    from sim.frame.agents import Fighter
+    from sim.frame.sides import FighterHeap
 
-# Range bands on a map [H] (sim.field): Deathwish to-hit skill lost, D6 difficulty added.
+# Range bands on a map [H] (sim.frame.field): Deathwish to-hit skill lost, D6 difficulty added.
 BAND_SKILL = {"short": 0, "medium": 1, "long": 2}
 BAND_DIFFICULTY = {"short": 0, "medium": 5, "long": 10}
 

@@ -36,8 +36,8 @@ from sim.systems.common import (
 )
 
 if TYPE_CHECKING:
-    from sim.agents import Fighter
-    from sim.battle import Battle
+    from sim.battle.battle import Battle
+    from sim.frame.agents import Fighter
     from sim.scenario import FighterSpec
 
 

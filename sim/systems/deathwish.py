@@ -21,8 +21,8 @@ from sim.systems.base import System
 from sim.systems.common import BAND_SKILL, flee, map_cover, map_move_then_target, one_attack_target
 
 if TYPE_CHECKING:
-    from sim.agents import Fighter
-    from sim.battle import Battle
+    from sim.battle.battle import Battle
+    from sim.frame.agents import Fighter
     from sim.scenario import FighterSpec
 
 YARD = 3.0  # feet

@@ -21,8 +21,8 @@ from sim.systems.base import System
 from sim.systems.common import flee
 
 if TYPE_CHECKING:
-    from sim.agents import Fighter
-    from sim.battle import Battle, SideState
+    from sim.battle.battle import Battle, SideState
+    from sim.frame.agents import Fighter
     from sim.scenario import FighterSpec
 
 
@@ -166,7 +166,7 @@ def map_fronts(
 
     First every active fighter with no enemy beside it moves up to ``move_ft`` as its
     formation says (sides in order, fighters in order); then fronts are the groups linked
-    by enemies standing next to each other (RULES.md 2.4 [I], :func:`sim.space.fronts`),
+    by enemies standing next to each other (RULES.md 2.4 [I], :func:`sim.space.map.fronts`),
     named after their first fighter. Fighters in no front (no enemy beside them, even with
     an engaged ally beside them) do not roll this round and cannot be hit: a column in a
     one-cell corridor fights one pair at a time, its rear stepping up as the front falls.

@@ -3,8 +3,8 @@
 Attack, cover, hazards, distractions, breaking free, armor recovery, putting out a fire;
 on a map moves and pushes into hazard cells; at large scale leader killing. The defender's
 dodge-or-armor choice is made after seeing the damage [H]. The frame's own War Game rules
-(morale, turn order, scale) live in :mod:`sim.battle`; the seed's literal faction pools in
-:mod:`sim.pools`.
+(morale, turn order, scale) live in :mod:`sim.battle.battle`; the seed's literal faction pools in
+:mod:`sim.frame.pools`.
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ from sim.systems.common import (
 )
 
 if TYPE_CHECKING:
-    from sim.agents import Fighter
-    from sim.battle import Battle
+    from sim.battle.battle import Battle
+    from sim.frame.agents import Fighter
 
 YARD = 3.0  # feet
 
@@ -306,7 +306,7 @@ def holder_of(b: Battle, f: Fighter) -> Fighter | None:
 def contest(b: Battle, f: Fighter, target: Fighter) -> bool:
     """A grapple, shove or disarm on ``target`` if the tactic wants one (RULES.md 1.7).
 
-    Its tactic's :meth:`~sim.tactics.Tactic.contest_kind` names it; nothing is tried on a
+    Its tactic's :meth:`~sim.scenario.tactics.Tactic.contest_kind` names it; nothing is tried on a
     target already grappled, on the ground or disarmed as that maneuver would leave it.
     """
     t = b.tactic_of(f)
@@ -418,7 +418,8 @@ def attack(b: Battle, f: Fighter, target: Fighter) -> None:
     """``f`` attacks ``target``.
 
     Mighty if its tactic says so; the damage rolled; the defender dodging, blocking with an
-    inventory slot or letting its armor absorb (its tactic's :meth:`~sim.tactics.Tactic.defence`);
+    inventory slot or letting its armor absorb (its tactic's
+    :meth:`~sim.scenario.tactics.Tactic.defence`);
     on a map a spear's hit shoves.
     """
     sides = b.sides
@@ -568,7 +569,7 @@ def into_hazard(b: Battle, f: Fighter, target: Fighter, hazard: str) -> None:
 def survives(b: Battle, target: Fighter, hazard: str | wargame.Factor) -> bool:
     """Whether ``target`` would spend 1 HD to survive a hazard's wound (option ``survive``).
 
-    Its tactic decides as it decides a dodge (:meth:`~sim.tactics.Tactic.wants_dodge`): the
+    Its tactic decides as it decides a dodge (:meth:`~sim.scenario.tactics.Tactic.wants_dodge`): the
     hazard wounds, and takes it out if it has no more HD than the hazard takes.
     """
     return b.tactic_of(target).wants_dodge(True, target.wg.hit_dice <= wargame.hazard_hd(hazard))

@@ -62,13 +62,13 @@ def test_the_import_check_catches_what_it_should():
         "from __future__ import annotations\nimport numpy as np\nfrom fractions import Fraction\n"
         "from sim.dice import Dist\nfrom sim.rules.common import Table\nfrom sim import errors\n"
         "from . import tables\nfrom ..common import Status\n"
-        "import pandas as pd\nfrom sim.battle import Battle\nimport sim.scenario\n"
+        "import pandas as pd\nfrom sim.battle.battle import Battle\nimport sim.scenario\n"
         "from sim import tactics\nfrom ... import agents\n"
         "def f():\n    from mesa import Model\n"
     )
     assert bad_imports(source, "sim.rules.wargame") == [
         "pandas",
-        "sim.battle.Battle",
+        "sim.battle.battle.Battle",
         "sim.scenario",
         "sim.tactics",
         "sim.agents",

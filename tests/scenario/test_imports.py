@@ -37,4 +37,4 @@ def test_loading_a_scenario_imports_no_mesa_pandas_or_matplotlib(code):
     assert "sim.scenario" in loaded or "sim.options" in loaded
     heavy = sorted(m for m in loaded if m.split(".")[0] in HEAVY)
     assert heavy == []
-    assert not {"sim.battle", "sim.agents", "sim.field", "sim.cli"} & loaded
+    assert not {"sim.battle.battle", "sim.frame.agents", "sim.frame.field", "sim.cli"} & loaded

@@ -8,7 +8,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sim.battle import Battle
+from sim.battle.battle import Battle
 from sim.scenario import (
     Event,
     FactorSpec,

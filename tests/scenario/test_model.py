@@ -59,7 +59,7 @@ def test_renamed_keeps_the_stat_block():
 
 # --------------------------------------------------------------------------- built once
 def test_option_groups_and_tactics_are_built_once_and_shared_by_battles():
-    from sim.battle import Battle
+    from sim.battle.battle import Battle
 
     sc = two_sides(options={"pool": "headcount"}, battle={"d6_difficulty": 12})
     first, second = Battle(sc, seed=1), Battle(sc, seed=2)
@@ -73,7 +73,7 @@ def test_option_groups_and_tactics_are_built_once_and_shared_by_battles():
 
 
 def test_battle_overrides_rebuild_and_leave_the_scenario_alone():
-    from sim.battle import Battle
+    from sim.battle.battle import Battle
 
     sc = two_sides(rules="d6", frame={"morale_compare": "fixed"})
     b = Battle(sc, seed=1, options={"halve_round": "up"}, battle={"d6_difficulty": 15})
@@ -104,7 +104,7 @@ def test_built_groups_do_not_change_equality_hash_or_pickling():
     ],
 )
 def test_bad_groups_raise_when_first_asked_for_each_time(kw, message):
-    from sim.battle import Battle
+    from sim.battle.battle import Battle
 
     sc = two_sides(**kw)  # a hand-made scenario is checked when its groups are built
     for _ in range(2):

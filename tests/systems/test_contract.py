@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from sim import systems
-from sim.battle import Battle
+from sim.battle.battle import Battle
 from sim.rules.common import OUT_OF_FIGHT, Status
 from sim.scenario import parse_scenario
 from sim.systems.base import RuleSystem

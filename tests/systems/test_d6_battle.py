@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.battle import Battle
+from sim.battle.battle import Battle
 from sim.scenario import parse_scenario
 from sim.systems.d6 import attack, body_of
 from tests.conftest import ScriptedRng

@@ -5,7 +5,7 @@ rolls: :func:`blow_dist` is the exact distribution of a target's condition after
 from the same codes a battle rolls (:func:`sim.rules.d6.roll_attack`), and :func:`harm`
 sums it up as (chance the target is out of the fight, its expected spot on the ladder). A
 called shot or an area dodge is chosen by comparing two such sums
-(:mod:`sim.tactics`).
+(:mod:`sim.scenario.tactics`).
 """
 
 from __future__ import annotations

@@ -63,7 +63,7 @@ Options (fields of :class:`Options`; [I] interpretation, [H] house rule):
 - ``flee_turns`` = 1 [H]: a fleeing creature is ``fled`` at the end of this many own turns.
 - ``initiative_ties`` = ``"reroll"`` [H]: tied initiative re-rolls (``"first_listed"``).
   Whom an actor names next in popcorn initiative is a tactic's choice (``name_next``,
-  :mod:`sim.tactics`), not an option here.
+  :mod:`sim.scenario.tactics`), not an option here.
 - ``act_out_of_turn`` = False [H]: the tactic of spending 1 HD to act at once is used.
 - ``weak_cover`` = ``"table"`` [I]: cover the seed calls "no real protection" (fog, bushes,
   pits) does not stop ranged attacks (``"protects"``: every cover does).

@@ -13,7 +13,7 @@ from sim.errors import SimError, did_you_mean, unknown
 from sim.options import build_options
 from sim.scenario.overrides import OVERRIDE_SOURCE
 from sim.scenario.reader import Issue, Locate, join_path, show
-from sim.tactics import Tactic
+from sim.scenario.tactics import Tactic
 
 if TYPE_CHECKING:
     from sim.scenario.model import Scenario

@@ -20,7 +20,7 @@ from sim.scenario.model import (
     FighterSpec,
     Scenario,
 )
-from sim.space import MapSpec
+from sim.space.map import MapSpec
 
 _TOP_KEYS = (
     "name",

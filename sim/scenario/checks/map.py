@@ -13,7 +13,7 @@ from sim.rules import wargame
 from sim.scenario.checks.base import BAD, Checks, get_or, listing
 from sim.scenario.model import Event, FighterSpec
 from sim.scenario.reader import join_path, show
-from sim.space import DEFAULT_LEGEND, FEET_PER_UNIT, Cell, MapSpec, from_picture
+from sim.space.map import DEFAULT_LEGEND, FEET_PER_UNIT, Cell, MapSpec, from_picture
 
 _MAP_KEYS = ("cell", "picture", "legend", "at")
 _LEGEND_KEYS = ("cover", "hazard", "value")

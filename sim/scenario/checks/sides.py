@@ -11,7 +11,7 @@ from sim.scenario.checks.base import BAD, get_or, listing, unknown_key
 from sim.scenario.checks.fighters import FighterChecks
 from sim.scenario.model import Event, FighterSpec, Goal, Side, TacticSpec
 from sim.scenario.reader import join_path, quote_name
-from sim.tactics import TACTICS, Tactic, make_tactic
+from sim.scenario.tactics import TACTICS, Tactic, make_tactic
 
 _SIDE_KEYS = ("leader", "tactic", "goals", "fighters")
 _GOAL_KEYS = ("kind", "target", "toughness", "rounds", "wins")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from sim.battle import Battle
+from sim.battle.battle import Battle
 from sim.rules.deathwish import WornArmor
 from sim.scenario import (
     Event,

@@ -5,7 +5,7 @@ import pickle
 import pytest
 
 from sim.scenario import load_scenario
-from sim.space import MapSpec
+from sim.space.map import MapSpec
 from tests.scenario.helpers import ROOT, errors, load
 
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))

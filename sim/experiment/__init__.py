@@ -1,0 +1,28 @@
+"""Experiments: a base scenario, parameters to vary, a design; and the sweep that runs them.
+
+:mod:`~sim.experiment.model` reads an experiment file, :mod:`~sim.experiment.designs` expands
+its parameters into points, :mod:`~sim.experiment.checks` checks every point before the first
+battle, :mod:`~sim.experiment.runner` runs the battles on an executor (serial, processes,
+Dask) and streams them into a dataset, :mod:`~sim.experiment.resume` prepares a dataset to
+run into or resume.
+
+May import: ``sim.run``, ``sim.dataset`` and everything below them; nothing above.
+"""
+
+from sim.experiment.model import (
+    KEYS,
+    Experiment,
+    is_experiment,
+    load_experiment,
+    parse_experiment,
+    wrong_kind,
+)
+
+__all__ = [
+    "KEYS",
+    "Experiment",
+    "is_experiment",
+    "load_experiment",
+    "parse_experiment",
+    "wrong_kind",
+]

@@ -1,0 +1,527 @@
+"""Sweeps: run an experiment's battles on an executor and stream them into a dataset.
+
+Runs go out in chunks (a few hundred battles each, so tiny battles do not pay per-task
+overhead). Each chunk writes its own Parquet parts, every one atomically, the ``runs`` part
+last: a chunk whose ``runs`` part holds all its run ids is done. That makes a sweep
+resumable after Ctrl-C, a crash or SIGKILL, and the resumed dataset equal to an
+uninterrupted one (same run ids, same seeds, same rows).
+
+The dataset folder is locked for the whole sweep, and the manifest lists every part with its
+rows, size and checksum (:mod:`sim.dataset.store`): a resume re-runs the chunks of damaged or
+missing parts, refuses to mix rows of other code unless forced, and reads nothing it did
+not list. Pool workers stop when the sweep's process dies, even by SIGKILL (before they
+write another part); SIGTERM stops a sweep as Ctrl-C does.
+
+Executors: ``serial`` (in this process), ``processes`` (a process pool; workers are not
+recycled, as the Mesa id leak is worked around in :class:`sim.frame.agents.Fighter`), and
+``dask`` (``distributed``'s ``concurrent.futures`` executor, on a local cluster or the
+scheduler at ``--scheduler``).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import os
+import sys
+import time
+import traceback
+from collections import Counter
+from collections.abc import Callable, Iterator
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+
+from sim.dataset import records, store
+from sim.errors import SimError
+from sim.experiment.model import Experiment
+from sim.experiment.resume import has_content, prepare
+
+EXECUTORS = ("serial", "processes", "dask")
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkResult:
+    """What one chunk did: how many runs, how many failed, and who won them."""
+
+    chunk: int
+    runs: int
+    failed: int
+    winners: dict[str, int]
+    parts: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+@dataclass
+class SweepResult:
+    """A sweep's totals, for the summary."""
+
+    out: Path
+    planned: int
+    selected: int
+    already: int = 0
+    done: int = 0
+    failed: int = 0
+    winners: Counter[str] = field(default_factory=Counter)
+    seconds: float = 0.0
+    interrupted: bool = False
+    notes: list[str] = field(default_factory=list)
+    manifest: dict[str, Any] = field(default_factory=dict)
+
+
+def run_chunk(exp: Experiment, out: str, chunk: int, start: int, stop: int) -> ChunkResult:
+    """Fight runs ``start..stop-1`` and write the chunk's parts; a failing run is a row."""
+    from sim.run.core import fight, run_rows
+    from sim.scenario import parse_scenario
+
+    scenarios: dict[int, Any] = {}
+    rows: dict[str, list[dict[str, Any]]] = {t: [] for t in records.TABLES}
+    failed = 0
+    winners: Counter[str] = Counter()
+    events = "events" in exp.tables
+    fields = exp.param_fields()
+    values: dict[int, dict[str, Any]] = {}  # a point's parameter columns (rows copy them)
+    for run_id in range(start, stop):
+        _stop_if_orphaned()
+        point = exp.point_of(run_id)
+        seed = exp.run_seed(run_id)
+        if point not in values:
+            values[point] = exp.param_values(point, fields)
+        params = values[point]
+        try:
+            if point not in scenarios:
+                try:
+                    scenarios[point] = parse_scenario(
+                        exp.scenario_text, exp.scenario_path, exp.point_overrides(point)
+                    )
+                except SimError as err:
+                    scenarios[point] = err
+            sc = scenarios[point]
+            if isinstance(sc, Exception):
+                raise sc
+            fought = fight(sc, seed=seed, events=events)  # the battle, aftermath, campaign
+            got = run_rows(fought, run_id, seed, params, events=events)
+            for table in exp.tables:
+                rows[table].extend(got[table])
+            winners[got["runs"][0]["winner"] or "(draw)"] += 1
+        except Exception as err:  # a failing run is recorded, and the sweep goes on
+            failed += 1
+            text = str(err).strip().splitlines()[0] if str(err).strip() else ""
+            where = traceback.extract_tb(err.__traceback__)[-1] if err.__traceback__ else None
+            place = f" ({Path(where.filename).name}:{where.lineno})" if where else ""
+            rows["runs"].append(
+                records.error_row(run_id, seed, params, f"{type(err).__name__}: {text}{place}")
+            )
+            winners["(error)"] += 1
+    root = Path(out)
+    part = f"{chunk:06d}"
+    parts: dict[str, dict[str, Any]] = {}
+    for table in (*(t for t in exp.tables if t != "runs"), "runs"):  # runs last: chunk done
+        _stop_if_orphaned()  # a worker whose sweep died writes nothing more
+        path = records.write_part(root, table, rows[table], part, fields if table == "runs" else ())
+        if path is not None:
+            parts[f"{table}/{path.name}"] = store.part_record(path, len(rows[table]))
+    parts[f"runs/part-{part}.parquet"].update(first=start, stop=stop)
+    return ChunkResult(chunk, stop - start, failed, dict(winners), parts)
+
+
+_PARENT: int | None = None
+"""In a pool worker: the process id of the sweep that started it."""
+
+
+def _stop_if_orphaned() -> None:
+    """End this pool worker at once if its sweep has died (it was given to another parent)."""
+    if _PARENT is not None and os.getppid() != _PARENT:
+        os._exit(70)
+
+
+def _watch_parent() -> None:
+    while True:
+        time.sleep(0.2)
+        _stop_if_orphaned()
+
+
+def _worker_init(parent: int) -> None:
+    """A pool worker leaves Ctrl-C and SIGTERM to its sweep, and dies with it.
+
+    On Linux the kernel kills the worker when the sweep dies (``PR_SET_PDEATHSIG``);
+    elsewhere, and as a second guard, a thread checks the parent every 0.2 s and the worker
+    checks it before every run and every part it writes.
+    """
+    import signal
+    import threading
+
+    global _PARENT
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    _PARENT = parent
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    _stop_if_orphaned()  # the sweep died before the line above
+    threading.Thread(target=_watch_parent, name="sim-parent-watch", daemon=True).start()
+
+
+def done_run_ids(out: Path) -> set[int]:
+    """Run ids in every ``runs`` part on disk (listed in the manifest or not)."""
+    ids: set[int] = set()
+    for part in sorted((out / "runs").glob("part-*.parquet")):
+        ids.update(pq.read_table(part, columns=["run_id"]).column("run_id").to_pylist())
+    return ids
+
+
+class Progress:
+    """A progress bar (tqdm) on a terminal; otherwise a plain line every few seconds.
+
+    A plain line's rate and ETA count from the first chunk done, so the workers' start
+    (seconds of imports, before any run ends) does not make the ETA of a short sweep read
+    minutes; the first line says how long the first chunk took, the last the sweep's rate.
+    """
+
+    def __init__(self, total: int, initial: int, stream: Any = None) -> None:
+        self.stream = stream or sys.stderr
+        self.total, self.count, self.start = total, initial, time.monotonic()
+        self.first = initial
+        self.since: tuple[float, int] | None = None  # (time, count) of the first update
+        self.last_line = 0.0
+        self.bar = None
+        if getattr(self.stream, "isatty", lambda: False)():
+            from tqdm import tqdm
+
+            self.bar = tqdm(
+                total=total,
+                initial=initial,
+                unit="run",
+                file=self.stream,
+                smoothing=0.1,
+                dynamic_ncols=True,
+            )
+
+    def update(self, n: int) -> None:
+        """Count ``n`` more runs done."""
+        self.count += n
+        if self.bar is not None:
+            self.bar.update(n)
+            return
+        now = time.monotonic()
+        share = 100 * self.count / max(self.total, 1)
+        done = f"progress: {self.count}/{self.total} runs ({share:.0f}%)"
+        if self.count >= self.total:  # the last line: the whole sweep's rate
+            rate = (self.count - self.first) / max(now - self.start, 1e-9)
+            print(f"{done}, {rate:.0f} runs/s, ETA 0s", file=self.stream, flush=True)
+            return
+        if self.since is None:
+            self.since = (now, self.count)
+            self.last_line = now
+            print(
+                f"{done}, first chunk done in {now - self.start:.1f}s", file=self.stream, flush=True
+            )
+            return
+        if now - self.last_line >= 5:
+            self.last_line = now
+            then, counted = self.since
+            rate = (self.count - counted) / max(now - then, 1e-9)
+            left = (self.total - self.count) / rate if rate > 0 else float("inf")
+            eta = f"{left:.0f}s" if left != float("inf") else "?"
+            print(f"{done}, {rate:.0f} runs/s, ETA {eta}", file=self.stream, flush=True)
+
+    def close(self) -> None:
+        """Finish the bar."""
+        if self.bar is not None:
+            self.bar.close()
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ignore Ctrl-C in this (main) thread for the block.
+
+    A process started meanwhile inherits the ignored SIGINT, so Python in it never turns
+    Ctrl-C into a KeyboardInterrupt, not even while it is still starting up.
+    """
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+@contextlib.contextmanager
+def _sigterm_as_ctrl_c() -> Iterator[None]:
+    """In the main thread, SIGTERM stops the block as Ctrl-C does (a KeyboardInterrupt)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+def _executor(
+    kind: str, workers: int, scheduler: str | None
+) -> tuple[cf.Executor, Callable[[], None]]:
+    if kind == "processes":
+        import multiprocessing as mp
+
+        # No max_tasks_per_child: on CPython 3.11 it deadlocks once workers retire
+        # (gh-115634). Workers need no recycling: Fighter's weak-keyed ids stop Mesa's leak.
+        pool = cf.ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=mp.get_context("spawn"),
+            initializer=_worker_init,
+            initargs=(os.getpid(),),
+        )
+        return pool, lambda: pool.shutdown(wait=True, cancel_futures=True)
+    if kind == "dask":
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise SimError(
+                "the dask executor needs the dask extra: pip install -e '.[dask]'"
+            ) from None
+        if scheduler:
+            try:
+                client = Client(scheduler, timeout=10)
+            except (OSError, ValueError, TypeError) as err:
+                text = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+                raise SimError(f"--scheduler {scheduler}: cannot reach it: {text}") from None
+            cluster = None
+        else:
+            cluster = LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+            )
+            client = Client(cluster)
+        executor = client.get_executor()
+
+        def close() -> None:
+            executor.shutdown(wait=False)
+            client.close()
+            if cluster is not None:
+                cluster.close()
+
+        return executor, close
+    raise SimError(f"unknown executor {kind!r}; one of {', '.join(EXECUTORS)}")
+
+
+def sweep(
+    exp: Experiment,
+    out: str | os.PathLike[str],
+    *,
+    workers: int = 1,
+    executor: str = "serial",
+    scheduler: str | None = None,
+    resume: bool = False,
+    limit: int | None = None,
+    progress: bool = True,
+    force: bool = False,
+    rebuild_manifest: bool = False,
+) -> SweepResult:
+    """Run the experiment (or its first ``limit`` runs) into the dataset at ``out``.
+
+    The folder is locked meanwhile (:func:`sim.dataset.store.locked`). ``force`` resumes a
+    dataset made by other code; ``rebuild_manifest`` (with ``resume``) writes a new
+    manifest from the experiment and the whole chunks on disk.
+    """
+    root = Path(out)
+    if executor not in EXECUTORS:
+        raise SimError(f"unknown executor {executor!r}; one of {', '.join(EXECUTORS)}")
+    if workers < 1:
+        raise SimError(f"--workers must be 1 or more, got {workers}")
+    if limit is not None and limit < 1:
+        raise SimError(f"--limit must be 1 or more, got {limit}")
+    if root.exists() and not root.is_dir():
+        raise SimError(f"{root}: is a file, not a folder; choose another --out")
+    if has_content(root) and not (root / "manifest.json").exists() and not rebuild_manifest:
+        prepare(exp, root, resume)  # refuses, naming what is there; writes nothing
+    try:
+        root.mkdir(parents=True)
+        created = True  # by this sweep: removed again if it ends before a manifest
+    except FileExistsError:
+        created = False
+    except OSError as err:
+        raise SimError(f"{root}: cannot make the folder: {err.strerror or err}") from None
+    with store.locked(root):  # only the holder may remove what it made
+        try:
+            return _locked_sweep(
+                exp,
+                root,
+                workers,
+                executor,
+                scheduler,
+                resume,
+                limit,
+                progress,
+                force,
+                rebuild_manifest,
+            )
+        finally:
+            if created and not (root / "manifest.json").exists():
+                (root / store.LOCK_NAME).unlink(missing_ok=True)
+                with contextlib.suppress(OSError):
+                    root.rmdir()  # nothing was made: leave nothing behind
+
+
+def _locked_sweep(
+    exp: Experiment,
+    root: Path,
+    workers: int,
+    executor: str,
+    scheduler: str | None,
+    resume: bool,
+    limit: int | None,
+    progress: bool,
+    force: bool,
+    rebuild: bool,
+) -> SweepResult:
+    pool: cf.Executor | None = None
+    close: Callable[[], None] = lambda: None  # noqa: E731
+    if executor != "serial":  # connect first: a failure leaves no manifest-only dataset
+        pool, close = _executor(executor, workers, scheduler)
+    try:
+        manifest, done, notes = prepare(
+            exp, root, resume, force=force, rebuild=rebuild, limit=limit
+        )
+        todo = [(cid, ids) for cid, ids in exp.chunks(limit) if not set(ids) <= done]
+        selected = min(limit, exp.planned_runs) if limit else exp.planned_runs
+        result = SweepResult(
+            root,
+            exp.planned_runs,
+            selected,
+            already=selected - sum(len(ids) for _, ids in todo),
+            notes=notes,
+            manifest=manifest,
+        )
+        _run_chunks(exp, root, pool, close, todo, result, progress)
+    finally:
+        close()
+    return result
+
+
+class _Ledger:
+    """Books finished chunks into the result and lists their parts in the manifest.
+
+    The manifest is written at most once a second, and at the end however the sweep ends
+    (a finished chunk not yet listed runs again on resume).
+    """
+
+    def __init__(self, root: Path, result: SweepResult, progress: bool) -> None:
+        self.root, self.result = root, result
+        self.bar = Progress(result.selected, result.already) if progress else None
+        self.start = self.last_save = time.monotonic()
+        self.booked: set[int] = set()
+
+    def book(self, r: ChunkResult) -> None:
+        """Count chunk ``r`` and list its parts."""
+        self.booked.add(r.chunk)
+        self.result.done += r.runs
+        self.result.failed += r.failed
+        self.result.winners.update(r.winners)
+        self.result.manifest["parts"].update(r.parts)
+        if time.monotonic() - self.last_save >= 1.0:
+            records.write_manifest(self.root, self.result.manifest)
+            self.last_save = time.monotonic()
+        if self.bar is not None:
+            self.bar.update(r.runs)
+
+    def finish(self, futures: list[cf.Future[ChunkResult]]) -> None:
+        """Book the chunks that ended after an interrupt; write the manifest a last time."""
+        for fut in futures:
+            if fut.done() and not fut.cancelled() and fut.exception() is None:
+                if fut.result().chunk not in self.booked:
+                    self.book(fut.result())
+        if self.booked:
+            with contextlib.suppress(OSError):  # unlisted chunks run again on resume
+                records.write_manifest(self.root, self.result.manifest)
+        if self.bar is not None:
+            self.bar.close()
+        self.result.seconds = time.monotonic() - self.start
+
+
+def _run_chunks(
+    exp: Experiment,
+    root: Path,
+    pool: cf.Executor | None,
+    close: Callable[[], None],
+    todo: list[tuple[int, range]],
+    result: SweepResult,
+    progress: bool,
+) -> None:
+    """Run ``todo``; SIGTERM and Ctrl-C stop it with what is done kept."""
+    ledger = _Ledger(root, result, progress)
+    futures: list[cf.Future[ChunkResult]] = []
+    try:
+        with _sigterm_as_ctrl_c():
+            try:
+                if pool is None:
+                    for cid, ids in todo:
+                        ledger.book(run_chunk(exp, str(root), cid, ids.start, ids.stop))
+                else:
+                    with _sigint_ignored():  # workers spawned now inherit it: no tracebacks
+                        futures = [
+                            pool.submit(run_chunk, exp, str(root), cid, ids.start, ids.stop)
+                            for cid, ids in todo
+                        ]
+                    for fut in cf.as_completed(futures):
+                        ledger.book(fut.result())
+            except KeyboardInterrupt:
+                result.interrupted = True
+                close()  # the chunks under way finish; the rest are cancelled
+            except BrokenProcessPool:
+                raise SimError(
+                    "a worker process died (out of memory, or killed); the finished chunks "
+                    "are kept: finish with --resume"
+                ) from None
+            except OSError as err:  # a full or read-only disk, a folder made unwritable
+                raise SimError(
+                    f"{err.filename or root}: cannot write: {err.strerror or err}; the "
+                    "finished chunks are kept: finish with --resume"
+                ) from None
+    finally:
+        ledger.finish(futures)
+
+
+def summary(exp: Experiment, r: SweepResult, executor: str, workers: int) -> str:
+    """A short text summary of a sweep: what ran, and who won across the whole dataset."""
+    rate = r.done / r.seconds if r.seconds > 0 else 0.0
+    if r.done == 0 and not r.interrupted:
+        head = f"{exp.name}: all {r.selected} runs were already done; nothing to run"
+    else:
+        head = (
+            f"{exp.name}: {r.done} runs in {r.seconds:.1f} s ({rate:.0f} runs/s, "
+            f"{executor}, {workers} worker{'s' if workers != 1 else ''}); "
+            f"{r.failed} failed" + (f"; {r.already} already done" if r.already else "")
+        )
+    winners: Counter[str] = Counter()
+    for part in store.listed_files(r.out, r.manifest.get("parts", {}), "runs"):
+        cols = pq.read_table(part, columns=["winner", "error"]).to_pydict()
+        for w, e in zip(cols["winner"], cols["error"], strict=True):
+            winners["(error)" if e else (w or "(draw)")] += 1
+    total = sum(winners.values())
+    lines = [*r.notes, head]
+    if r.interrupted:
+        lines.append(
+            f"interrupted: {total} of {r.selected} runs are in the dataset; finish with --resume"
+        )
+    if total:
+        shares = ", ".join(f"{k} {100 * v / total:.1f}%" for k, v in winners.most_common())
+        lines.append(f"winners: {shares}")
+    lines.append(f"dataset: {r.out}/ ({total} of {r.planned} planned runs)")
+    return "\n".join(lines)

@@ -1,0 +1,186 @@
+"""The seed's literal large scale: each faction fights as one pool (RULES.md 1.12 [S]).
+
+With ``battle.large_scale: pools`` a faction's pool has its members' average HD and armor
+(or its head count, ``rules.options.pool: headcount``); the sides take turns in the order
+their leaders rolled once; each turn is one maneuver (an attack or leader killing); each HD
+a faction loses is one member taken out, chosen by the other side; a faction at 0 HD is
+scattered. The default large scale (factions taking turns one member at a time) is the
+frame's own (:meth:`sim.battle.battle.Battle.take_turns`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from sim.rules import wargame
+from sim.rules.common import Status
+from sim.systems.common import flee
+
+if TYPE_CHECKING:
+    from sim.battle.battle import Battle, SideState
+
+
+def pools_round(b: Battle) -> None:
+    """Large-scale War Game: the sides take turns in the order rolled once (RULES.md 1.6).
+
+    A faction with no active member takes no action (its fleeing members still run).
+    """
+    for name in b.large_order():
+        s = b.sides[name]
+        if b.ended or not b.large:
+            return
+        if s.defeated:
+            continue
+        if s.pool is not None and s.active:
+            enemies = [
+                o for o in b.sides.values() if o is not s and o.pool is not None and not o.defeated
+            ]
+            if enemies:
+                enemy = max(enemies, key=lambda o: o.pool.hit_dice if o.pool else 0)
+                faction_turn(b, s, enemy)
+        for f in s.fighters:
+            if f.status == Status.FLEEING:
+                flee(b, f)
+        b.check_end()
+
+
+def faction_weapon(s: SideState) -> str:
+    """The weapon most of a faction's standing members carry (roles matter [S])."""
+    counts = Counter(f.spec.weapon for f in s.fighters if f.active)
+    return counts.most_common(1)[0][0] if counts else "plain"
+
+
+def faction_turn(b: Battle, s: SideState, e: SideState) -> None:
+    """One maneuver of faction ``s`` against faction ``e``.
+
+    Leader killing, an environmental factor (:func:`faction_factor`) or an attack.
+    """
+    assert s.pool is not None and e.pool is not None
+    s.pool = wargame.start_turn(s.pool)
+    if not wargame.can_maneuver(s.pool, "attack", b.frame):
+        return
+    t = s.tactic
+    lead = e.leader_fighter()
+    if t.leader_killing == "always" and lead is not None and lead.in_fight:
+        s.pool, _ = wargame.pay_maneuver(s.pool, "leader_killing", b.frame)
+        lk = wargame.roll_leader_killing(b.rng)
+        b.note(s.name, "leader killing", lead.name, dice=f"d8={lk.roll}", result=lk.describe())
+        if lk.success:
+            out = Status.DEAD if b.frame.finish == "kill" else Status.INCAPACITATED
+            b.set_status(lead, out)
+            b.harmed(None, lead, 1, 0)
+            before = e.pool.hit_dice
+            e.pool, loss = wargame.leader_down(e.pool, options=b.frame)
+            b.note(e.name, "leader down", result=loss.describe())
+            casualties(b, e, before - e.pool.hit_dice, chooser=s)
+        else:
+            before = s.pool.hit_dice
+            s.pool, loss = wargame.lose_hd(
+                s.pool, lk.attacker_hd_lost, source="leader_killing", options=b.frame
+            )
+            casualties(b, s, before - s.pool.hit_dice, chooser=s)
+        check_scattered(b, s)
+        check_scattered(b, e)
+        return
+    if faction_factor(b, s, e):
+        return
+    mighty = t.wants_mighty(wargame.effective_pool(e.pool), wargame.can_dodge(e.pool))
+    if mighty:
+        s.pool = wargame.declare_mighty(s.pool)
+    s.pool, paid = wargame.pay_maneuver(s.pool, "attack", b.frame)
+    roll = wargame.roll_damage(paid.cost, b.rng, b.frame.damage, max_damage=b.frame.max_damage)
+    weapon = wargame.weapon(faction_weapon(s))
+    would_wound = mighty or weapon.ignores_armor or roll.total > wargame.effective_pool(e.pool)
+    defence = "armor"
+    if wargame.can_dodge(e.pool) and e.tactic.wants_dodge(would_wound, e.pool.hit_dice <= 1):
+        defence = "dodge"
+    before = e.pool.hit_dice
+    e.pool, hit = wargame.resolve_attack(
+        e.pool, roll, weapon, defence=defence, mighty=mighty, rng=b.rng, options=b.frame
+    )
+    if b.log is not None:
+        b.note(s.name, "faction attack", e.name, dice=roll.describe(), result=hit.describe())
+    if hit.damage > 0 and not hit.dodged:
+        b.damaged()
+    casualties(b, e, before - e.pool.hit_dice, chooser=s)
+    check_scattered(b, e)
+
+
+def faction_factor(b: Battle, s: SideState, e: SideState) -> bool:
+    """Faction ``s`` invokes a factor on faction ``e`` if its tactic wants; True if done.
+
+    "Environmental factors can be used by factions" [S]. A hazard (tactic ``hazard``) is
+    pushed on an enemy faction whose armor pool is not empty, since a hazard takes 1 HD
+    whatever the armor [H]: a contested maneuver between the two pools, and each HD lost a
+    casualty. A distraction (tactic ``distract``) keeps the enemy faction from spending HD
+    for the rest of the round, once per distraction.
+    """
+    assert s.pool is not None and e.pool is not None
+    t = s.tactic
+    hazard = next(iter(b.factors_of("hazard")), None)
+    if t.hazard and hazard is not None and wargame.effective_pool(e.pool) > 0:
+        if not wargame.can_maneuver(s.pool, "contest", b.frame):
+            return False
+        s.pool, paid = wargame.pay_maneuver(s.pool, "contest", b.frame)
+        before = e.pool.hit_dice
+        survive = e.tactic.wants_dodge(True, before <= wargame.hazard_hd(hazard))
+        e.pool, use = wargame.push_into_hazard(
+            s.pool,
+            e.pool,
+            hazard,
+            b.rng,
+            attacker_dice=paid.cost,
+            options=b.frame,
+            survive=survive,
+        )
+        b.note(s.name, "faction hazard", e.name, result=use.describe())
+        if use.applied:
+            b.damaged()
+        casualties(b, e, before - e.pool.hit_dice, chooser=s)
+        check_scattered(b, e)
+        return True
+    distraction = next(
+        (d for d in b.factors_of("distraction") if wargame.can_distract(e.pool, d, b.frame)),
+        None,
+    )
+    if t.distract and distraction is not None and wargame.can_maneuver(s.pool, "factor", b.frame):
+        s.pool, _ = wargame.pay_maneuver(s.pool, "factor", b.frame)
+        e.pool, use = wargame.distract(e.pool, distraction, b.frame)
+        b.note(s.name, "faction distraction", e.name, result=use.describe())
+        return True
+    return False
+
+
+def casualties(b: Battle, s: SideState, n: int, chooser: SideState) -> None:
+    """``n`` HD a faction lost: one member each taken out, chosen by ``chooser`` [S]."""
+    out = Status.DEAD if b.frame.finish == "kill" else Status.INCAPACITATED
+    with b.together():  # the casualties of one blow fall together; morale looks after
+        for _ in range(n):
+            members = [f for f in s.fighters if f.in_fight and not f.leader]
+            victim = chooser.tactic.choose_target(members, b.rng)
+            if victim is None:
+                return
+            attacker = None if chooser is s else next(iter(chooser.in_fight()), None)
+            b.harmed(attacker, victim, 1, 1)
+            victim.wg = victim.wg.evolve(status=out)
+            b.set_status(victim, out)
+
+
+def check_scattered(b: Battle, s: SideState) -> None:
+    """A faction at 0 HD: its leader is out, the rest scattered (RULES.md 1.12)."""
+    if s.pool is None or not wargame.is_scattered(s.pool) or b.ended:
+        return
+    lead = s.leader_fighter()
+    if lead is not None and lead.in_fight:
+        b.set_status(lead, Status.INCAPACITATED)
+    b.note(s.name, "scattered", result="the faction is out of HD")
+    s.pool = None
+    if b.opts.scattered == "fight" or not wargame.is_large_scale(b.standing(), b.frame):
+        b.switch_scale(False, hold=b.opts.scattered == "fight")
+        return
+    scattered = Status.SURRENDERED if b.opts.scattered == "surrendered" else Status.FLED
+    for f in s.fighters:
+        if f.in_fight:
+            b.set_status(f, scattered)
+    b.check_end()

@@ -1,0 +1,235 @@
+"""Turn order: popcorn initiative at small scale, factions taking turns at large scale.
+
+RULES.md 1.6: everyone rolls 1 HD and the highest side goes first, then whoever has acted
+names the next; at large scale the leaders roll once and the factions alternate. A fighter
+may spend 1 HD to act out of turn. :class:`TurnFrame` runs a round of turns; the battle's
+rule system takes each turn (:mod:`sim.systems`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sim.frame import pools
+from sim.frame.agents import Fighter
+from sim.frame.morale import MoraleFrame
+from sim.frame.sides import FighterHeap, _is_waiting
+from sim.rules import wargame
+from sim.scenario.tactics import harmlessness, readiness
+
+
+class TurnFrame(MoraleFrame):
+    """Who acts when."""
+
+    def take_turn(self, f: Fighter) -> None:
+        """``f``'s turn under the battle's rule system.
+
+        Whether the battle ended is not asked again after it: within a turn the end depends
+        only on the fighters' statuses, and every change of status checks it once booked
+        (:meth:`set_status`, or the end of :meth:`together`).
+        """
+        if not f.in_fight or self.ended:
+            return
+        self.system.take_turn(self, f)
+
+    def take_turns(self) -> None:
+        """A round of turns: popcorn initiative at small scale (RULES.md 1.6).
+
+        At large scale the factions take turns one member at a time
+        (:meth:`_faction_turns`), or fight as the seed's pools (:mod:`sim.frame.pools`).
+        """
+        if self.large and self.large_mode == "pools":
+            pools.pools_round(self)
+            return
+        fighters = [f for f in self.all_fighters() if f.in_fight]
+        if not fighters:
+            return
+        if self.large:
+            self._faction_turns()
+            return
+        first = self.next_first
+        if first is None or not first.in_fight:
+            side = self._side_order(leaders_only=False)[0]
+            allies = [f for f in self.sides[side].fighters if f.in_fight]
+            first = self.sides[side].tactic.name_next_actor(allies, [])
+        actor: Fighter | None = first
+        last: Fighter | None = None
+        self.queue = self._waiting(fighters)
+        while actor is not None and not self.ended:
+            self._jump_in(actor)
+            if self.ended:
+                break
+            if actor.in_fight:
+                self.take_turn(actor)
+            self.mark_acted(actor)
+            last = actor
+            actor = self._name_next(actor)
+        self.queue = None
+        if last is not None and not self.ended:
+            self._name_first(last)
+
+    def _faction_turns(self) -> None:
+        """Large scale, ``turns``: the factions alternate, one member's turn at a time.
+
+        The order is the one the leaders rolled (:meth:`large_order`); on its turn a faction
+        sends one member (the leader confirming the maneuver [S]): as the small-scale naming
+        would, its most harmless one first (tactic ``name_next: enemy_first``, keeping its
+        strongest for the end of the round) or its most ready one (``ally_first``). A faction
+        whose members have all acted passes, so a bigger faction's last members act at the
+        end of the round, and the alternation carries on into the next round (RULES.md 1.12
+        [I]: the small-scale War Game's interleaved turns, with the sides taking turns). A
+        member brought back into the fight is sent after the others while it goes last
+        (RULES.md 1.6). The heaps are the battle's ``faction_queue`` for the round, so that a
+        member harmed (:meth:`harmed`) or brought back (:meth:`set_status`) is filed again.
+        """
+        order = self.large_order()
+        queues = {
+            n: FighterHeap(
+                _back_ones_last(
+                    harmlessness if self.sides[n].tactic.name_next == "enemy_first" else readiness
+                ),
+                _is_waiting,
+                self.sides[n].fighters,
+            )
+            for n in order
+        }
+        at, idle, last = self.next_side, 0, None
+        self.faction_queue = queues
+        while not self.ended and idle < len(order):
+            name = order[at % len(order)]
+            at += 1
+            f = queues[name].top()
+            if f is None:
+                idle += 1
+                continue
+            idle = 0
+            self.take_turn(f)
+            self.mark_acted(f)
+            self.next_side, last = at % len(order), f
+        self.faction_queue = None
+        if last is not None and not self.ended:
+            self._name_first(last)
+
+    def _name_first(self, last: Fighter) -> None:
+        """The last to act in a round names the first of the next (RULES.md 1.6 [S]).
+
+        At large scale the factions' alternation decides instead; the name is kept for the
+        round after a switch to small scale, so that the switch changes no turn order.
+        """
+        tactic = self.tactic_of(last)
+        allies = [f for f in self.sides[last.side].fighters if f.in_fight]
+        self.next_first = tactic.name_next_actor(allies, self.enemies_of(last))
+
+    def _jump_in(self, named: Fighter) -> None:
+        """War Game 1.6: an enemy of the named actor may spend 1 HD to act first.
+
+        Used only when the frame option ``act_out_of_turn`` is on, by a fighter with at
+        least 3 HD to spend (1 to jump in, 2 for a maneuver) [H].
+        """
+        if not self.frame.act_out_of_turn or not self.system.jumps_in:
+            return
+        for f in self.all_fighters():
+            if (
+                f.active
+                and not f.acted
+                and f.side != named.side
+                and f.wg.spendable >= 3
+                and wargame.can_act_out_of_turn(f.wg, self.frame)
+            ):
+                f.wg = wargame.act_out_of_turn(f.wg, self.frame)
+                self.note(f.name, "acts out of turn", result="1 HD spent")
+                self.take_turn(f)
+                self.mark_acted(f)
+                return
+
+    def _waiting(
+        self, fighters: list[Fighter]
+    ) -> dict[str, tuple[FighterHeap, FighterHeap]] | None:
+        """Per side, those yet to act this round: by readiness and by harmlessness.
+
+        None when someone goes last this round: then :meth:`_name_next` scans everyone.
+        """
+        if any(f.wg.goes_last for f in fighters):
+            return None
+        return {
+            name: (
+                FighterHeap(readiness, _is_waiting, s.fighters),
+                FighterHeap(harmlessness, _is_waiting, s.fighters),
+            )
+            for name, s in self.sides.items()
+        }
+
+    def _name_next(self, actor: Fighter) -> Fighter | None:
+        """Popcorn: whom ``actor``'s tactic names among those yet to act (RULES.md 1.6)."""
+        if self.queue is not None:  # nobody goes last: the best ally and the most harmless enemy
+            ally = self.queue[actor.side][0].top()
+            foes = [h.top() for side, (_, h) in self.queue.items() if side != actor.side]
+            if len(foes) == 1:  # one enemy side: its most harmless
+                foe = foes[0]
+            else:
+                foe = min((x for x in foes if x is not None), key=harmlessness, default=None)
+            return self.tactic_of(actor).name_of(ally, foe)
+        waiting = [f for f in self.all_fighters() if f.in_fight and not f.acted]
+        ready = [f for f in waiting if not f.wg.goes_last] or waiting
+        if not ready:
+            return None
+        allies = [f for f in ready if f.side == actor.side]
+        enemies = [f for f in ready if f.side != actor.side]
+        return self.tactic_of(actor).name_next_actor(allies, enemies)
+
+    def large_order(self) -> list[str]:
+        """Large scale: the order in which the sides take their turns, every round.
+
+        The leaders roll 1 HD once, when the large-scale War Game begins; the highest side
+        goes first and the sides then alternate, round after round (RULES.md 1.6). A new roll
+        comes only when the scale changes again.
+        """
+        if self.side_order is None:
+            self.side_order = self._side_order(leaders_only=True)
+        late = [n for n, s in self.sides.items() if n not in self.side_order and s.in_fight()]
+        return self.side_order + late
+
+    def _side_order(self, *, leaders_only: bool) -> list[str]:
+        """Initiative: everyone (or each leader) rolls 1 HD; the highest side goes first.
+
+        With ``battle.initiative: sides`` one die per side is rolled, whatever its head count.
+        """
+        names = [s.name for s in self.sides.values() if s.in_fight()]
+        if len(names) < 2:
+            return names
+        per_side = leaders_only or self.opts.initiative == "sides"
+        counts = [1 if per_side else len(self.sides[n].in_fight()) for n in names]
+        ini = wargame.roll_initiative(counts, self.rng, self.frame)
+        if self.log is not None:
+            self.note(
+                "battle",
+                "initiative",
+                dice=str([list(r) for r in ini.rolls]),
+                result=f"{names[ini.first]} first",
+            )
+        first = names[ini.first]
+        return [first] + [n for n in names if n != first]
+
+    def enemy_waiting(self, f: Fighter) -> bool:
+        """True while an active enemy of ``f`` has yet to act this round.
+
+        Such an enemy may attack ``f`` before the HD it spends now come back.
+        """
+        side = f.side
+        for s in self.sides.values():
+            if s.waiting and s.name != side:
+                return True
+        return False
+
+    def mark_acted(self, f: Fighter) -> None:
+        """``f`` has taken its turn this round."""
+        if not f.acted:
+            f.acted = True
+            self.sides[f.side].waiting -= f.active
+
+
+def _back_ones_last(
+    key: Callable[[Fighter], tuple[int, ...]],
+) -> Callable[[Fighter], tuple[int, ...]]:
+    """``key`` with the members who go last (brought back into the fight) after the rest."""
+    return lambda f: (f.wg.goes_last, *key(f))
