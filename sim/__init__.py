@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
     from sim.experiment.model import Experiment
 
-__version__ = "0.1.0"
+from sim.version import __version__
 
 __all__ = ["__version__", "load", "sweep"]
 
@@ -47,8 +47,8 @@ def sweep(
     Raises:
         sim.errors.SimError: a bad experiment file, or ``out`` holding something else.
     """
+    from sim.experiment.load import load_experiment
     from sim.experiment.model import Experiment as _Experiment
-    from sim.experiment.model import load_experiment
     from sim.experiment.runner import sweep as run_sweep
 
     exp = experiment if isinstance(experiment, _Experiment) else load_experiment(experiment)

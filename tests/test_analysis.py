@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from sim import analysis
 from sim.dataset import records
 from sim.errors import SimError
-from sim.experiment.model import load_experiment
+from sim.experiment import load_experiment
 from sim.experiment.runner import sweep
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -10,7 +10,7 @@ import pytest
 import sim
 from sim import analysis
 from sim.errors import SimError
-from sim.experiment.model import load_experiment, parse_experiment
+from sim.experiment import load_experiment, parse_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
 TEXT = """\

@@ -89,7 +89,7 @@ def test_conditions_change_how_a_fighter_fights():
     wgsys.attack(b, a, t)
     assert "1d8 [3] = 3" in b.log[-1]["result"]  # 2 HD paid, one die fewer
     a.wg = wargame.add_condition(a.wg, "shaken")
-    assert b.system.morale_hd(b, a) == a.wg.hit_dice - 2
+    assert b.system.morale_hd(a, b.opts) == a.wg.hit_dice - 2
 
 
 def _tourney(seed, *sets):

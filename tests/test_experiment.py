@@ -12,7 +12,7 @@ import pyarrow as pa
 import pytest
 
 from sim.errors import SimError
-from sim.experiment.model import load_experiment
+from sim.experiment import load_experiment
 from sim.scenario import ScenarioError, parse_scenario
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from sim.cli import main
-from sim.experiment.model import load_experiment
+from sim.experiment import load_experiment
 from sim.scenario import ScenarioError, load_scenario
 from tests.scenario.helpers import TWO_SIDES, errors
 

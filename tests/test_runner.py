@@ -20,7 +20,7 @@ import pytest
 import sim
 from sim.cli import main
 from sim.dataset import records
-from sim.experiment.model import load_experiment
+from sim.experiment import load_experiment
 from sim.experiment.resume import listed_run_ids
 from sim.experiment.runner import done_run_ids, summary, sweep
 from tests.datasets import relist

@@ -12,6 +12,13 @@ For notebooks::
 Every figure is computed over whole columns (Arrow, numpy ``bincount``, pandas group-by),
 never a Python loop over runs, so a million-run dataset is summarised in seconds. Runs
 that failed (``error`` set) are counted per group and left out of every rate.
+
+The charts of a summary (:mod:`~sim.analysis.plots`, :mod:`~sim.analysis.sensplot`), the
+self-contained HTML report (:mod:`~sim.analysis.report`) and the flat files for spreadsheets
+and R (:mod:`~sim.analysis.export`) sit beside the summaries they draw.
+
+May import: ``sim.experiment``, ``sim.dataset``, ``sim.scenario`` and the ground floor;
+nothing of the battle.
 """
 
 from __future__ import annotations

@@ -124,10 +124,8 @@ def load(root: str | Path) -> Dataset:
     Its ``params`` are the swept parameters, after a ``label`` column if the runs have
     one (a ``list`` design's point labels), so every table shows the labels.
     """
-    from sim.dataset import store
-
     root = Path(root)
-    manifest, extra = store.open_manifest(root)
+    manifest, extra = records.open_manifest(root)
     params = tuple(manifest.get("parameters", []))
     runs = records.table_files(root, "runs", manifest)
     if runs and "label" in pads.dataset([str(f) for f in runs], format="parquet").schema.names:

@@ -12,10 +12,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from sim import __version__, analysis
+from sim import analysis
 from sim.analysis import plots
 from sim.dataset.records import atomic_write_bytes
 from sim.errors import SimError
+from sim.version import __version__
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px;

@@ -18,7 +18,7 @@ from sim.errors import SimError
 def _run(a: argparse.Namespace) -> str:
     from pathlib import Path
 
-    from sim.experiment.model import wrong_kind
+    from sim.experiment.load import wrong_kind
     from sim.run.core import draw_seed, fight, write_dataset
     from sim.scenario import load_scenario
 
@@ -140,7 +140,7 @@ def _validate_one(file: str) -> tuple[str, list[str]]:
     """One checked file's line, and its warnings."""
     from pathlib import Path
 
-    from sim.experiment.model import is_experiment, load_experiment
+    from sim.experiment.load import is_experiment, load_experiment
     from sim.scenario import load_scenario
     from sim.scenario.notes import scenario_notes
 

@@ -463,7 +463,8 @@ def scenario_schema() -> Schema:
 def experiment_schema() -> Schema:
     """The JSON Schema of an experiment file (docs/experiments.md)."""
     from sim.dataset.records import TABLES
-    from sim.experiment.model import DESIGNS, KEYS
+    from sim.experiment.designs import DESIGNS
+    from sim.experiment.model import KEYS
 
     value_range = _closed(
         {"low": {"type": "number"}, "high": {"type": "number"}, "choices": {"type": "array"}}

@@ -24,7 +24,7 @@ def _sweep(a: argparse.Namespace) -> str:
     from pathlib import Path
 
     from sim import analysis
-    from sim.experiment.model import load_experiment, wrong_kind
+    from sim.experiment.load import load_experiment, wrong_kind
     from sim.experiment.runner import summary, sweep
 
     if (why := wrong_kind(a.experiment, "experiment")) is not None:

@@ -324,14 +324,10 @@ def outcome_json(battle: Battle, seed: int) -> dict[str, Any]:
 
 def render_outcome(battle: Battle, seed: int) -> str:
     """A readable outcome: who won and why, then one line per side."""
+    from sim.battle.battle import headline
+
     out = battle.outcome()
-    won = f"won by {out.winner}" if out.winner else "a draw"
-    rounds = f"{out.rounds} round{'s' if out.rounds != 1 else ''}"
-    switches = f"{out.scale_switches} scale switch{'es' if out.scale_switches != 1 else ''}"
-    head = (
-        f"{battle.scenario.name} ({battle.rules}), seed {seed}: {won} "
-        f"({out.end_reason}) after {rounds}, {switches}"
-    )
+    head = headline(battle, seed)
     statuses = ["active", "fleeing", "fled", "surrendered", "incapacitated", "dead"]
     rows = [
         [

@@ -31,8 +31,9 @@ import pyarrow as pa
 import pyarrow.dataset as pads
 import pyarrow.parquet as pq
 
-from sim import __version__
+from sim.dataset import store
 from sim.errors import SimError
+from sim.version import __version__
 
 SCHEMA_VERSION = 1
 FILE_MODE = 0o644  # mkstemp makes 0600 files; datasets and reports are meant to be shared
@@ -296,8 +297,6 @@ def manifest(
     made it (:func:`sim.dataset.store.code_fingerprint`) and ``parts`` every part file with its
     rows, size and checksum (:mod:`sim.dataset.store`).
     """
-    from sim.dataset import store
-
     return {
         "kind": kind,
         "experiment_name": experiment_name,
@@ -412,6 +411,30 @@ def check_manifest(root: Path, m: Mapping[str, Any]) -> None:
         )
         if not ok:
             raise bad(f"parts.{name}"[:80], "not a part's record")
+
+
+def open_manifest(root: Path) -> tuple[dict[str, Any], list[str]]:
+    """The checked manifest of the dataset at ``root``, and the part files it does not list.
+
+    Every listed part must be as recorded (a manifest of an older sim lists none: then
+    every part on disk is read, unchecked).
+
+    Raises:
+        SimError: not a dataset, a damaged manifest, or damaged parts (named).
+    """
+    m = read_manifest(root)
+    check_manifest(root, m)
+    if "parts" not in m:
+        return m, []
+    bad = store.damage(root, m["parts"])
+    if bad:
+        again = (
+            f"sim sweep {m.get('experiment_file')} --out {root} --resume"
+            if m.get("kind") == "sweep"
+            else "sim run again with --out into a new folder"
+        )
+        raise SimError(f"{root}: damaged parts: {store.describe(bad)}; to run them again: {again}")
+    return m, store.unlisted(root, m["parts"], m.get("tables", ()))
 
 
 def table_files(root: Path, table: str, manifest: Mapping[str, Any] | None = None) -> list[Path]:

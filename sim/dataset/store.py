@@ -32,8 +32,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sim import __version__
 from sim.errors import SimError
+from sim.version import __version__
 
 LOCK_NAME = ".lock"
 """The lock file in a dataset folder (it stays there; the lock is the ``flock`` on it)."""
@@ -184,29 +184,3 @@ def code_fingerprint() -> str:
 
 # ---------------------------------------------------------------------------------------
 # reading a dataset
-
-
-def open_manifest(root: Path) -> tuple[dict[str, Any], list[str]]:
-    """The checked manifest of the dataset at ``root``, and the part files it does not list.
-
-    Every listed part must be as recorded (a manifest of an older sim lists none: then
-    every part on disk is read, unchecked).
-
-    Raises:
-        SimError: not a dataset, a damaged manifest, or damaged parts (named).
-    """
-    from sim.dataset import records
-
-    m = records.read_manifest(root)
-    records.check_manifest(root, m)
-    if "parts" not in m:
-        return m, []
-    bad = damage(root, m["parts"])
-    if bad:
-        again = (
-            f"sim sweep {m.get('experiment_file')} --out {root} --resume"
-            if m.get("kind") == "sweep"
-            else "sim run again with --out into a new folder"
-        )
-        raise SimError(f"{root}: damaged parts: {describe(bad)}; to run them again: {again}")
-    return m, unlisted(root, m["parts"], m.get("tables", ()))

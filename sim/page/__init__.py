@@ -11,7 +11,11 @@ choice of the page.
 
 Every number on the page is the battle's own: fighters' states from ``Battle.states``
 (the rows of ``battle.datacollector``), the sides' counts from ``Battle.round_rows``, the
-narrative from ``Battle.narrative()`` (the run is fought with its event log on).
+narrative from ``Battle.narrative()`` (the run is fought with its event log on). A battle on a
+map can also be drawn as one PNG per round and an animated GIF (:mod:`~sim.page.frames`).
+
+May import: ``sim.run``, ``sim.battle``, ``sim.dataset``, ``sim.space`` and the ground floor;
+never the CLI.
 """
 
 from __future__ import annotations
@@ -23,21 +27,19 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sim.battle.battle import headline
 from sim.dataset.records import atomic_write_bytes
+from sim.space.map import SIDE_COLORS
 
 if TYPE_CHECKING:
     from sim.battle.battle import Battle
     from sim.run.core import Fought
 
-SIDE_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
-"""The sides' colours, in the order of the scenario's sides (as :mod:`sim.page.frames`)."""
 IN_FIGHT = ("active", "fleeing")
 
 
 def battle_data(battle: Battle, seed: int, label: str = "") -> dict[str, Any]:
     """One battle as the page draws it (plain JSON data)."""
-    from sim.cli import text
-
     sides = list(battle.sides)
     roster = battle.roster
     out = battle.outcome()
@@ -50,7 +52,7 @@ def battle_data(battle: Battle, seed: int, label: str = "") -> dict[str, Any]:
         for r, row in enumerate(battle.states)
     ]
     return {
-        "title": text.render_outcome(battle, seed).splitlines()[0],
+        "title": headline(battle, seed),
         "label": label,
         "scenario": battle.scenario.name,
         "rules": battle.rules,

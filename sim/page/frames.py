@@ -30,13 +30,12 @@ from matplotlib.textpath import TextPath
 
 from sim.dataset.records import atomic_write_bytes
 from sim.errors import SimError
-from sim.space.map import MapSpec, Mark
+from sim.space.map import SIDE_COLORS, MapSpec, Mark
 
 if TYPE_CHECKING:
     from sim.battle.battle import Battle
     from sim.run.core import Fought
 
-SIDE_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 HAZARD_COLORS = {"cliff": "#5b3a1a", "quicksand": "#d8b365", "fire": "#fc4e2a"}
 WALL_COLOR = "#4d4d4d"
 COVER_COLOR = "#a6d96a"

@@ -12,6 +12,8 @@ modules along its seed's sections:
 - :mod:`sim.rules.deathwish`: seed ``001_e5fc2d51799d4e98.txt``, RULES.md section 3;
 - :mod:`sim.rules.d6`: seed ``003_fd1c4a13f28810ec.txt``, RULES.md section 4;
 - :mod:`sim.rules.common`: the ground they share (RULES.md section 0) and the one table helper.
+
+May import: ``sim.dice`` and ``sim.errors`` only (nothing of the battle, no Mesa).
 """
 
 from __future__ import annotations

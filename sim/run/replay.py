@@ -51,11 +51,11 @@ def stored_run(root: str | Path, run_id: int) -> StoredRun:
     """Run ``run_id`` of the dataset at ``root``; a clear error if there is none to replay."""
     import pyarrow.compute as pc
 
-    from sim.dataset import records, store
+    from sim.dataset import records
     from sim.scenario import parse_scenario
 
     root = Path(root)
-    manifest, _ = store.open_manifest(root)
+    manifest, _ = records.open_manifest(root)
     row = records.read_run(root, run_id, manifest) if -(2**63) <= run_id < 2**63 else None
     if row is None:
         ids = records.read_table(root, "runs", ["run_id"], manifest).column("run_id")

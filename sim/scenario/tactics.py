@@ -112,16 +112,45 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
 from sim.dice import die
 from sim.errors import SimError, unknown
+from sim.rules import wargame
 from sim.rules.common import build_options, describe_options, option
 
-if TYPE_CHECKING:
-    from sim.frame.agents import Fighter
+
+class Candidate(Protocol):
+    """What a tactic reads of a fighter it ranks (a :class:`sim.frame.agents.Fighter` is one).
+
+    A tactic names no class of the battle: it decides from these alone.
+    """
+
+    @property
+    def wg(self) -> wargame.Combatant:
+        """Its War Game record: hit dice, HD it can spend this round."""
+        ...
+
+    @property
+    def wounds_taken(self) -> int:
+        """Wounds it has taken in this battle."""
+        ...
+
+    @property
+    def unique_id(self) -> int:
+        """Its creation order in the battle (Mesa's agent id): the last tie-break."""
+        ...
+
+    @property
+    def leader(self) -> bool:
+        """Whether it leads its side."""
+        ...
+
+
+Fighter = TypeVar("Fighter", bound=Candidate)
+"""Whatever kind of fighter a decision ranks: it returns one of those it was given."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING
 from sim.rules import wargame
 
 if TYPE_CHECKING:
-    from sim.battle.battle import Battle
     from sim.frame.agents import Fighter
+    from sim.frame.turns import TurnFrame
 
 
 def pay_attack(
-    b: Battle, f: Fighter, target: Fighter, called: str | None, mighty: bool
+    b: TurnFrame, f: Fighter, target: Fighter, called: str | None, mighty: bool
 ) -> tuple[int | None, str]:
     """``f`` pays its attack (a called shot too): the dice it rolls and the event's action.
 
@@ -44,7 +44,7 @@ def pay_attack(
 
 
 def call_shot(
-    b: Battle, f: Fighter, target: Fighter, avoids: bool, w: wargame.Weapon
+    b: TurnFrame, f: Fighter, target: Fighter, avoids: bool, w: wargame.Weapon
 ) -> str | None:
     """The limb ``f`` aims at, or None: a plain attack.
 
