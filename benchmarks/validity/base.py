@@ -141,7 +141,7 @@ def scenario_text(
         (opts if system == "wargame" else frame)["large_scale_above"] = large_scale_above
     doc: dict[str, Any] = {
         "name": f"validity-{system}-{n}v{m}",
-        "description": description or f"{n} v {m} under {system} (benchmarks/validity.py)",
+        "description": description or f"{n} v {m} under {system} (benchmarks/validity/)",
         "rules": {"system": system, "options": opts} if opts else system,
     }
     if frame:

@@ -182,7 +182,7 @@ def _method(res: Results) -> str:
     lines = ["## Method\n"]
     lines.append(
         "- **Battles.** Every study scenario is built by `scenario_text` in "
-        "`benchmarks/validity.py`: side A against side B, each a group of identical fighters "
+        "`benchmarks/validity/base.py`: side A against side B, each a group of identical fighters "
         "(`count`), the balanced tactic, no leader, no map, `max_rounds: "
         f"{MAX_ROUNDS}` (a battle still going then is a draw). Print any of them with "
         "`python -m benchmarks.validity --scenario SYSTEM CONFIG N M` and fight it with "
