@@ -335,7 +335,7 @@ def test_aftermath_and_campaign_figures_by_hand(hand):
     assert c.loc[("a", 1), "veteran_share"] == 0.75  # 3 of 4 living members
     assert c.loc[("a", 2), "alive"] == 1.5 and c.loc[("a", 2), "veterans"] == 1.0
     assert c.loc[("a", 2), "veteran_share"] == pytest.approx(2 / 3)  # the dead x is no veteran
-    assert c.loc[("a", 3), "veteran_share"] == 1.0 and c.loc[("a", 3), "label"] == "battle 3"
+    assert c.loc[("a", 3), "veteran_share"] == 1.0 and c.loc[("a", 3), "battle_label"] == "battle 3"
 
     from sim.cli.text import analyze_text
 

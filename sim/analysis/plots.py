@@ -35,6 +35,7 @@ MAX_BAR_GROUPS = 12  # casualty bars drawn per group up to this many groups
 MAX_LINE_LEVELS = 20  # one numeric parameter with more values: a scatter, smoothed
 GRID_DESIGNS = ("grid", "list")  # designs of chosen levels; the others sample points
 FORMATS = ("png", "svg", "pdf")  # --plot's file types, by the name's ending
+LABEL = "label"  # a list design's point labels (sim.experiment.model.LABEL)
 
 
 def _numeric(values: Any) -> bool:
@@ -45,8 +46,15 @@ def _numeric(values: Any) -> bool:
 
 
 def varying(s: Summary) -> list[str]:
-    """The grouping parameters that take more than one value."""
-    return [b for b in s.by if s.frame[b].nunique(dropna=False) > 1]
+    """The grouping parameters that take more than one value.
+
+    A ``list`` design's ``label`` alone when it names every group apart: the labelled
+    points are the levels, drawn in their declared order, not a grid of their values.
+    """
+    vary = [b for b in s.by if s.frame[b].nunique(dropna=False) > 1]
+    if LABEL in vary and s.frame[LABEL].notna().all() and s.frame[LABEL].is_unique:
+        return [LABEL]
+    return vary
 
 
 def sparse(s: Summary) -> bool:
@@ -137,8 +145,10 @@ def win_chart(ax: Axes, s: Summary) -> None:
         return
     if len(vary) == 1:
         # the summary's order: numbers ascending, other levels as the experiment declares
+        numeric = _numeric(list(f[vary[0]]))
+        if numeric:  # a number axis: the line runs along it (a list design may not)
+            f = f.sort_values(vary[0], kind="stable")
         col = f[vary[0]]
-        numeric = _numeric(list(col))
         x = col.to_numpy(dtype=float) if numeric else np.arange(len(f))
         for i, side in enumerate(s.sides):
             c = COLORS[i % len(COLORS)]
@@ -395,7 +405,10 @@ def campaign_chart(
     battles = frame.drop_duplicates("battle").sort_values("battle")
     ax.set_xticks(
         battles["battle"].to_numpy(dtype=float),
-        [f"{int(b)} {lab}" for b, lab in zip(battles["battle"], battles["label"], strict=True)],
+        [
+            f"{int(b)} {lab}"
+            for b, lab in zip(battles["battle"], battles["battle_label"], strict=True)
+        ],
         fontsize="small",
     )
     ax.set_xlabel("battle")

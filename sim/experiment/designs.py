@@ -102,7 +102,8 @@ def _list_points(pts: Any, bad: Bad) -> tuple[list[dict[str, Any]], list[str], l
     if not isinstance(pts, list) or not pts or not all(isinstance(p, dict) for p in pts):
         bad("points", "a list design needs points: a non-empty list of mappings")
         return [], [], []
-    names = sorted({str(k) for p in pts for k in p if k not in LIST_KEYS})
+    # the parameters in the order the points first name them (the tables' column order)
+    names = list(dict.fromkeys(str(k) for p in pts for k in p if k not in LIST_KEYS))
     labels: list[str | None] = []
     for i, p in enumerate(pts):
         missing = [n for n in names if n not in p]
