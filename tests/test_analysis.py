@@ -275,7 +275,7 @@ def camp_row(run_id, battle, name, status, tier):
     return {
         "run_id": run_id,
         "battle": battle,
-        "label": f"battle {battle}",
+        "battle_label": f"battle {battle}",
         "day": 7 * (battle - 1),
         "name": name,
         "fought": True,

@@ -117,14 +117,14 @@ def campaign_summary(ds: Dataset, by: Sequence[str] | None = None) -> pd.DataFra
     """
     by = tuple(ds.params if by is None else by)
     runs, groups = _run_groups(ds, by)
-    c = ds.arrow("campaign", ["run_id", "battle", "label", "fought", "status", "tier_after"])
+    c = ds.arrow("campaign", ["run_id", "battle", "battle_label", "fought", "status", "tier_after"])
     c = c.to_pandas().merge(runs, on="run_id", how="inner")
     alive = (c["status"] != "dead").to_numpy()
     frame = pd.DataFrame(
         {
             "group": c["group"].to_numpy(),
             "battle": c["battle"].to_numpy(),
-            "battle_label": c["label"].to_numpy(),
+            "battle_label": c["battle_label"].to_numpy(),
             "run_id": c["run_id"].to_numpy(),
             "fought": c["fought"].to_numpy(dtype=bool).astype(np.int64),
             "alive": alive.astype(np.int64),

@@ -67,7 +67,7 @@ if TYPE_CHECKING:
 
 CAMPAIGN_KEYS = (
     "battle",
-    "label",
+    "battle_label",
     "day",
     "winner",
     "name",
@@ -363,7 +363,7 @@ def _campaign_row(
     dead = m.status == Status.DEAD.value
     return {
         "battle": battle_no,
-        "label": label,
+        "battle_label": label,
         "day": day,
         "winner": battle.winner,
         "name": m.name,
@@ -431,7 +431,7 @@ def campaign_summary(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
             r["battle"],
             {
                 "battle": r["battle"],
-                "label": r["label"],
+                "label": r["battle_label"],
                 "day": r["day"],
                 "winner": r["winner"],
                 "fought": 0,
