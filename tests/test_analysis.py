@@ -87,6 +87,8 @@ def run(i, arms, winner, rounds, sides, switches=0):
         "scenario": "t",
         "rules": "wargame",
         "winner": winner,
+        "outcome": winner or "draw",
+        "decisive": winner is not None,
         "end_reason": "defeat" if winner else "mutual_defeat",
         "rounds": rounds,
         "scale_switches": switches,
@@ -122,9 +124,23 @@ def hand(tmp_path):
         run(2, "a", "red", 4, red_won),
         run(3, "a", None, 9, draw),
         run(4, "b", "blue", 6, blue_won),
-        {**run(5, "b", None, 0, []), "rounds": None, "sides": [], "error": "boom"},
+        {**run(5, "b", None, 0, []), "rounds": None, "sides": [], "error": "boom"}
+        | {"outcome": None, "decisive": False},
     ]
     return make_dataset(tmp_path / "hand", rows)
+
+
+def test_with_three_sides_every_side_has_its_share_of_the_decisive_battles(tmp_path):
+    three = [side("red"), side("blue", dead=3), side("green", dead=3)]
+    rows = [run(i, "a", w, 3, three) for i, w in enumerate(["red", "blue", "red", None])]
+    s = analysis.summarize(make_dataset(tmp_path / "three", rows))
+    headers, table = analysis.outcome_rows(s)
+    assert [h for h in headers if "of decisive" in h] == [
+        f"{c} of decisive [95% CI]" for c in ("red", "blue", "green")
+    ]
+    assert table[0][headers.index("red of decisive [95% CI]")].startswith(" 66.7%")  # 2 of 3
+    assert table[0][headers.index("red win [95% CI]")].startswith(" 50.0%")  # 2 of 4
+    assert "(blue: the rest)" not in analysis.outcome_caption(s)
 
 
 def test_summary_counts_by_hand(hand):
@@ -135,6 +151,13 @@ def test_summary_counts_by_hand(hand):
     assert list(f["runs"]) == [3, 3] and list(f["failed"]) == [0, 1]
     assert f.loc["a", "win.red"] == pytest.approx(2 / 3) and f.loc["a", "draw"] == 1 / 3
     assert f.loc["b", "win.blue"] == 1.0 and f.loc["b", "win.red"] == 0.0
+    # of the decisive battles (a side won): group a's 2 red wins of 2, not of all 3
+    assert f.loc["a", "decisive.red"] == 1.0 and f.loc["a", "decisive.blue"] == 0.0
+    assert f.loc["b", "decisive.blue"] == 1.0
+    assert (f.loc["a", "decisive.red.lo"], f.loc["a", "draw.lo"]) == (
+        analysis.wilson(2, 2)[1],
+        analysis.wilson(1, 3)[1],
+    )
     _, lo, hi = analysis.wilson(2, 3)
     assert (f.loc["a", "win.red.lo"], f.loc["a", "win.red.hi"]) == (lo, hi)
     assert f.loc["a", "rounds.mean"] == 5.0 and f.loc["a", "rounds.median"] == 4.0

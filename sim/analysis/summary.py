@@ -24,9 +24,11 @@ class Summary:
     """Per-group figures of a dataset.
 
     ``frame`` has one row per group, sorted by the ``by`` columns, and these columns:
-    ``runs``, ``failed``; ``win.<side>`` with ``.lo`` and ``.hi`` (95% Wilson);
-    ``draw`` likewise; ``rounds.mean``, ``rounds.median``, ``rounds.lo``, ``rounds.hi``
-    (a 95% t interval of the mean); ``casualties.<side>.<status>`` (mean per battle);
+    ``runs``, ``failed``; ``win.<side>`` with ``.lo`` and ``.hi`` (95% Wilson: the share
+    of the finished battles the side won); ``draw`` likewise; ``decisive.<side>`` likewise
+    (the share of the decisive battles, those a side won, that this side won);
+    ``rounds.mean``, ``rounds.median``, ``rounds.lo``, ``rounds.hi`` (a 95% t interval of
+    the mean); ``casualties.<side>.<status>`` (mean per battle);
     ``leader_lost.<side>`` (share of battles whose leader ended not active); and
     ``scale_switch`` (share of battles that switched scale at least once).
     """
@@ -69,6 +71,7 @@ class Summary:
                 for s in self.sides  # each side: {"p", "lo", "hi"}
             }
             obj["draw_rate"] = _interval(row, "draw", "p")
+            obj["decisive_win_rate"] = {s: _interval(row, f"decisive.{s}", "p") for s in self.sides}
             obj["rounds"] = {
                 "mean": _num(row["rounds.mean"]),
                 "median": _num(row["rounds.median"]),
@@ -120,6 +123,10 @@ def summarize(
         _add_interval(frame, f"win.{s}", count(ok & won), n_ok)
     draw = ok & winner.is_null().to_numpy(zero_copy_only=False)
     _add_interval(frame, "draw", count(draw), n_ok)
+    n_decisive = n_ok - count(draw)
+    for s in sides:
+        won = pc.fill_null(pc.equal(winner, s), False).to_numpy(zero_copy_only=False)
+        _add_interval(frame, f"decisive.{s}", count(ok & won), n_decisive)
 
     rounds = t["rounds"].to_numpy(zero_copy_only=False).astype(float)
     _add_mean(frame, "rounds", gid[ok], rounds[ok], groups)
