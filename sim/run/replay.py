@@ -92,7 +92,7 @@ def _point_overrides(
     """
     if "points" in manifest:
         point = manifest["points"][run_id // int(manifest.get("replicates", 1))]
-        return [f"{p}={json.dumps(point[p])}" for p in params]
+        return [f"{p}={json.dumps(point[p])}" for p in params if p in point]
     return [f"{p}={json.dumps(row[p])}" for p in params]
 
 
