@@ -32,6 +32,23 @@ def test_short_names_are_the_shortest_unique_suffix():
     assert analysis.short_names(["sides.guards.tactic"]) == {"sides.guards.tactic": "guards.tactic"}
 
 
+def test_a_sides_header_always_says_whose():
+    names = analysis.short_names(
+        [
+            "sides.raiders.fighters[1].count",
+            "sides.guards.tactic.params.reserve",
+            "sides.guards.fighters[0].hit_dice",
+            "rules.options.pool",
+        ]
+    )
+    assert names == {
+        "sides.raiders.fighters[1].count": "raiders.fighters[1].count",
+        "sides.guards.tactic.params.reserve": "guards.tactic.params.reserve",
+        "sides.guards.fighters[0].hit_dice": "guards.fighters[0].hit_dice",
+        "rules.options.pool": "options.pool",
+    }
+
+
 def test_a_label_equal_to_another_header_still_says_which():
     names = analysis.short_names(
         ["sides.a.tactic", "sides.b.tactic"], {"sides.a.tactic": "b.tactic"}

@@ -22,17 +22,19 @@ def short_names(params: Sequence[str], labels: Mapping[str, str] | None = None) 
     """Each parameter's column header: its shortest unique dotted suffix, never a clash.
 
     A header keeps at least the path's last two parts (``guards.tactic``, or the whole
-    path if it is shorter) and grows part by part, leftwards, until no other parameter's
-    suffix of the same length is equal, so ``sides.troopers.fighters[1].count`` and
-    ``sides.pirates.fighters[1].count`` become ``troopers.fighters[1].count`` and
-    ``pirates.fighters[1].count``. ``labels`` (the experiment's ``labels:`` map and
-    ``--label PATH=TEXT``) names some parameters outright.
+    path if it is shorter), and a side's path keeps its side (``sides.raiders.fighters[1]
+    .count`` is ``raiders.fighters[1].count``, never ``fighters[1].count``), and grows part
+    by part, leftwards, until no other parameter's suffix of the same length is equal, so
+    ``sides.troopers.fighters[1].count`` and ``sides.pirates.fighters[1].count`` stay
+    apart. ``labels`` (the experiment's ``labels:`` map and ``--label PATH=TEXT``) names
+    some parameters outright.
     """
     split = {p: p.split(".") for p in params}
     names: dict[str, str] = {}
     for p, parts in split.items():
         others = [o for q, o in split.items() if q != p]
-        k = min(2, len(parts))
+        side = len(parts) - 1 if len(parts) > 2 and parts[0] == "sides" else 2
+        k = min(side, len(parts))
         while k < len(parts) and any(o[-k:] == parts[-k:] for o in others):
             k += 1
         names[p] = ".".join(parts[-k:])
