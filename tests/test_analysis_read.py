@@ -120,3 +120,14 @@ def test_a_dataset_without_points_sorts_as_before(tmp_path):
     assert ds.declared("sides.red.tactic") == []
     s = analysis.summarize(ds)
     assert list(s.frame["sides.red.tactic"]) == sorted(SKILLS)
+
+
+def test_list_values_read_as_the_experiment_writes_them():
+    from sim.analysis.fmt import _fmt_value
+
+    assert _fmt_value('["plate"]') == "[plate]"
+    assert _fmt_value('["chain", "medium"]') == "[chain, medium]"
+    assert _fmt_value('{"roll": "d6"}') == "{roll: d6}"
+    assert _fmt_value("[1, 2.5, null, true]") == "[1, 2.5, null, true]"
+    assert _fmt_value("[not json") == "[not json"
+    assert _fmt_value("balanced") == "balanced"

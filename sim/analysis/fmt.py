@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -68,12 +69,33 @@ def _interval(row: pd.Series, name: str, key: str) -> dict[str, float | None]:
 
 
 def _fmt_value(v: Any) -> str:
+    """A parameter's value as a table or chart shows it.
+
+    A list or mapping (a text column holds it as JSON) as the experiment file writes it:
+    ``[plate]``, not ``["plate"]``.
+    """
     v = _plain(v)
     if v is None:
         return "-"
     if isinstance(v, float):
         return f"{v:g}"
+    if isinstance(v, str) and v[:1] in "[{":
+        try:
+            return _flow(json.loads(v))
+        except ValueError:
+            return v
     return str(v)
+
+
+def _flow(v: Any) -> str:
+    """A JSON value in YAML's flow style, as an experiment writes it (``[chain, shield]``)."""
+    if isinstance(v, list):
+        return "[" + ", ".join(_flow(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k}: {_flow(x)}" for k, x in v.items()) + "}"
+    if v is None or isinstance(v, bool):
+        return json.dumps(v)
+    return f"{v:g}" if isinstance(v, float) else str(v)
 
 
 def _pct(p: Any) -> str:

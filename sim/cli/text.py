@@ -322,15 +322,29 @@ def outcome_json(battle: Battle, seed: int) -> dict[str, Any]:
     }
 
 
+def _why(winner: str | None, reason: str, sides: list[str]) -> str:
+    """How the battle ended, in words: ``bandits defeated``, ``goal achieved`` ..."""
+    others = ", ".join(s for s in sides if s != winner)
+    return {
+        "defeat": f"{others} defeated",
+        "goal_achieved": "goal achieved",
+        "goal_failed": f"{others}: goal failed",
+        "mutual_defeat": "both sides defeated" if len(sides) == 2 else "every side defeated",
+        "mutual_rout": "both sides routed" if len(sides) == 2 else "every side routed",
+        "max_rounds": "max_rounds reached",
+    }.get(reason, reason)
+
+
 def render_outcome(battle: Battle, seed: int) -> str:
     """A readable outcome: who won and why, then one line per side."""
     out = battle.outcome()
-    won = f"won by {out.winner}" if out.winner else "a draw"
+    won = f"{out.winner} won" if out.winner else "a draw"
     rounds = f"{out.rounds} round{'s' if out.rounds != 1 else ''}"
     switches = f"{out.scale_switches} scale switch{'es' if out.scale_switches != 1 else ''}"
     head = (
-        f"{battle.scenario.name} ({battle.rules}), seed {seed}: {won} "
-        f"({out.end_reason}) after {rounds}, {switches}"
+        f"{battle.scenario.name} ({battle.rules}), seed {seed}: "
+        f"{won} after {rounds} "
+        f"({_why(out.winner, out.end_reason, list(out.sides))}), {switches}"
     )
     statuses = ["active", "fleeing", "fled", "surrendered", "incapacitated", "dead"]
     rows = [
