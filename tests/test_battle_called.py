@@ -158,3 +158,22 @@ def test_conditions_carry_into_a_campaign_s_next_battle():
                     assert "lost_leg" in f.wg.conditions and not wargame.can_dodge(f.wg)
                     carried += 1
     assert carried > 0
+
+
+def test_the_campaign_table_shows_the_conditions_each_member_carries():
+    sets = [
+        "rules.options.dismember=wound",
+        "campaign={side: house, days_between: 3, battles: [{}, {}, {}]}",
+    ]
+    shown = 0
+    for seed in range(8):
+        run = fight(load_scenario(TOURNEY, sets), seed)
+        for n, battle in enumerate(run.battles, start=1):
+            kept = {
+                r["name"]: r["conditions"] for r in battle.fighter_rows() if r["side"] == "house"
+            }
+            for row in (r for r in run.campaign if r["battle"] == n and r["status"] != "dead"):
+                if row["fought"]:  # what it ended the battle with, it carries on
+                    assert row["conditions"] == kept[row["name"]]
+                    shown += bool(row["conditions"])
+    assert shown > 0

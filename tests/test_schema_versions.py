@@ -43,7 +43,7 @@ def test_today_writes_schema_2_with_an_outcome_for_every_run():
     assert records.SCHEMA_VERSION == 2
     names = records.schema("runs").names
     assert names[names.index("winner") + 1 : names.index("winner") + 3] == ["outcome", "decisive"]
-    assert "battle_label" in records.schema("campaign").names
+    assert {"battle_label", "conditions"} <= set(records.schema("campaign").names)
 
 
 def test_a_schema_1_runs_table_gains_its_outcome():
@@ -81,6 +81,7 @@ def test_columns_a_schema_1_table_lacks_are_null_and_renamed_ones_are_renamed():
     assert set(records.schema("fighters").names) <= set(fighters.columns)
     camp = sim.load(DATA / "campaign", "campaign")
     assert "label" not in camp.columns and camp.battle_label.str.len().min() > 0
+    assert camp.conditions.isna().all(), "not recorded by schema 1"
     ds = analysis.load(DATA / "campaign")
     some = ds.arrow("runs", ["run_id", "outcome", "decisive"])
     assert some.column_names == ["run_id", "outcome", "decisive"]

@@ -37,9 +37,10 @@ from sim.errors import SimError
 from sim.scenario.model import DRAW  # the outcome of a battle nobody won
 
 SCHEMA_VERSION = 2
-"""The tables' shape. 2 (issue 31): ``runs`` gained ``outcome`` and ``decisive``, the
-``campaign`` table's ``label`` became ``battle_label``. Datasets of every version in
-:data:`READABLE` are read as today's (:func:`conform`); only today's are resumed."""
+"""The tables' shape. 2 (issue 31): ``runs`` gained ``outcome`` and ``decisive``; the
+``campaign`` table's ``label`` became ``battle_label``, and it gained ``conditions``.
+Datasets of every version in :data:`READABLE` are read as today's (:func:`conform`);
+only today's are resumed."""
 READABLE = (1, 2)
 FILE_MODE = 0o644  # mkstemp makes 0600 files; datasets and reports are meant to be shared
 TABLES = ("runs", "rounds", "fighters", "events", "aftermath", "campaign")
@@ -161,6 +162,7 @@ CAMPAIGN_FIELDS = [  # one row per company member per battle (``sim.run.campaign
     pa.field("dw_wounds", pa.list_(pa.string())),  # Deathwish: wound levels carried
     pa.field("condition", pa.string()),  # D6 tiers: condition carried (else null)
     pa.field("hd", pa.int32()),  # War Game: hit dice carried (else null)
+    pa.field("conditions", pa.string()),  # War Game lingering conditions carried ("" none)
 ]
 BASE_FIELDS = {
     "runs": RUN_FIELDS,

@@ -86,6 +86,7 @@ CAMPAIGN_KEYS = (
     "dw_wounds",
     "condition",
     "hd",
+    "conditions",
 )
 """Keys of a ``campaign`` row (``sim.dataset.records.CAMPAIGN_FIELDS`` less run_id)."""
 
