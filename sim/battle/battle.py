@@ -40,6 +40,7 @@ from sim.frame.turns import TurnFrame
 from sim.options import BattleOptions
 from sim.rules import wargame
 from sim.scenario import FactorSpec, FighterSpec, Scenario, Side, load_scenario
+from sim.scenario.checks.rules import pools_refused
 
 __all__ = [
     "END_REASONS",
@@ -89,6 +90,8 @@ class Battle(TurnFrame):
         self.options = scenario.rule_options(self.system)
         self.frame: wargame.Options = scenario.frame_options(self.system)
         self.opts: BattleOptions = scenario.battle_options
+        if self.opts.large_scale == "pools" and not self.system.rules.FACTION_POOLS:
+            raise SimError(f"battle.large_scale: {pools_refused(self.rules)}")
         self.max_rounds = scenario.max_rounds
         self.round = 0
         self.large = False

@@ -200,6 +200,9 @@ NAME = "d6"
 SEED = "003_fd1c4a13f28810ec.txt"
 MAX_SIDES: int | None = None
 """Most sides a battle under these rules can have (None: any number of sides)."""
+FACTION_POOLS = False
+"""Whether a large-scale battle may be fought as faction pools (``battle.large_scale: pools``):
+no HD or armor pools of its own to pool."""
 FIGHTER_FIELDS: tuple[str, ...] = ("d6", "mounted", "two_handed")  # Ride; two-handed parry
 """The scenario fighter fields these rules read (others' fields are warned about)."""
 POOL_FIELDS: tuple[str, ...] = ("weapon", "shield")
@@ -314,6 +317,7 @@ __all__ = [
     "rest_days_dist",
     "time_heal_due",
     "FIGHTER_FIELDS",
+    "FACTION_POOLS",
     "MAX_SIDES",
     "POOL_FIELDS",
     "NAME",

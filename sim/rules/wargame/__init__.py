@@ -318,6 +318,9 @@ NAME = "wargame"
 SEED = "002_5306f142c0f73876.txt"
 MAX_SIDES: int | None = None
 """Most sides a battle under these rules can have (None: any number of sides)."""
+FACTION_POOLS = True
+"""Whether a large-scale battle may be fought as faction pools (``battle.large_scale: pools``):
+the seed's literal faction pools (RULES.md 1.6) are its own."""
 FIGHTER_FIELDS: tuple[str, ...] = (
     "weapon",
     "shield",
@@ -524,6 +527,7 @@ __all__ = [
     "resolve_leader_killing",
     "roll_leader_killing",
     "FIGHTER_FIELDS",
+    "FACTION_POOLS",
     "MAX_SIDES",
     "POOL_FIELDS",
     "NAME",
