@@ -61,8 +61,8 @@ Every option is a dotted path for `--set` and for experiments: `--set rules.opti
 
 `tests/test_options_matter.py` holds every option to changing something: for each option and
 each of its other values, a small scenario whose outcomes it must move (a paired test over
-fixed seeds). The options the rules define but no battle acts on yet are listed there, with
-the reason, as `NOT_WIRED`.
+fixed seeds). An option no battle acts on would be listed there, with the reason, as
+`NOT_WIRED`; none is.
 
 """
 

@@ -53,7 +53,6 @@ def test_option_defaults_match_rules_md():
     assert o.initiative_ties == "reroll"
     assert o.faction_rounding == "half_up"
     assert o.skewer == "incapacitate"
-    assert o.spear_breaks_engagement is True
     assert o.wound_types == "named"
     assert o.broken_bones == "all_hd_on_8"
     assert o.max_damage == "all_eight"
@@ -646,13 +645,10 @@ def test_chain_wears_one_point_each_time_the_pool_hits_zero():
     assert wg.resolve_attack(wg.combatant(3, armor=["plate"]), hit(8))[0].armor_max == 8
 
 
-def test_spear_shoves_ten_feet_and_breaks_engagement():
+def test_spear_shoves_ten_feet():
     c = wg.combatant(3, armor=["plate"])
     _, h = wg.resolve_attack(c, hit(2), "spear")
-    assert h.shoved_ft == 10 and h.breaks_engagement
-    off = wg.make_options({"spear_breaks_engagement": False})
-    _, h = wg.resolve_attack(c, hit(2), "spear", options=off)
-    assert h.shoved_ft == 10 and not h.breaks_engagement
+    assert h.shoved_ft == 10
     _, h = wg.resolve_attack(c, hit(2), "spear", defence="dodge")
     assert h.shoved_ft == 0
 

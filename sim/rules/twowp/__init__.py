@@ -39,8 +39,6 @@ Options (:class:`Options`; [I] interpretation, [H] house rule):
   (``every_third``: exactly every third one).
 - ``infection_risk_recurs`` = False [I]: whether a delayed infection risk is rolled again.
 - ``surgeon_examines_experienced`` = 4 [I]: patients an experienced surgeon examines an hour.
-- ``healer_training_mix`` = False [I]: whether partial supervised and instructed healer
-  training add up.
 
 Aftermath options (:class:`AftermathOptions`, a group of their own so the battle's options
 are unchanged):

@@ -46,7 +46,6 @@ Options (fields of :class:`Options`; [I] interpretation, [H] house rule):
 - ``warbow_direct`` = ``"wound"`` [I]: an unblocked warbow hit is a wound whatever the armor
   (``"damage"``: it removes as many HD as the damage).
 - ``skewer`` = ``"incapacitate"`` [H]: a skewered target is incapacitated (``"kill"``).
-- ``spear_breaks_engagement`` = True [H]: a spear's 10 ft shove breaks melee engagement.
 - ``hazard_contest`` = True [I]: pushing into a hazard is a contested maneuver.
 - ``contest_ties`` = ``"defender"`` [H]: tied contests go to the defender
   (``"attacker"``, ``"reroll"``).

@@ -67,7 +67,6 @@ class Hit:
     wounds: tuple[Wound, ...]
     effects: tuple[str, ...]
     shoved_ft: int
-    breaks_engagement: bool
     status: Status
 
     def describe(self) -> str:
@@ -233,7 +232,6 @@ class Blow:
             self.wounds,
             tuple(self.effects),
             shoved,
-            bool(shoved) and self.options.spear_breaks_engagement,
             status,
         )
 

@@ -119,9 +119,6 @@ class Options:
         tag="H",
         choices=("incapacitate", "kill"),
     )
-    spear_breaks_engagement: bool = option(
-        True, "a spear's 10 ft shove breaks melee engagement", tag="H"
-    )
     hazard_contest: bool = option(
         True, "pushing a creature into a hazard is a contested maneuver", tag="I"
     )
