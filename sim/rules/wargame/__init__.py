@@ -29,7 +29,8 @@ Options (fields of :class:`Options`; [I] interpretation, [H] house rule):
   as it may dodge an attack [S: "when it takes damage from any source"] (``"attacks"``:
   only attacks).
 - ``wound_types`` = ``"named"`` [H]: a wound gets a type only where the weapon or hazard names
-  one (``"by_kind"``: also by the weapon's damage kind per the d4 table; ``"rolled"``: d4).
+  one (``"by_kind"``: also by the weapon's damage kind per the d4 table, a max-damage wound
+  lingering; ``"rolled"``: d4).
 - ``called_shot_cost`` = ``"hd"`` [H]: a called shot at an arm or a leg (the seed names
   called shots but gives no rule) costs 1 HD more than its maneuver, not rolled for damage
   (``"half"``: no extra HD, the damage is halved, rounded down).

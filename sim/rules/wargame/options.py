@@ -62,7 +62,8 @@ class Options:
     wound_types: str = option(
         "named",
         "a wound gets a type only where the weapon or hazard names one; by_kind also by the "
-        "weapon's damage kind (d4 table); rolled rolls the d4 for every weapon wound",
+        "weapon's damage kind (d4 table), and a wound dealt with max damage lingers; rolled "
+        "rolls the d4 for every weapon wound",
         tag="H",
         choices=("named", "by_kind", "rolled"),
     )
