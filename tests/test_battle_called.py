@@ -177,3 +177,22 @@ def test_the_campaign_table_shows_the_conditions_each_member_carries():
                     assert row["conditions"] == kept[row["name"]]
                     shown += bool(row["conditions"])
     assert shown > 0
+
+
+def test_a_called_shot_never_aims_at_a_limb_already_lost():
+    from sim.scenario.tactics import make_tactic
+
+    t = make_tactic("balanced", {"called_shot": "always"})
+    assert t.called_limb(False) == "leg"
+    assert t.called_limb(True) == "arm"
+    assert t.called_limb(False, True) == "leg"
+    assert t.called_limb(True, True) is None
+    # in battle: a target with an arm and a leg off takes only plain attacks, even from
+    # attackers who always call their shots
+    b, a, target = _duel(("lamellar",))
+    wgsys.attack(b, a, target)
+    assert b.log[-1]["action"] == "called shot (leg)"
+    b, a, target = _duel(("lamellar",))
+    target.wg = wargame.add_condition(wargame.add_condition(target.wg, "lost_leg"), "lost_arm")
+    wgsys.attack(b, a, target)
+    assert "called shot" not in b.log[-1]["action"], "both taken: a plain attack"
