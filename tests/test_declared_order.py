@@ -178,8 +178,8 @@ def test_every_chart_keeps_the_declared_order(swept):
     elif len(vary) == 2:
         rows = [t.get_text() for t in win.get_yticklabels()]
         cols = [t.get_text() for t in win.get_xticklabels()]
-        assert rows == [str(v) for v in dict.fromkeys(s.frame[vary[0]])]
-        assert cols == [str(v) for v in dict.fromkeys(s.frame[vary[1]])]
+        assert rows == [_fmt_value(v) for v in dict.fromkeys(s.frame[vary[0]])]
+        assert cols == [_fmt_value(v) for v in dict.fromkeys(s.frame[vary[1]])]
     elif len(vary) > 2:
         assert [t.get_text() for t in win.get_yticklabels()] == labels
     if 1 < len(s.frame) <= plots.MAX_LENGTH_GROUPS:

@@ -144,25 +144,7 @@ def win_chart(ax: Axes, s: Summary) -> None:
         _win_heatmap(ax, s, *vary)
         return
     if len(vary) == 1:
-        # the summary's order: numbers ascending, other levels as the experiment declares
-        numeric = _numeric(list(f[vary[0]]))
-        if numeric:  # a number axis: the line runs along it (a list design may not)
-            f = f.sort_values(vary[0], kind="stable")
-        col = f[vary[0]]
-        x = col.to_numpy(dtype=float) if numeric else np.arange(len(f))
-        for i, side in enumerate(s.sides):
-            c = COLORS[i % len(COLORS)]
-            ax.plot(x, f[f"win.{side}"], marker="o", color=c, label=side)
-            ax.fill_between(x, f[f"win.{side}.lo"], f[f"win.{side}.hi"], color=c, alpha=0.2)
-        if f["draw"].fillna(0).any():
-            ax.plot(x, f["draw"], marker=".", ls="--", color="grey", label="draw")
-        if not numeric:
-            ax.set_xticks(x, [str(v) for v in col], rotation=30 if len(f) > 6 else 0)
-        ax.set_xlabel(s.name(vary[0]))
-        ax.set_ylim(0, 1)
-        ax.set_ylabel("win rate (95% Wilson band)")
-        ax.legend(loc="best", fontsize="small")
-        ax.grid(alpha=0.3)
+        _win_lines(ax, s, vary[0])
         return
     # no grouping, or three and more parameters: horizontal bars with error bars
     labels = [s.group_label(i) for i in range(len(f))]
@@ -188,6 +170,32 @@ def win_chart(ax: Axes, s: Summary) -> None:
     ax.grid(axis="x", alpha=0.3)
 
 
+def _win_lines(ax: Axes, s: Summary, param: str) -> None:
+    """Each side's win rate over one parameter: lines with 95% bands (and the draws).
+
+    In the summary's (the declared) order; along a number axis, by value.
+    """
+    f = s.frame
+    numeric = _numeric(list(f[param]))
+    if numeric:  # a number axis: the line runs along it (a list design may not)
+        f = f.sort_values(param, kind="stable")
+    col = f[param]
+    x = col.to_numpy(dtype=float) if numeric else np.arange(len(f))
+    for i, side in enumerate(s.sides):
+        c = COLORS[i % len(COLORS)]
+        ax.plot(x, f[f"win.{side}"], marker="o", color=c, label=side)
+        ax.fill_between(x, f[f"win.{side}.lo"], f[f"win.{side}.hi"], color=c, alpha=0.2)
+    if f["draw"].fillna(0).any():
+        ax.plot(x, f["draw"], marker=".", ls="--", color="grey", label="draw")
+    if not numeric:
+        ax.set_xticks(x, [_fmt_value(v) for v in col], rotation=30 if len(f) > 6 else 0)
+    ax.set_xlabel(s.name(param))
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("win rate (95% Wilson band)")
+    ax.legend(loc="best", fontsize="small")
+    ax.grid(alpha=0.3)
+
+
 def _win_heatmap(ax: Axes, s: Summary, rows_key: str, cols_key: str) -> None:
     """The first side's win rate over two parameters, each cell labelled."""
     side = s.sides[0] if s.sides else None
@@ -201,8 +209,8 @@ def _win_heatmap(ax: Axes, s: Summary, rows_key: str, cols_key: str) -> None:
     table = pivot(f"win.{side}")
     data = table.to_numpy(dtype=float)
     im = ax.imshow(data, cmap="RdBu_r", vmin=0, vmax=1, aspect="auto")
-    ax.set_xticks(range(data.shape[1]), [str(v) for v in table.columns])
-    ax.set_yticks(range(data.shape[0]), [str(v) for v in table.index])
+    ax.set_xticks(range(data.shape[1]), [_fmt_value(v) for v in table.columns])
+    ax.set_yticks(range(data.shape[0]), [_fmt_value(v) for v in table.index])
     ax.set_xlabel(s.name(cols_key))
     ax.set_ylabel(s.name(rows_key))
     lo, hi = pivot(f"win.{side}.lo").to_numpy(), pivot(f"win.{side}.hi").to_numpy()

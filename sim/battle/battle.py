@@ -54,6 +54,14 @@ __all__ = [
 ]
 
 
+def _battle_options(scenario: Scenario, system: systems.RuleSystem) -> BattleOptions:
+    """The scenario's battle options; faction pools refused under a system without them."""
+    opts = scenario.battle_options
+    if opts.large_scale == "pools" and not system.rules.FACTION_POOLS:
+        raise SimError(f"battle.large_scale: {pools_refused(system.name)}")
+    return opts
+
+
 class Battle(TurnFrame):
     """One battle of a :class:`~sim.scenario.Scenario`, seeded by ``seed`` or ``rng``.
 
@@ -89,9 +97,7 @@ class Battle(TurnFrame):
         # built once per scenario, by its system (a replace makes a new scenario: rebuilt)
         self.options = scenario.rule_options(self.system)
         self.frame: wargame.Options = scenario.frame_options(self.system)
-        self.opts: BattleOptions = scenario.battle_options
-        if self.opts.large_scale == "pools" and not self.system.rules.FACTION_POOLS:
-            raise SimError(f"battle.large_scale: {pools_refused(self.rules)}")
+        self.opts: BattleOptions = _battle_options(scenario, self.system)
         self.max_rounds = scenario.max_rounds
         self.round = 0
         self.large = False
