@@ -393,3 +393,28 @@ def test_an_interval_with_a_negative_end_reads_unambiguously():
     assert _span(2.0, 2.04) == "2.0-2.0"
     assert _span(-1.2, 4.5) == "-1.2 to 4.5"  # was "-1.2-4.5" (3 replicates, a t interval)
     assert _span(float("nan"), float("nan")) == "---"  # as before: no interval
+
+
+@pytest.mark.slow
+def test_the_decisive_share_interval_covers_at_about_95_percent(tmp_path):
+    """The share of the decisive battles a side won: Wilson over a decisive count that varies.
+
+    Groups of 150 battles with 45% wins, 35% losses and 20% draws: the interval must hold
+    the true share of the decisive battles, 0.45 / 0.80, about 95% of the time.
+    """
+    rng = np.random.default_rng(31)
+    counts = rng.multinomial(150, [0.45, 0.35, 0.20], size=20_000)
+    won, decisive = counts[:, 0], counts[:, 0] + counts[:, 1]
+    _, lo, hi = analysis.wilson(won, decisive)
+    truth = 0.45 / 0.80
+    coverage = np.mean((lo <= truth) & (truth <= hi))
+    assert 0.94 < coverage < 0.96, coverage
+    # and the summary computes exactly that interval from the runs table
+    rows = [
+        run(i, "a", w, 3, [side("red"), side("blue")])
+        for i, w in enumerate(["red"] * 9 + ["blue"] * 7 + [None] * 4)
+    ]
+    f = analysis.summarize(make_dataset(tmp_path / "d", rows)).frame.iloc[0]
+    assert (f["decisive.red"], f["decisive.red.lo"], f["decisive.red.hi"]) == tuple(
+        float(x) for x in analysis.wilson(9, 16)
+    )

@@ -118,15 +118,16 @@ def summarize(
     flat_gid = gid[parent]
     sides = tuple(pd.unique(flat["side"]))
     winner = t["winner"]
+    wins = {
+        s: count(ok & pc.fill_null(pc.equal(winner, s), False).to_numpy(zero_copy_only=False))
+        for s in sides
+    }
     for s in sides:
-        won = pc.fill_null(pc.equal(winner, s), False).to_numpy(zero_copy_only=False)
-        _add_interval(frame, f"win.{s}", count(ok & won), n_ok)
+        _add_interval(frame, f"win.{s}", wins[s], n_ok)
     draw = ok & winner.is_null().to_numpy(zero_copy_only=False)
     _add_interval(frame, "draw", count(draw), n_ok)
-    n_decisive = n_ok - count(draw)
-    for s in sides:
-        won = pc.fill_null(pc.equal(winner, s), False).to_numpy(zero_copy_only=False)
-        _add_interval(frame, f"decisive.{s}", count(ok & won), n_decisive)
+    for s in sides:  # of the decisive battles: those a side won
+        _add_interval(frame, f"decisive.{s}", wins[s], n_ok - count(draw))
 
     rounds = t["rounds"].to_numpy(zero_copy_only=False).astype(float)
     _add_mean(frame, "rounds", gid[ok], rounds[ok], groups)
