@@ -34,7 +34,7 @@ def test_plain_names_are_words_and_unique():
 def test_runs_as_csv_with_a_column_per_side_and_figure(capsys, tmp_path, hand):  # noqa: F811
     out = tmp_path / "runs.csv"
     code, text, err = cli(capsys, "export", hand.root, "--out", out)
-    assert code == 0 and text.strip() == f"runs: {out} (6 rows, 30 columns)"
+    assert code == 0 and text.strip() == f"runs: {out} (6 rows, 32 columns)"
     rows = list(csv.DictReader(io.StringIO(out.read_text())))
     header = list(rows[0])
     assert header[:3] == ["run_id", "seed", "arms"]

@@ -33,7 +33,7 @@ def test_run_writes_a_self_contained_page(capsys, tmp_path):
     code, stdout, err = run(capsys, "run", BRIDGE, "--seed", "1", "--html", out)
     assert code == 0, err
     assert err == f"replay page: {out}\n"
-    assert stdout.startswith("bridge (wargame), seed 1: won by raiders")
+    assert stdout.startswith("bridge (wargame), seed 1: raiders won")
     html = out.read_text(encoding="utf-8")
     # nothing fetched from anywhere: no external script, style, image or font
     assert not re.search(r"<(script|link|img|iframe)[^>]*\b(src|href)=", html)

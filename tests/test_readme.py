@@ -50,7 +50,7 @@ def test_the_tour_shows_the_replay_page(tmp_path):
     out = tmp_path / "bridge.html"
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         assert main(["run", str(ROOT / "scenarios/bridge.yaml"), "--html", str(out)]) == 0
-    assert "bridge (wargame), seed 5: won by raiders" in out.read_text()
+    assert "bridge (wargame), seed 5: raiders won" in out.read_text()
 
 
 def _block(command: str, page: str = TOUR) -> list[str]:

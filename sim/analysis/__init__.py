@@ -38,7 +38,7 @@ from sim.analysis.fmt import _short, short_names
 from sim.analysis.paired import Paired, paired, paired_json, paired_rows, shared_seeds
 from sim.analysis.stats import CLUSTER_INTERVAL, Z95, cluster_bootstrap, t975, wilson
 from sim.analysis.summary import CASUALTIES, GROUPABLE, Summary, summarize
-from sim.analysis.tables import flat_rows, loss_rows, outcome_rows
+from sim.analysis.tables import flat_rows, loss_rows, outcome_caption, outcome_rows
 
 __all__ = [
     "CASUALTIES",
@@ -68,6 +68,7 @@ __all__ = [
     "has_table",
     "load",
     "loss_rows",
+    "outcome_caption",
     "outcome_rows",
     "shared_seeds",
     "short_names",

@@ -34,8 +34,7 @@ class Dataset:
         if not files:
             empty = records.schema(table, self._param_fields())
             return empty.empty_table().select(list(columns)) if columns else empty.empty_table()
-        data = pads.dataset([str(f) for f in files], format="parquet")
-        return data.to_table(columns=list(columns) if columns is not None else None)
+        return records.read_parts(files, table, columns)  # a dataset of any version
 
     def _param_fields(self) -> list[pa.Field]:
         return [pa.field(p, pa.string()) for p in self.params]

@@ -35,6 +35,7 @@ MAX_BAR_GROUPS = 12  # casualty bars drawn per group up to this many groups
 MAX_LINE_LEVELS = 20  # one numeric parameter with more values: a scatter, smoothed
 GRID_DESIGNS = ("grid", "list")  # designs of chosen levels; the others sample points
 FORMATS = ("png", "svg", "pdf")  # --plot's file types, by the name's ending
+LABEL = "label"  # a list design's point labels (sim.experiment.model.LABEL)
 
 
 def _numeric(values: Any) -> bool:
@@ -45,8 +46,15 @@ def _numeric(values: Any) -> bool:
 
 
 def varying(s: Summary) -> list[str]:
-    """The grouping parameters that take more than one value."""
-    return [b for b in s.by if s.frame[b].nunique(dropna=False) > 1]
+    """The grouping parameters that take more than one value.
+
+    A ``list`` design's ``label`` alone when it names every group apart: the labelled
+    points are the levels, drawn in their declared order, not a grid of their values.
+    """
+    vary = [b for b in s.by if s.frame[b].nunique(dropna=False) > 1]
+    if LABEL in vary and s.frame[LABEL].notna().all() and s.frame[LABEL].is_unique:
+        return [LABEL]
+    return vary
 
 
 def sparse(s: Summary) -> bool:
@@ -136,23 +144,7 @@ def win_chart(ax: Axes, s: Summary) -> None:
         _win_heatmap(ax, s, *vary)
         return
     if len(vary) == 1:
-        # the summary's order: numbers ascending, other levels as the experiment declares
-        col = f[vary[0]]
-        numeric = _numeric(list(col))
-        x = col.to_numpy(dtype=float) if numeric else np.arange(len(f))
-        for i, side in enumerate(s.sides):
-            c = COLORS[i % len(COLORS)]
-            ax.plot(x, f[f"win.{side}"], marker="o", color=c, label=side)
-            ax.fill_between(x, f[f"win.{side}.lo"], f[f"win.{side}.hi"], color=c, alpha=0.2)
-        if f["draw"].fillna(0).any():
-            ax.plot(x, f["draw"], marker=".", ls="--", color="grey", label="draw")
-        if not numeric:
-            ax.set_xticks(x, [str(v) for v in col], rotation=30 if len(f) > 6 else 0)
-        ax.set_xlabel(s.name(vary[0]))
-        ax.set_ylim(0, 1)
-        ax.set_ylabel("win rate (95% Wilson band)")
-        ax.legend(loc="best", fontsize="small")
-        ax.grid(alpha=0.3)
+        _win_lines(ax, s, vary[0])
         return
     # no grouping, or three and more parameters: horizontal bars with error bars
     labels = [s.group_label(i) for i in range(len(f))]
@@ -178,6 +170,32 @@ def win_chart(ax: Axes, s: Summary) -> None:
     ax.grid(axis="x", alpha=0.3)
 
 
+def _win_lines(ax: Axes, s: Summary, param: str) -> None:
+    """Each side's win rate over one parameter: lines with 95% bands (and the draws).
+
+    In the summary's (the declared) order; along a number axis, by value.
+    """
+    f = s.frame
+    numeric = _numeric(list(f[param]))
+    if numeric:  # a number axis: the line runs along it (a list design may not)
+        f = f.sort_values(param, kind="stable")
+    col = f[param]
+    x = col.to_numpy(dtype=float) if numeric else np.arange(len(f))
+    for i, side in enumerate(s.sides):
+        c = COLORS[i % len(COLORS)]
+        ax.plot(x, f[f"win.{side}"], marker="o", color=c, label=side)
+        ax.fill_between(x, f[f"win.{side}.lo"], f[f"win.{side}.hi"], color=c, alpha=0.2)
+    if f["draw"].fillna(0).any():
+        ax.plot(x, f["draw"], marker=".", ls="--", color="grey", label="draw")
+    if not numeric:
+        ax.set_xticks(x, [_fmt_value(v) for v in col], rotation=30 if len(f) > 6 else 0)
+    ax.set_xlabel(s.name(param))
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("win rate (95% Wilson band)")
+    ax.legend(loc="best", fontsize="small")
+    ax.grid(alpha=0.3)
+
+
 def _win_heatmap(ax: Axes, s: Summary, rows_key: str, cols_key: str) -> None:
     """The first side's win rate over two parameters, each cell labelled."""
     side = s.sides[0] if s.sides else None
@@ -191,8 +209,8 @@ def _win_heatmap(ax: Axes, s: Summary, rows_key: str, cols_key: str) -> None:
     table = pivot(f"win.{side}")
     data = table.to_numpy(dtype=float)
     im = ax.imshow(data, cmap="RdBu_r", vmin=0, vmax=1, aspect="auto")
-    ax.set_xticks(range(data.shape[1]), [str(v) for v in table.columns])
-    ax.set_yticks(range(data.shape[0]), [str(v) for v in table.index])
+    ax.set_xticks(range(data.shape[1]), [_fmt_value(v) for v in table.columns])
+    ax.set_yticks(range(data.shape[0]), [_fmt_value(v) for v in table.index])
     ax.set_xlabel(s.name(cols_key))
     ax.set_ylabel(s.name(rows_key))
     lo, hi = pivot(f"win.{side}.lo").to_numpy(), pivot(f"win.{side}.hi").to_numpy()
@@ -395,7 +413,10 @@ def campaign_chart(
     battles = frame.drop_duplicates("battle").sort_values("battle")
     ax.set_xticks(
         battles["battle"].to_numpy(dtype=float),
-        [f"{int(b)} {lab}" for b, lab in zip(battles["battle"], battles["label"], strict=True)],
+        [
+            f"{int(b)} {lab}"
+            for b, lab in zip(battles["battle"], battles["battle_label"], strict=True)
+        ],
         fontsize="small",
     )
     ax.set_xlabel("battle")

@@ -75,6 +75,7 @@ def render(ds: analysis.Dataset, s: analysis.Summary) -> str:
         "fighters in the aftermath and campaign tables a 95% cluster bootstrap by run. "
         "Failed runs are counted and left out of every rate.</p>",
         "<h2>Outcomes</h2>",
+        f"<p>{html.escape(analysis.outcome_caption(s).split(': ', 1)[1])}.</p>",
         html_table(*analysis.outcome_rows(s), keys=len(s.by)),
         _img(plots.chart(s, "win"), "win rates"),
         "<h2>Battle length</h2>",

@@ -42,6 +42,7 @@ from sim.frame.turns import TurnFrame
 from sim.options import BattleOptions
 from sim.rules import wargame
 from sim.scenario import FactorSpec, FighterSpec, Scenario, Side, load_scenario
+from sim.scenario.checks.rules import pools_refused
 
 __all__ = [
     "END_REASONS",
@@ -53,6 +54,14 @@ __all__ = [
     "SideState",
     "run_battle",
 ]
+
+
+def _battle_options(scenario: Scenario, system: systems.RuleSystem) -> BattleOptions:
+    """The scenario's battle options; faction pools refused under a system without them."""
+    opts = scenario.battle_options
+    if opts.large_scale == "pools" and not system.rules.FACTION_POOLS:
+        raise SimError(f"battle.large_scale: {pools_refused(system.name)}")
+    return opts
 
 
 class Battle(TurnFrame):
@@ -90,7 +99,7 @@ class Battle(TurnFrame):
         # built once per scenario, by its system (a replace makes a new scenario: rebuilt)
         self.options = scenario.rule_options(self.system)
         self.frame: wargame.Options = scenario.frame_options(self.system)
-        self.opts: BattleOptions = scenario.battle_options
+        self.opts: BattleOptions = _battle_options(scenario, self.system)
         self.max_rounds = scenario.max_rounds
         self.round = 0
         self.large = False
@@ -376,10 +385,24 @@ def run_battle(scenario: Scenario, seed: int, *, events: bool = False, **overrid
 def headline(battle: Battle, seed: int) -> str:
     """One line: the scenario and its rules, the seed, who won and why, how long it took."""
     out = battle.outcome()
-    won = f"won by {out.winner}" if out.winner else "a draw"
+    won = f"{out.winner} won" if out.winner else "a draw"
     rounds = f"{out.rounds} round{'s' if out.rounds != 1 else ''}"
     switches = f"{out.scale_switches} scale switch{'es' if out.scale_switches != 1 else ''}"
     return (
-        f"{battle.scenario.name} ({battle.rules}), seed {seed}: {won} "
-        f"({out.end_reason}) after {rounds}, {switches}"
+        f"{battle.scenario.name} ({battle.rules}), seed {seed}: "
+        f"{won} after {rounds} "
+        f"({_why(out.winner, out.end_reason, list(out.sides))}), {switches}"
     )
+
+
+def _why(winner: str | None, reason: str, sides: list[str]) -> str:
+    """How the battle ended, in words: ``bandits defeated``, ``goal achieved`` ..."""
+    others = ", ".join(s for s in sides if s != winner)
+    return {
+        "defeat": f"{others} defeated",
+        "goal_achieved": "goal achieved",
+        "goal_failed": f"{others}: goal failed",
+        "mutual_defeat": "both sides defeated" if len(sides) == 2 else "every side defeated",
+        "mutual_rout": "both sides routed" if len(sides) == 2 else "every side routed",
+        "max_rounds": "max_rounds reached",
+    }.get(reason, reason)

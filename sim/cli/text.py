@@ -429,7 +429,7 @@ def summary_text(ds: Any, s: Any, fmt: str) -> str:
     return "\n\n".join(
         [
             head,
-            "Outcomes: win rates with 95% Wilson intervals; rounds: mean with a 95% interval",
+            analysis.outcome_caption(s),
             render_table(*analysis.outcome_rows(s)),
             "Losses: mean fighters per battle by final status; leader lost: share of battles",
             render_table(*analysis.loss_rows(s)),

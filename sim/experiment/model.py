@@ -28,7 +28,8 @@ Format::
     #         samples: N draws
     # lhs:    PATH -> {low: A, high: B}; samples: N (a Latin hypercube)
     # list:   points: [{PATH: VALUE, ..., label: TEXT}, ...] (label: optional, a name for
-    #         the point shown in every table)
+    #         the point shown in every table; a PATH a point leaves out keeps the base
+    #         scenario's value)
     # sobol:  PATH -> {low: A, high: B}; samples: N, a power of 2 (N*(D+2) points);
     #         second_order: true for N*(2D+2) points and the second-order indices
     # morris: PATH -> {low: A, high: B}; samples: R trajectories (R*(D+1) points);
@@ -150,8 +151,9 @@ class Experiment:
 
     def point_overrides(self, point: int) -> list[str]:
         """The ``--set`` overrides that build the scenario of design point ``point``."""
-        values = self.points[point]
-        return [*self.overrides, *(f"{p}={json.dumps(values[p])}" for p in self.parameters)]
+        values = self.points[point]  # a list design's point may leave a parameter out
+        sets = (f"{p}={json.dumps(values[p])}" for p in self.parameters if p in values)
+        return [*self.overrides, *sets]
 
     def param_values(self, point: int, fields: Sequence[pa.Field] | None = None) -> dict[str, Any]:
         """The typed parameter columns of a point's runs.
@@ -159,7 +161,11 @@ class Experiment:
         ``fields`` is :meth:`param_fields`, passed in when calling for many points.
         """
         types = {f.name: f.type for f in (fields or self.param_fields())}
-        values = {p: _column_value(self.points[point][p], types[p]) for p in self.parameters}
+        pt = self.points[point]
+        values = {
+            p: _column_value(pt[p], types[p]) if p in pt else None  # left at the base's value
+            for p in self.parameters
+        }
         if LABEL in types:
             return {LABEL: self.point_labels[point], **values}
         return values
@@ -170,7 +176,10 @@ class Experiment:
         A ``list`` design with ``label:`` points has a ``label`` column first (a string;
         null for a point with none).
         """
-        fields = [pa.field(p, _arrow_type([pt[p] for pt in self.points])) for p in self.parameters]
+        fields = [
+            pa.field(p, _arrow_type([pt[p] for pt in self.points if p in pt]))
+            for p in self.parameters
+        ]
         if any(x is not None for x in self.point_labels):
             fields.insert(0, pa.field(LABEL, pa.string()))
         return fields

@@ -97,7 +97,8 @@ def prepare(
             f"{exp.planned_runs} runs); use --resume to finish it, or choose another --out"
         )
     wanted = min(limit, exp.planned_runs) if limit else exp.planned_runs
-    if not set(range(wanted)) <= done:
+    if not set(range(wanted)) <= done or changed:
+        _check_schema(out, m)
         changed = _check_code(out, m, force, notes) or changed
     ours = {f"part-{cid:06d}.parquet" for cid, _ in exp.chunks()}  # replaced when run
     extra = [e for e in store.unlisted(out, m["parts"], exp.tables) if e.split("/")[1] not in ours]
@@ -161,6 +162,16 @@ def _drop_damaged(out: Path, m: dict[str, Any], resume: bool, notes: list[str]) 
         m["parts"] = {k: v for k, v in m["parts"].items() if k.rsplit("/", 1)[-1] not in chunks}
         notes.append(f"running again the chunks of damaged parts: {store.describe(bad)}")
     return bool(bad)
+
+
+def _check_schema(out: Path, m: dict[str, Any]) -> None:
+    """Refuse to add to (or relist) a dataset of an older schema: one dataset, one schema."""
+    if m.get("schema_version") != records.SCHEMA_VERSION:
+        raise SimError(
+            f"{out}: a dataset of schema version {m.get('schema_version')} (an older sim); "
+            f"this sim writes version {records.SCHEMA_VERSION}, and a dataset holds one "
+            "version: sweep into another --out (sim analyze and sim replay still read this one)"
+        )
 
 
 def _check_code(out: Path, m: dict[str, Any], force: bool, notes: list[str]) -> bool:

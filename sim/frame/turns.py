@@ -298,7 +298,14 @@ class TurnFrame(MoraleFrame):
             self.note(
                 "battle",
                 "initiative",
-                dice=str([list(r) for r in ini.rolls]),
+                dice="; ".join(
+                    f"{n} {', '.join(map(str, r))}" for n, r in zip(names, ini.rolls, strict=True)
+                )
+                + (
+                    f" (after {ini.rerolls} tied roll{'s' * (ini.rerolls > 1)})"
+                    if ini.rerolls
+                    else ""
+                ),
                 result=f"{names[ini.first]} first",
             )
         first = names[ini.first]

@@ -85,7 +85,7 @@ def battle_data(battle: Battle, seed: int, label: str = "") -> dict[str, Any]:
 
 def page_data(fought: Fought, seed: int) -> dict[str, Any]:
     """Every battle of a run (one, or a campaign's in order) as the page's JSON data."""
-    labels = {r["battle"]: r["label"] for r in fought.campaign}
+    labels = {r["battle"]: r["battle_label"] for r in fought.campaign}
     return {
         "battles": [
             battle_data(b, seed, labels.get(i, "") if fought.campaign else "")

@@ -409,7 +409,7 @@ def draw_run(
         except OSError as err:
             raise SimError(f"--frames {folder}: cannot write: {err.strerror or err}") from None
     campaign = bool(fought.campaign)
-    labels = {r["battle"]: r["label"] for r in fought.campaign}
+    labels = {r["battle"]: r["battle_label"] for r in fought.campaign}
     written: set[Path] = set()
     for i, battle in enumerate(fought.battles, start=1):
         what = f"battle {i} ({labels.get(i, '?')}): " if campaign else ""

@@ -3,7 +3,8 @@
 Each package is pure: numbers and a passed-in ``numpy.random.Generator`` in, frozen results
 out. None imports Mesa or keeps state (``tests/rules/test_purity.py`` checks it). Each defines
 ``NAME``, ``SEED`` (the seed file it follows), ``MAX_SIDES`` (most sides a battle can have,
-None for any number) and ``Options``, a frozen dataclass of its interpretations [I] and
+None for any number), ``FACTION_POOLS`` (whether its large scale may be fought as the War
+Game's faction pools) and ``Options``, a frozen dataclass of its interpretations [I] and
 house rules [H] (and, with an aftermath of its own, ``AftermathOptions``), and is split into
 modules along its seed's sections:
 

@@ -110,6 +110,8 @@ def run_rows(
     battle's; ``aftermath`` and ``campaign`` the whole run's. ``params`` are the swept
     parameters' columns of the ``runs`` row.
     """
+    from sim.dataset.records import DRAW
+
     battle = fought.battle
     out = battle.outcome()
     sides = [{"side": name, **dict(counts)} for name, counts in out.sides.items()]
@@ -120,6 +122,8 @@ def run_rows(
         "scenario": battle.scenario.name,
         "rules": battle.rules,
         "winner": out.winner,
+        "outcome": out.winner or DRAW,
+        "decisive": out.winner is not None,
         "end_reason": out.end_reason,
         "rounds": out.rounds,
         "scale_switches": out.scale_switches,

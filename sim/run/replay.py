@@ -92,7 +92,7 @@ def _point_overrides(
     """
     if "points" in manifest:
         point = manifest["points"][run_id // int(manifest.get("replicates", 1))]
-        return [f"{p}={json.dumps(point[p])}" for p in params]
+        return [f"{p}={json.dumps(point[p])}" for p in params if p in point]
     return [f"{p}={json.dumps(row[p])}" for p in params]
 
 
@@ -140,8 +140,8 @@ def _table_differences(
         files = records.table_files(root, table, manifest)
         if not files:
             continue  # not stored (not asked for): nothing to compare
-        data = pads.dataset([str(f) for f in files], format="parquet")
-        stored = data.to_table(filter=pads.field("run_id") == run_id).to_pylist()
+        where = pads.field("run_id") == run_id
+        stored = records.read_parts(files, table, where=where).to_pylist()
         stored = [{k: v for k, v in r.items() if k != "run_id"} for r in stored]
         if stored != [dict(r) for r in fresh]:
             out.append(f"  {table}: {len(stored)} stored rows differ from {len(fresh)} replayed")

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from sim.aftermath import Healer
 
 GOAL_KINDS = ("protect", "destroy", "hold", "take_and_hold")
+DRAW = "draw"
+"""The outcome of a battle nobody won (the runs table's ``outcome``): no side's name."""
 
 
 class OptionBuilder(Protocol):
@@ -320,6 +322,8 @@ class Scenario:
         names = [s.name for s in self.sides]
         if len(set(names)) != len(names):
             raise SimError(f"side names must differ, got {names}")
+        if DRAW in names:
+            raise SimError(f"{DRAW!r} is not a side's name: it is the outcome nobody won")
 
     def mirrored(self) -> Scenario:
         """The same battle with the order of the sides reversed (for bias checks)."""

@@ -48,7 +48,8 @@ def call_shot(
 ) -> str | None:
     """The limb ``f`` aims at, or None: a plain attack.
 
-    The limb is :meth:`~sim.scenario.tactics.Tactic.called_limb`'s.
+    The limb is :meth:`~sim.scenario.tactics.Tactic.called_limb`'s: none (a plain attack)
+    once the target has lost an arm and a leg, never a limb it has lost.
     Tactic ``called_shot``, if ``f`` can pay: ``always``; ``odds`` when the target cannot
     avoid the blow (``avoids``: dodge or block) and the called shot's exact chance to wound,
     per HD it costs, beats the plain blow's (lamellar cannot protect its limbs [S]).
@@ -59,8 +60,11 @@ def call_shot(
         return None
     if not wargame.can_call_shot(f.wg, b.frame):
         return None
-    limb = t.called_limb(wargame.has_condition(target.wg, wargame.LOST_LEG))
-    if not odds:
+    limb = t.called_limb(
+        wargame.has_condition(target.wg, wargame.LOST_LEG),
+        wargame.has_condition(target.wg, wargame.LOST_ARM),
+    )
+    if limb is None or not odds:
         return limb
     price = wargame.maneuver_price(f.wg, "attack", b.frame)
     dice = wargame.attack_dice(f.wg, price)

@@ -243,11 +243,10 @@ def test_healer_training_times(months, skill):
     assert trained_skill(track="healer", **months) is skill
 
 
-def test_healer_training_mix_option():
+def test_healer_training_takes_one_whole_path():
+    """Healer track: the supervised months or the instruction months; halves do not add [S]."""
     half = {"supervised": F(1, 2), "instruction": F(3, 2)}
     assert not training_reached("competent", track="healer", **half)
-    mixed = Options(healer_training_mix=True)
-    assert training_reached("competent", track="healer", options=mixed, **half)
     with pytest.raises(SimError, match="did you mean 'healer'"):
         training_reached("competent", track="healers")
 

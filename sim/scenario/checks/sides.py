@@ -9,7 +9,7 @@ from sim.errors import did_you_mean, unknown
 from sim.rules import SYSTEMS
 from sim.scenario.checks.base import BAD, get_or, listing, unknown_key
 from sim.scenario.checks.fighters import FighterChecks
-from sim.scenario.model import Event, FighterSpec, Goal, Side, TacticSpec
+from sim.scenario.model import DRAW, Event, FighterSpec, Goal, Side, TacticSpec
 from sim.scenario.reader import join_path, quote_name
 from sim.scenario.tactics import TACTICS, Tactic, make_tactic
 
@@ -31,6 +31,12 @@ class SideChecks(FighterChecks):
         side_maps: dict[str, dict[str, Any]] = {}
         for side, body in (sides_doc or {}).items():
             path = join_path("sides", side)
+            if side == DRAW:
+                self.error(
+                    path,
+                    f"{DRAW!r} is not a side's name: a battle nobody won has "
+                    f"the outcome {DRAW!r}; name the side otherwise",
+                )
             sm = self.mapping(body, path, "a side (a mapping with fighters)")
             if sm is None:
                 continue
