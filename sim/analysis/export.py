@@ -10,16 +10,18 @@ has its run's seed and parameters joined, as :meth:`sim.analysis.Dataset.table` 
 
 Nothing is ever overwritten: the file or folder must not exist. A file appears whole (a
 temporary name, then a hard link that fails if something took the name meanwhile); a
-folder is made first, which claims its name, and removed again if a write fails.
+folder too: its files are written into a hidden temporary folder beside it, renamed into
+place once every one is whole.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import io
 import json
 import os
 import re
-import shutil
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -30,6 +32,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from sim import files
 from sim.analysis import Dataset, flatten_sides, has_table
 from sim.dataset import records
 from sim.errors import SimError, unknown
@@ -149,40 +152,46 @@ def export(
 
 def _write_new_file(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path``, which must not exist; never replaces a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        os.fchmod(fd, records.FILE_MODE)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.link(tmp, path)  # fails if the name was taken meanwhile
-    except FileExistsError:
-        raise SimError(f"{path} exists; sim export writes only a new file or folder") from None
-    finally:
-        Path(tmp).unlink(missing_ok=True)
+        files.write_file(path, data)
+    except SimError as err:
+        if "the file exists" in str(err):
+            raise SimError(f"{path} exists; sim export writes only a new file or folder") from None
+        raise
 
 
 def _write_new_folder(
     out: Path, frames: Sequence[tuple[str, pd.DataFrame]], fmt: str
 ) -> list[tuple[str, Path, int, int]]:
-    """Write each frame as ``out/<table>.<fmt>`` in a folder made for them (it must not exist).
+    """Write each frame as ``out/<table>.<fmt>`` in a new folder: whole, or not at all.
 
-    Making the folder claims the name (it fails if anything has it); if a write fails, the
-    folder and what was written in it are removed.
+    The files are written into a hidden temporary folder beside ``out``, which is renamed
+    to ``out`` once every file is whole: a killed export leaves no ``out`` (only the hidden
+    folder), so it never looks finished. The rename fails if a folder with something in it
+    took the name meanwhile.
     """
     out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name[:200]}.", suffix=".tmp"))
     try:
-        out.mkdir()
-    except FileExistsError:
-        raise SimError(f"{out} exists; sim export writes only a new file or folder") from None
-    try:
+        os.chmod(tmp, files.DIR_MODE)
         done = []
         for t, frame in frames:
-            _write_new_file(out / f"{t}.{fmt}", table_bytes(frame, fmt))
+            files.write_file(tmp / f"{t}.{fmt}", table_bytes(frame, fmt), within=tmp)
             done.append((t, out / f"{t}.{fmt}", len(frame), len(frame.columns)))
+        if out.exists() or out.is_symlink():
+            raise SimError(f"{out} exists; sim export writes only a new file or folder")
+        try:
+            os.rename(tmp, out)
+        except OSError as err:
+            if err.errno in (errno.EEXIST, errno.ENOTEMPTY, errno.ENOTDIR, errno.EISDIR):
+                raise SimError(
+                    f"{out} exists; sim export writes only a new file or folder"
+                ) from None
+            raise
         return done
     except BaseException:
-        shutil.rmtree(out, ignore_errors=True)
+        for f in tmp.iterdir() if tmp.is_dir() else ():
+            f.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            tmp.rmdir()
         raise

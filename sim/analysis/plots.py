@@ -18,6 +18,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
+from sim import files
 from sim.analysis import Dataset, Summary, wilson
 from sim.analysis.fmt import _fmt_value
 
@@ -513,19 +514,21 @@ def plot_format(path: str | Path) -> str:
     return fmt
 
 
-def save(fig: Figure, path: str | Path, dpi: float | None = None) -> Path:
-    """Write the figure as PNG, SVG or PDF by ``path``'s ending, atomically."""
-    from sim.dataset.records import atomic_write_bytes
+def save(
+    fig: Figure, path: str | Path, dpi: float | None = None, force: bool = False, flag: str = ""
+) -> Path:
+    """Write the figure as PNG, SVG or PDF by ``path``'s ending, whole or not at all.
 
+    An existing file is replaced only with ``force`` (never through a link): checked as
+    the file is written (:func:`sim.files.write_file`). ``flag`` (``--plot``) starts errors.
+    """
     path = Path(path)
-    atomic_write_bytes(path, image_bytes(fig, plot_format(path), dpi))
+    files.write_file(path, image_bytes(fig, plot_format(path), dpi), replace=force, flag=flag)
     return path
 
 
-def save_png(fig: Figure, path: str | Path) -> Path:
-    """Write the figure as a PNG file, atomically."""
-    from sim.dataset.records import atomic_write_bytes
-
+def save_png(fig: Figure, path: str | Path, force: bool = False, flag: str = "") -> Path:
+    """Write the figure as a PNG file, as :func:`save` does."""
     path = Path(path)
-    atomic_write_bytes(path, png_bytes(fig))
+    files.write_file(path, png_bytes(fig), replace=force, flag=flag)
     return path

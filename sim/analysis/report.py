@@ -12,9 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from sim import __version__, analysis
+from sim import __version__, analysis, files
 from sim.analysis import plots
-from sim.dataset.records import atomic_write_bytes
 from sim.errors import SimError
 
 STYLE = """
@@ -141,8 +140,8 @@ def _design_sections(ds: analysis.Dataset, s: analysis.Summary) -> list[str]:
     return out
 
 
-def write(ds: analysis.Dataset, s: analysis.Summary, path: str | Path) -> Path:
-    """Write the report to ``path`` atomically."""
+def write(ds: analysis.Dataset, s: analysis.Summary, path: str | Path, force: bool = False) -> Path:
+    """Write the report to ``path``, whole; an existing file only with ``force``."""
     path = Path(path)
-    atomic_write_bytes(path, render(ds, s).encode("utf-8"))
+    files.write_file(path, render(ds, s).encode("utf-8"), replace=force, flag="--report")
     return path

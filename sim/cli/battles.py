@@ -81,10 +81,14 @@ def _check_pictures(a: argparse.Namespace, scenario: Any, where: str) -> None:
     """Refuse ``--frames``, ``--gif`` or ``--html`` before fighting if nothing could be written."""
     from pathlib import Path
 
+    from sim import files
+
+    if a.html and files.is_link(a.html):
+        raise files.link_error(a.html, "--html")
     if a.html and Path(a.html).is_dir():
         raise SimError(f"--html {a.html}: is a directory, not a file name")
     if a.html and Path(a.html).exists() and not a.force:
-        raise SimError(f"--html {a.html}: the file exists (--force replaces it)")
+        raise files.exists_error(a.html, "--html")  # and again as the page is written
     if not (a.frames or a.gif):
         return
     battles = scenario.campaign.battles if scenario.campaign is not None else (scenario,)
@@ -117,7 +121,7 @@ def _page(a: argparse.Namespace, fought: Any, seed: int) -> None:
         return
     from sim import page
 
-    print(f"replay page: {page.write(a.html, fought, seed)}", file=sys.stderr)
+    print(f"replay page: {page.write(a.html, fought, seed, a.force)}", file=sys.stderr)
 
 
 def _validate(a: argparse.Namespace) -> str:

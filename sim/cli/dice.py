@@ -48,6 +48,7 @@ def add_check_plot(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--seed", type=int, default=1, help="the --check rolls' seed (default 1)")
     p.add_argument("--plot", metavar="FILE.png", help="draw the table's distribution to a PNG")
+    p.add_argument("--force", action="store_true", help="let --plot replace an existing file")
 
 
 def odds_dice(a: argparse.Namespace) -> str:
@@ -106,7 +107,7 @@ def check_and_plot(
         from sim.odds import plot as oddsplot
 
         fig = oddsplot.bars(title, {str(k): v for k, v in exact.items()}, xlabel, simulated)
-        plotted(oddsplot.save(fig, a.plot))
+        plotted(oddsplot.save(fig, a.plot, a.force))
     return out
 
 

@@ -67,9 +67,10 @@ def _sweep(a: argparse.Namespace) -> str:
 def _analyze(a: argparse.Namespace) -> str:
     from sim import analysis
 
-    for path in (a.plot, a.report):
+    for flag, path in (("--plot", a.plot), ("--report", a.report)):
         if path and os.path.isdir(path):  # before the ending's check: the folder is the mistake
             raise IsADirectoryError(errno.EISDIR, "is a directory, not a file name", path)
+        _check_output(path, flag, a.force)
     if a.plot:
         from sim.analysis import plots
 
@@ -96,16 +97,30 @@ def _analyze(a: argparse.Namespace) -> str:
     notes = []
     if a.plot:
         name = ds.manifest.get("experiment_name") or ds.root.name
-        notes.append(f"plot: {plots.save(plots.figure(s, str(name), ds), a.plot, a.dpi)}")
+        fig = plots.figure(s, str(name), ds)
+        notes.append(f"plot: {plots.save(fig, a.plot, a.dpi, a.force, '--plot')}")
     if a.report:
         from sim.analysis import report
 
-        notes.append(f"report: {report.write(ds, s, a.report)}")
+        notes.append(f"report: {report.write(ds, s, a.report, a.force)}")
     if notes and a.format == "table":
         out += "\n\n" + "\n".join(notes)
     elif notes:
         print("\n".join(notes), file=sys.stderr)  # keep stdout pure JSON or CSV
     return out
+
+
+def _check_output(path: str | None, flag: str, force: bool) -> None:
+    """Refuse, before any work, an output over a link, or over a file without ``--force``.
+
+    Checked again as the file is written (:func:`sim.files.write_file`).
+    """
+    from sim import files
+
+    if path and files.is_link(path):
+        raise files.link_error(path, flag)
+    if path and os.path.exists(path) and not force:
+        raise files.exists_error(path, flag)
 
 
 def _sensitivity(a: argparse.Namespace, ds: Any) -> str:
@@ -118,7 +133,8 @@ def _sensitivity(a: argparse.Namespace, ds: Any) -> str:
         from sim.analysis import plots, sensplot
 
         name = str(ds.manifest.get("experiment_name") or ds.root.name)
-        note = f"plot: {plots.save(sensplot.figure(sens, name), a.plot, a.dpi)}"
+        fig = sensplot.figure(sens, name)
+        note = f"plot: {plots.save(fig, a.plot, a.dpi, a.force, '--plot')}"
         if a.format == "table":
             return f"{out}\n\n{note}"
         print(note, file=sys.stderr)
@@ -196,6 +212,9 @@ def add_analyze(sub: Any) -> None:
         "(over the experiment's labels: map)",
     )
     p_an.add_argument("--report", metavar="FILE.html", help="also write a self-contained report")
+    p_an.add_argument(
+        "--force", action="store_true", help="let --plot and --report replace an existing file"
+    )
     p_an.add_argument(
         "--sensitivity",
         action="store_true",

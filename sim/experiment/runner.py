@@ -35,10 +35,11 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
+from sim import files
 from sim.dataset import records, store
 from sim.errors import SimError
 from sim.experiment.model import Experiment
-from sim.experiment.resume import has_content, prepare
+from sim.experiment.resume import check_folder, chunk_metadata, prepare
 
 EXECUTORS = ("serial", "processes", "dask")
 
@@ -118,9 +119,17 @@ def run_chunk(exp: Experiment, out: str, chunk: int, start: int, stop: int) -> C
     root = Path(out)
     part = f"{chunk:06d}"
     parts: dict[str, dict[str, Any]] = {}
+    counts = chunk_metadata({t: len(rows[t]) for t in exp.tables})  # for a rebuild's check
     for table in (*(t for t in exp.tables if t != "runs"), "runs"):  # runs last: chunk done
         _stop_if_orphaned()  # a worker whose sweep died writes nothing more
-        path = records.write_part(root, table, rows[table], part, fields if table == "runs" else ())
+        path = records.write_part(
+            root,
+            table,
+            rows[table],
+            part,
+            fields if table == "runs" else (),
+            counts if table == "runs" else None,
+        )
         if path is not None:
             parts[f"{table}/{path.name}"] = store.part_record(path, len(rows[table]))
     parts[f"runs/part-{part}.parquet"].update(first=start, stop=stop)
@@ -349,8 +358,7 @@ def sweep(
         raise SimError(f"--limit must be 1 or more, got {limit}")
     if root.exists() and not root.is_dir():
         raise SimError(f"{root}: is a file, not a folder; choose another --out")
-    if has_content(root) and not (root / "manifest.json").exists() and not rebuild_manifest:
-        prepare(exp, root, resume)  # refuses, naming what is there; writes nothing
+    check_folder(exp, root, resume, rebuild_manifest)  # reads only: refused untouched
     try:
         root.mkdir(parents=True)
         created = True  # by this sweep: removed again if it ends before a manifest
@@ -374,7 +382,7 @@ def sweep(
             )
         finally:
             if created and not (root / "manifest.json").exists():
-                (root / store.LOCK_NAME).unlink(missing_ok=True)
+                files.remove(root / store.LOCK_NAME, root)
                 with contextlib.suppress(OSError):
                     root.rmdir()  # nothing was made: leave nothing behind
 

@@ -110,6 +110,6 @@ def grouped(
     return fig
 
 
-def save(fig: Figure, path: str | Path) -> Path:
-    """Write ``fig`` as a PNG (atomically)."""
-    return save_png(fig, path)
+def save(fig: Figure, path: str | Path, force: bool = False) -> Path:
+    """Write ``fig`` as a PNG, whole; an existing file only with ``force`` (``--plot``)."""
+    return save_png(fig, path, force, "--plot")

@@ -23,7 +23,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sim.dataset.records import atomic_write_bytes
+from sim import files
 
 if TYPE_CHECKING:
     from sim.battle.battle import Battle
@@ -107,10 +107,15 @@ def render(data: dict[str, Any]) -> str:
     )
 
 
-def write(path: str | Path, fought: Fought, seed: int) -> Path:
-    """Write the replay page of ``fought`` (fought with ``events=True``) to ``path``."""
+def write(path: str | Path, fought: Fought, seed: int, force: bool = False) -> Path:
+    """Write the replay page of ``fought`` (fought with ``events=True``) to ``path``.
+
+    Whole or not at all; an existing file is replaced only with ``force``, as the page is
+    written (a file made while the battle was fought is not lost).
+    """
     path = Path(path)
-    atomic_write_bytes(path, render(page_data(fought, seed)).encode("utf-8"))
+    data = render(page_data(fought, seed)).encode("utf-8")
+    files.write_file(path, data, replace=force, flag="--html")
     return path
 
 
