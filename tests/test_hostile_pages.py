@@ -260,9 +260,62 @@ def test_a_crafted_manifest_cannot_script_the_report(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.filterwarnings("ignore:Glyph .* missing from font")
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(NAME, min_size=4, max_size=4, unique=True))
 def test_any_names_in_a_dataset_stay_text_in_the_report(tmp_path_factory, names):
     root = tmp_path_factory.mktemp("report") / "ds"
     assert_report_keeps(hostile_dataset(root, names), names)
+
+
+# --------------------------------------------------------------------------- charts
+
+MATH = ["$\\alpha$", "$x^2$ wins", "$\\undefinedmacro{$", "a $ b $ c"]
+"""Names that matplotlib would draw as mathtext, or fail to parse as it."""
+
+
+def assert_literal(fig: Any, names: list[str]) -> None:
+    """The figure draws (every text laid out), each name as written, none as mathtext."""
+    from matplotlib.text import Text
+
+    from sim.analysis.plots import png_bytes
+
+    png_bytes(fig)  # draws every text: a name that is bad mathtext would raise here
+    shown = [t for t in fig.findobj(Text) if t.get_text()]
+    assert not [t.get_text() for t in shown if "$" in t.get_text() and t.get_parse_math()]
+    drawn = " ".join(t.get_text() for t in shown)
+    assert all(n in drawn for n in names), (names, drawn)
+
+
+def test_summary_charts_draw_names_literally(tmp_path):
+    from sim.analysis import plots
+
+    ds = hostile_dataset(tmp_path / "ds", MATH)
+    s = analysis.summarize(ds)
+    assert_literal(plots.figure(s, MATH[0], ds), MATH[:2])
+    for kind in ("win", "casualties"):
+        assert_literal(plots.chart(s, kind), MATH[:2])
+
+
+def test_frames_draw_names_literally(tmp_path):
+    from sim.page import frames
+    from sim.run.core import fight
+    from sim.scenario import load_scenario
+
+    path = hostile_scenario(tmp_path)
+    path.write_text(path.read_text().replace("/*DATA*/ {{ 7*7 }}", "$\\\\undefinedmacro{$"))
+    battle = fight(load_scenario(path), 3).battle
+    spec, rounds = battle.field.spec, battle.field.snapshots
+    sides = list(battle.sides)
+    fig = frames.draw(spec, rounds[0], frames.round_title(0, rounds[0], sides, MATH[1]), sides)
+    assert_literal(fig, [MATH[1], "$\\undefinedmacro", "$\\alpha$"])  # long names shortened
+
+
+@pytest.mark.slow
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(NAME, min_size=4, max_size=4, unique=True))
+def test_any_names_are_drawn_literally_in_every_chart(tmp_path_factory, names):
+    from sim.analysis import plots
+
+    ds = hostile_dataset(tmp_path_factory.mktemp("charts") / "ds", names)
+    s = analysis.summarize(ds)
+    assert_literal(plots.figure(s, names[0], ds), names[:2])

@@ -29,6 +29,7 @@ from matplotlib.patches import Patch, Rectangle
 from matplotlib.textpath import TextPath
 
 from sim import files
+from sim.analysis.plots import literal
 from sim.errors import SimError
 from sim.space.map import MapSpec, Mark
 
@@ -118,6 +119,7 @@ def _labels(ax: Any, shown: Sequence[Mark], cell_pt: float) -> None:
         )
 
 
+@literal
 def draw(
     spec: MapSpec, marks: Sequence[Mark], title: str = "", sides: Sequence[str] = ()
 ) -> Figure:
@@ -243,6 +245,7 @@ def _legend_handles(
     ]
 
 
+@literal
 def png(fig: Figure) -> bytes:
     """The figure as PNG bytes."""
     buf = io.BytesIO()
