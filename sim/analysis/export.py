@@ -7,6 +7,8 @@ their names plain (letters, digits and ``_``; lower case; unique): a swept param
 becomes one column per side and figure (``guards_dead``, ``bandits_leader_status``); any
 other list (an aftermath row's wounds, say) becomes its JSON text. Every table but ``runs``
 has its run's seed and parameters joined, as :meth:`sim.analysis.Dataset.table` gives it.
+In CSV, a text cell that a spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``,
+a tab or a carriage return first) gets a ``'`` before it; Parquet keeps every value.
 
 Nothing is ever overwritten: the file or folder must not exist. A file appears whole (a
 temporary name, then a hard link that fails if something took the name meanwhile); a
@@ -112,10 +114,38 @@ def _plain(v: Any) -> Any:
     return v
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+"""How a text cell starts that a spreadsheet would run as a formula."""
+
+
+def neutralise(value: Any) -> Any:
+    """A text cell a spreadsheet would run as a formula, with a ``'`` before it.
+
+    The usual leading-quote rule: a text starting with ``=``, ``+``, ``-``, ``@``, a tab or
+    a carriage return (``=HYPERLINK(...)`` as a side's name) is written ``'=HYPERLINK(...)``,
+    which a spreadsheet shows as text. Numbers and other values are as they are.
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
 def table_bytes(frame: pd.DataFrame, fmt: str) -> bytes:
-    """``frame`` as CSV (UTF-8, a header row, empty for missing) or Parquet bytes."""
+    """``frame`` as CSV (UTF-8, a header row, empty for missing) or Parquet bytes.
+
+    In CSV, text cells a spreadsheet would run are neutralised (:func:`neutralise`).
+    """
     if fmt == "csv":
-        return frame.to_csv(index=False, lineterminator="\n").encode("utf-8")
+        frame = frame.copy()
+        for col in frame.columns:
+            if frame[col].dtype == object or pd.api.types.is_string_dtype(frame[col]):
+                frame[col] = frame[col].map(neutralise)
+        # rows end in CRLF while written, so a cell holding a CR is quoted as one with a LF
+        # is (Python's csv quotes only the line ending's characters); then LF outside quotes
+        text = frame.to_csv(index=False, lineterminator="\r\n")
+        pieces = text.split('"')  # even pieces are outside quotes ("" toggles twice)
+        pieces[::2] = [p.replace("\r\n", "\n") for p in pieces[::2]]
+        return '"'.join(pieces).encode("utf-8")
     buf = io.BytesIO()
     pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), buf)
     return buf.getvalue()
