@@ -12,6 +12,8 @@ comes here:
 * ``within``: a path inside a folder of ours (a dataset) is reached folder by folder from
   that folder with ``O_NOFOLLOW``, so a link planted for a table folder (``rounds/`` to
   somewhere else) is refused, not followed: nothing is written outside the chosen folder.
+* :func:`new_folder` builds a folder of several files beside its place and renames it
+  into place once whole.
 * :func:`remove` and :func:`remove_matching` delete only inside a real folder (never
   through a link), and :func:`inside` says whether a path resolves inside a folder.
 
@@ -25,7 +27,9 @@ import contextlib
 import errno
 import os
 import secrets
+import shutil
 import stat
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO
@@ -256,6 +260,35 @@ def _exists(name: str, dfd: int) -> bool:
     except FileNotFoundError:
         return False
     return True
+
+
+@contextlib.contextmanager
+def new_folder(out: Path) -> Iterator[Path]:
+    """A hidden temporary folder beside ``out`` to fill, renamed to ``out`` once the block ends.
+
+    So a folder of several files appears whole or not at all: a kill leaves only the hidden
+    folder, never an ``out`` that looks finished. If the block raises, the temporary folder
+    is removed.
+
+    Raises:
+        FileExistsError: ``out`` holds something by the time of the rename.
+    """
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name[:200]}.", suffix=".tmp"))
+    try:
+        os.chmod(tmp, DIR_MODE)
+        yield tmp
+        if is_link(out) or (out.exists() and (not out.is_dir() or any(out.iterdir()))):
+            raise FileExistsError(errno.EEXIST, "exists", str(out))
+        try:
+            os.rename(tmp, out)  # replaces at most an empty folder
+        except OSError as err:
+            if err.errno in (errno.EEXIST, errno.ENOTEMPTY, errno.ENOTDIR, errno.EISDIR):
+                raise FileExistsError(errno.EEXIST, "exists", str(out)) from None
+            raise
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)  # ours, just made: no link is followed
+        raise
 
 
 def remove(path: str | os.PathLike[str], within: str | os.PathLike[str]) -> bool:

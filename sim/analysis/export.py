@@ -18,13 +18,9 @@ place once every one is whole.
 
 from __future__ import annotations
 
-import contextlib
-import errno
 import io
 import json
-import os
 import re
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -195,33 +191,16 @@ def _write_new_folder(
 ) -> list[tuple[str, Path, int, int]]:
     """Write each frame as ``out/<table>.<fmt>`` in a new folder: whole, or not at all.
 
-    The files are written into a hidden temporary folder beside ``out``, which is renamed
-    to ``out`` once every file is whole: a killed export leaves no ``out`` (only the hidden
-    folder), so it never looks finished. The rename fails if a folder with something in it
-    took the name meanwhile.
+    The files are written into a hidden temporary folder beside ``out``, renamed to ``out``
+    once every file is whole (:func:`sim.files.new_folder`): a killed export leaves no
+    ``out``, so it never looks finished.
     """
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name[:200]}.", suffix=".tmp"))
     try:
-        os.chmod(tmp, files.DIR_MODE)
-        done = []
-        for t, frame in frames:
-            files.write_file(tmp / f"{t}.{fmt}", table_bytes(frame, fmt), within=tmp)
-            done.append((t, out / f"{t}.{fmt}", len(frame), len(frame.columns)))
-        if out.exists() or out.is_symlink():
-            raise SimError(f"{out} exists; sim export writes only a new file or folder")
-        try:
-            os.rename(tmp, out)
-        except OSError as err:
-            if err.errno in (errno.EEXIST, errno.ENOTEMPTY, errno.ENOTDIR, errno.EISDIR):
-                raise SimError(
-                    f"{out} exists; sim export writes only a new file or folder"
-                ) from None
-            raise
-        return done
-    except BaseException:
-        for f in tmp.iterdir() if tmp.is_dir() else ():
-            f.unlink(missing_ok=True)
-        with contextlib.suppress(OSError):
-            tmp.rmdir()
-        raise
+        with files.new_folder(out) as tmp:
+            done = []
+            for t, frame in frames:
+                files.write_file(tmp / f"{t}.{fmt}", table_bytes(frame, fmt), within=tmp)
+                done.append((t, out / f"{t}.{fmt}", len(frame), len(frame.columns)))
+    except FileExistsError:
+        raise SimError(f"{out} exists; sim export writes only a new file or folder") from None
+    return done

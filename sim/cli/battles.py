@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
-from collections.abc import Sequence
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from sim.cli import text
@@ -38,7 +41,8 @@ def _run(a: argparse.Namespace) -> str:
             "without --out, or choose a smaller seed"
         )
     _check_pictures(a, scenario, a.file)
-    fought = fight(scenario, seed, events=a.events or bool(a.html))
+    with battle_progress() as watch:
+        fought = fight(scenario, seed, events=a.events or bool(a.html), on_battle=watch)
     if a.out is not None:
         source = Path(a.file).read_text(encoding="utf-8")
         write_dataset(a.out, fought, seed, str(a.file), source, a.set, events=a.events)
@@ -50,6 +54,46 @@ def _run(a: argparse.Namespace) -> str:
     if a.events:
         out += "\n\n" + "\n".join(fought.battle.narrative())
     return out + text.after_text(fought)
+
+
+PROGRESS_EVERY = 5.0
+"""Seconds before the first progress line of a long battle, and between the next ones."""
+
+
+@contextlib.contextmanager
+def battle_progress() -> Iterator[Callable[[Any], None]]:
+    """Progress lines on stderr while a long battle is fought; yields ``fight``'s ``on_battle``.
+
+    After :data:`PROGRESS_EVERY` seconds, and as often again, a thread prints the round
+    and how many fighters are still to act in it (``progress: round 1, 74,210 fighters
+    still to act; 10 s``), read from the battle without changing it. A battle that ends
+    sooner prints nothing.
+    """
+    battles: list[Any] = []
+    stop = threading.Event()
+    start = time.monotonic()
+
+    def watch() -> None:
+        while not stop.wait(PROGRESS_EVERY):
+            if not battles:
+                continue
+            b = battles[-1]
+            where = f"battle {len(battles)}, " if len(battles) > 1 else ""
+            waiting = sum(max(0, side.waiting) for side in b.sides.values())
+            print(
+                f"progress: {where}round {b.round}, {waiting} fighters still to act; "
+                f"{time.monotonic() - start:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    ticker = threading.Thread(target=watch, name="sim-progress", daemon=True)
+    ticker.start()
+    try:
+        yield battles.append
+    finally:
+        stop.set()
+        ticker.join()
 
 
 def _run_warnings(file: str, sets: Sequence[str]) -> None:

@@ -55,14 +55,16 @@ def odds_dice(a: argparse.Namespace) -> str:
     """``sim odds dice EXPR``: the exact table, and the check and picture asked for."""
     from sim.odds import dicexpr
 
+    expr = dicexpr.parse(a.expression)
+    if a.check is not None:  # refused before the table's work, not after it
+        dicexpr.check_size(expr, odds.check_count(a.check))
     data = odds.dice_odds(a.expression)
     out = text.dice_odds_text(data, a.format)
-    expr = dicexpr.parse(a.expression)
     title = f"{data['expression']} (exact)"
     via = "sim.dice.roll_faces"
     headline = ("P(first higher)", dicexpr.OPPOSED[0]) if data["opposed"] else None
 
-    def draws(n: int, rng: Any) -> list[Any]:
+    def draws(n: int, rng: Any) -> Any:
         return dicexpr.simulate(expr, rng, n)
 
     return check_and_plot(a, out, title, data["p"], None, via, "value", draws, headline)

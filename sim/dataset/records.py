@@ -304,9 +304,69 @@ def fingerprint(*parts: str) -> str:
     return h.hexdigest()[:16]
 
 
+LONG_TEXT = 200
+"""Texts of design points this long or longer are kept once, in the manifest's ``texts``."""
+TEXT_REF = "$text"
+
+
+def compact_points(points: Sequence[Any]) -> tuple[list[Any], list[str]]:
+    """Design points with each long text stored once: ``{"$text": i}`` for ``texts[i]``.
+
+    A text value of :data:`LONG_TEXT` characters or more swept over many points would be
+    copied into every one (a 400 kB text at 200 points: 80 MB). Points holding a mapping
+    with the key ``$text`` of their own are left as they are (no texts).
+    """
+    texts: dict[str, int] = {}
+
+    def walk(v: Any) -> Any:
+        if isinstance(v, str) and len(v) >= LONG_TEXT:
+            return {TEXT_REF: texts.setdefault(v, len(texts))}
+        if isinstance(v, dict):
+            return {k: walk(x) for k, x in v.items()}
+        if isinstance(v, list | tuple):
+            return [walk(x) for x in v]
+        return v
+
+    if _has_ref(points):
+        return list(points), []
+    return [walk(p) for p in points], list(texts)
+
+
+def _has_ref(v: Any) -> bool:
+    if isinstance(v, dict):
+        return TEXT_REF in v or any(_has_ref(x) for x in v.values())
+    if isinstance(v, list | tuple):
+        return any(_has_ref(x) for x in v)
+    return False
+
+
+def expand_points(points: Sequence[Any], texts: Sequence[str]) -> list[Any]:
+    """The design points of :func:`compact_points` with every text back in its place."""
+
+    def walk(v: Any) -> Any:
+        if isinstance(v, dict):
+            if set(v) == {TEXT_REF} and isinstance(v[TEXT_REF], int):
+                return texts[v[TEXT_REF]]
+            return {k: walk(x) for k, x in v.items()}
+        if isinstance(v, list):
+            return [walk(x) for x in v]
+        return v
+
+    return [walk(p) for p in points]
+
+
 def write_manifest(root: Path, manifest: Mapping[str, Any]) -> None:
-    """Write ``manifest.json`` atomically, adding the package and schema versions."""
+    """Write ``manifest.json`` atomically, adding the package and schema versions.
+
+    Long texts of the design points are kept once (:func:`compact_points`);
+    :func:`read_manifest` puts them back.
+    """
     data = {"schema_version": SCHEMA_VERSION, "sim_version": __version__, **manifest}
+    data.pop("texts", None)
+    if data.get("points"):
+        data["points"], texts = compact_points(data["points"])
+        if texts:
+            data["texts"] = texts
     text = json.dumps(data, indent=2, sort_keys=True) + "\n"
     files.write_file(root / "manifest.json", text.encode(), replace=True, within=root)
 
@@ -337,6 +397,17 @@ def read_manifest(root: Path) -> dict[str, Any]:
             f"{path}: schema version {data.get('schema_version')!r}; this sim "
             f"reads version {SCHEMA_VERSION}"
         )
+    if "texts" in data:
+        texts = data.pop("texts")
+        if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+            raise SimError(f"{path}: texts: expected a list of text; the manifest is damaged")
+        if isinstance(data.get("points"), list):
+            try:
+                data["points"] = expand_points(data["points"], texts)
+            except IndexError:
+                raise SimError(
+                    f"{path}: points: a text that is not in texts; the manifest is damaged"
+                ) from None
     return data
 
 

@@ -375,10 +375,10 @@ def _scenario(doc: Mapping[str, Any], source: str, bad: Any) -> tuple[str, str]:
         bad("scenario", "the base scenario's path is required")
         return "", ""
     sp = (Path(source).parent / scen) if not Path(scen).is_absolute() else Path(scen)
-    if not sp.is_file():
+    if not sp.exists() and not sp.is_symlink():
         bad("scenario", f"scenario file not found: {sp}")
         return "", ""
-    try:
+    try:  # a folder, a FIFO, a loop of links: read_text_file says which
         return str(sp), read_text_file(sp)
     except ScenarioError as err:
         bad("scenario", f"cannot read the scenario: {err}")

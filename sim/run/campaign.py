@@ -48,7 +48,7 @@ rows of a campaign are those of its **last battle fought** (its winner, rounds a
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -240,8 +240,16 @@ class CampaignRun:
     days: int = 0
 
 
-def fight_campaign(scenario: Scenario, rng: np.random.Generator, events: bool) -> CampaignRun:
-    """Fight ``scenario``'s campaign with the run's one Generator (see the module docstring)."""
+def fight_campaign(
+    scenario: Scenario,
+    rng: np.random.Generator,
+    events: bool,
+    on_battle: Callable[[Battle], None] | None = None,
+) -> CampaignRun:
+    """Fight ``scenario``'s campaign with the run's one Generator (see the module docstring).
+
+    ``on_battle`` is given each battle as it starts (:func:`sim.run.core.fight`).
+    """
     from sim.battle.battle import Battle
 
     spec = scenario.campaign
@@ -259,6 +267,8 @@ def fight_campaign(scenario: Scenario, rng: np.random.Generator, events: bool) -
         sc = _with_company(battle_sc, spec.side, fit)
         battle = Battle(sc, rng=rng, events=events)
         carried = _carry_in(battle, spec.side, {m.name: m for m in fit})
+        if on_battle is not None:
+            on_battle(battle)
         battle.run()
         days = (
             (scenario.aftermath.days if scenario.aftermath is not None else spec.days_between)

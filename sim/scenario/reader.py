@@ -24,6 +24,7 @@ values the way every message shows them.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import unicodedata
@@ -362,6 +363,8 @@ def read_text_file(path: str | os.PathLike[str]) -> str:
     except FileNotFoundError:
         raise fail(source, "file not found") from None
     except OSError as err:
+        if err.errno == errno.ELOOP:
+            raise fail(source, "a loop of symbolic links; give a file") from None
         raise fail(source, f"cannot read: {err.strerror or err}") from None
     with os.fdopen(fd, "rb") as handle:
         info = os.fstat(fd)
