@@ -169,11 +169,13 @@ def write_file(
     replace: Replace = False,
     within: str | os.PathLike[str] | None = None,
     flag: str = "",
+    sync: bool = True,
 ) -> Path:
     """Write ``data`` (bytes, or a :data:`Writer`) to ``path``: whole, or not at all.
 
-    A temporary file in the same folder is written and synced, then linked into place; an
-    existing file is replaced only if ``replace`` allows it (a rename: never through a
+    A temporary file in the same folder is written and synced (unless not ``sync``: a
+    dataset's parts, whose checksums the manifest keeps, are not), then linked into place;
+    an existing file is replaced only if ``replace`` allows it (a rename: never through a
     link). Missing folders are made; with ``within`` they are reached as :func:`folder`
     does. ``flag`` (``--html``) starts the error messages.
 
@@ -189,7 +191,7 @@ def write_file(
     with folder(path.parent, root, create=True) as dfd:
         if _lstat_is_link(path.name, dfd):
             raise link_error(path, flag)
-        tmp = _temporary(path.name, dfd, data, path)
+        tmp = _temporary(path.name, dfd, data, path, sync)
         try:
             _commit(tmp, path, dfd, replace, flag)
         finally:
@@ -198,7 +200,7 @@ def write_file(
     return path
 
 
-def _temporary(name: str, dfd: int, data: bytes | Writer, path: Path) -> str:
+def _temporary(name: str, dfd: int, data: bytes | Writer, path: Path, sync: bool) -> str:
     """A new, finished, synced temporary file for ``name`` in the folder ``dfd``; its name."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
     while True:
@@ -219,7 +221,8 @@ def _temporary(name: str, dfd: int, data: bytes | Writer, path: Path) -> str:
             else:
                 data(fh)
             fh.flush()
-            os.fsync(fh.fileno())
+            if sync:
+                os.fsync(fh.fileno())
     except BaseException as err:
         with contextlib.suppress(OSError):
             os.unlink(tmp, dir_fd=dfd)

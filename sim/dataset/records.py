@@ -215,7 +215,7 @@ def write_part(
     def parquet(fh: Any) -> None:
         pq.write_table(arrow, fh, compression="zstd")
 
-    files.write_file(path, parquet, replace=True, within=root)
+    files.write_file(path, parquet, replace=True, within=root, sync=False)  # checksummed
     return path
 
 
