@@ -59,56 +59,6 @@ def victim(tmp_path):
     return where
 
 
-# --------------------------------------------------------------------------- the files module
-
-
-def test_write_file_refuses_a_file_in_the_way_and_a_link(tmp_path):
-    from sim import files
-
-    target = tmp_path / "out.txt"
-    files.write_file(target, b"one")
-    with pytest.raises(files.SimError, match="the file exists"):
-        files.write_file(target, b"two")
-    assert target.read_bytes() == b"one"
-    files.write_file(target, b"two", replace=True)
-    assert target.read_bytes() == b"two"
-    elsewhere = tmp_path / "elsewhere.txt"
-    elsewhere.write_text("keep")
-    link = tmp_path / "link.txt"
-    link.symlink_to(elsewhere)
-    for replace in (False, True):
-        with pytest.raises(files.SimError, match=LINKED):
-            files.write_file(link, b"evil", replace=replace)
-    assert elsewhere.read_text() == "keep"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["elsewhere.txt", "link.txt", "out.txt"]
-
-
-def test_write_file_within_a_folder_never_follows_a_linked_folder(tmp_path, victim):
-    from sim import files
-
-    root = tmp_path / "ds"
-    root.mkdir()
-    (root / "rounds").symlink_to(victim)
-    with pytest.raises(files.SimError, match=f"{root / 'rounds'}: {LINKED}"):
-        files.write_file(root / "rounds" / "part-1.parquet", b"x", within=root)
-    assert sorted(p.name for p in victim.iterdir()) == [
-        ".part-000001.parquet.abcd.tmp",
-        "precious.txt",
-    ]
-    with pytest.raises(files.SimError, match=LINKED):
-        files.remove_matching(root / "rounds", root, lambda n: n.endswith(".tmp"))
-    assert (victim / ".part-000001.parquet.abcd.tmp").exists()
-
-
-def test_inside_follows_links(tmp_path, victim):
-    from sim import files
-
-    (tmp_path / "ds").mkdir()
-    (tmp_path / "ds" / "out").symlink_to(victim)
-    assert files.inside(tmp_path / "ds", tmp_path / "ds" / "x")
-    assert not files.inside(tmp_path / "ds", tmp_path / "ds" / "out" / "x")
-
-
 # --------------------------------------------------------------------------- a dataset
 
 
