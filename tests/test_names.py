@@ -189,3 +189,30 @@ def test_names_are_read_in_nfc():
     sc = parse_scenario(dedent(doc), "t.yaml")
     assert [s.name for s in sc.sides][0] == NFC
     assert sc.sides[0].fighters[0].name == NFC
+
+
+def test_a_leader_written_in_another_unicode_form_is_the_same_fighter():
+    doc = TWO_SIDES.replace("{name: a}", f"{{name: {NFC}}}")
+    doc = doc.replace("  red:\n", f"  red:\n    leader: {NFD}\n")
+    sc = parse_scenario(dedent(doc), "t.yaml")
+    assert sc.sides[0].leader == NFC == sc.sides[0].fighters[0].name
+
+
+def test_a_label_is_a_name(tmp_path):
+    from pathlib import Path
+
+    from sim.experiment.model import load_experiment
+
+    skirmish = Path(__file__).resolve().parents[1] / "scenarios" / "skirmish.yaml"
+    path = tmp_path / "e.yaml"
+    path.write_text(
+        f"scenario: {skirmish}\nparameters:\n  max_rounds: [3, 4]\n"
+        'labels:\n  max_rounds: "rounds\\u202e"\n'
+    )
+    with pytest.raises(ScenarioError) as err:
+        load_experiment(path)
+    assert str(err.value) == (
+        f"{path}:5: labels.max_rounds: the text 'rounds\\u202e' holds the invisible or "
+        "bidirectional control character U+202E (right-to-left override); a name must read "
+        "as it shows"
+    )

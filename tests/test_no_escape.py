@@ -337,3 +337,32 @@ def test_a_killed_export_leaves_nothing_that_looks_finished(tmp_path, capsys, da
     code, stdout, err = cli(capsys, *argv)
     assert code == 0, err
     assert sorted(p.name for p in out.iterdir()) == ["rounds.csv", "runs.csv"]
+
+
+def test_a_hard_linked_lock_is_refused_and_its_other_name_untouched(tmp_path, capsys, victim):
+    path = write(tmp_path, SMALL)
+    out = tmp_path / "out"
+    out.mkdir()
+    empty = victim / "empty.txt"
+    empty.write_text("")
+    os.link(empty, out / ".lock")
+    line = one_error(capsys, "sweep", path, "--out", out, "--executor", "serial", "--limit", 4)
+    assert line == (
+        f"sim sweep: error: {out / '.lock'}: has other names (a hard link), so not sim's lock; "
+        "this folder is not a sim dataset: choose another --out"
+    )
+    assert empty.read_text() == ""
+
+
+def test_a_rebuild_with_nothing_to_recover_writes_nothing(tmp_path, capsys):
+    path = write(tmp_path, SMALL)
+    out = tmp_path / "theirs"
+    (out / "runs").mkdir(parents=True)
+    (out / "runs" / "part-000000.parquet").write_bytes(b"their own file")
+    before = snapshot(out)
+    line = one_error(
+        capsys, "sweep", path, "--out", out, "--executor", "serial", "--resume",
+        "--rebuild-manifest",
+    )  # fmt: skip
+    assert "nothing to recover" in line and "choose another --out" in line
+    assert snapshot(out) == before

@@ -63,8 +63,9 @@ def locked(root: Path) -> Iterator[None]:
     except OSError as err:
         raise SimError(f"{root}: cannot lock the dataset: {err.strerror or err}") from None
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise SimError(f"{path}: {NOT_A_FILE}")
+        why = _not_a_lock(os.fstat(fd))
+        if why is not None:
+            raise SimError(f"{path}: {why}")
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -75,14 +76,14 @@ def locked(root: Path) -> Iterator[None]:
             ) from None
         if not _ours(fd):
             raise SimError(f"{path}: {NOT_OUR_LOCK}")
-        info = {
+        me = {
             "pid": os.getpid(),
             "host": socket.gethostname(),
             "started": now(),
             "command": " ".join(["sim", *sys.argv[1:]]),
         }
         os.ftruncate(fd, 0)
-        os.pwrite(fd, (json.dumps(info) + "\n").encode(), 0)
+        os.pwrite(fd, (json.dumps(me) + "\n").encode(), 0)
         yield
     finally:
         os.close(fd)  # closing the only descriptor releases the flock
@@ -102,8 +103,18 @@ def _holder(fd: int) -> str:
 
 NOT_A_DATASET = "this folder is not a sim dataset: choose another --out"
 NOT_A_FILE = f"not a regular file (a FIFO, socket or device), so not sim's lock; {NOT_A_DATASET}"
+HARD_LINKED = f"has other names (a hard link), so not sim's lock; {NOT_A_DATASET}"
 NOT_OUR_LOCK = f"not sim's lock (it holds something else); {NOT_A_DATASET}"
 HOLDER_KEYS = ("pid", "host", "started", "command")
+
+
+def _not_a_lock(info: os.stat_result) -> str | None:
+    """Why a file with ``info`` cannot be sim's lock file (not regular, hard-linked), or None."""
+    if not stat.S_ISREG(info.st_mode):
+        return NOT_A_FILE
+    if info.st_nlink > 1:
+        return HARD_LINKED
+    return None
 
 
 def _ours(fd: int) -> bool:
@@ -130,8 +141,9 @@ def lock_is_ours(root: Path) -> str | None:
         return None
     if stat.S_ISLNK(info.st_mode):
         return str(files.link_error(path))
-    if not stat.S_ISREG(info.st_mode):
-        return f"{path}: {NOT_A_FILE}"
+    why = _not_a_lock(info)
+    if why is not None:
+        return f"{path}: {why}"
     fd = os.open(path, os.O_RDONLY | files.NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
     try:
         if not _ours(fd):

@@ -60,7 +60,7 @@ from sim.errors import SimError, did_you_mean
 from sim.experiment import designs
 from sim.experiment.designs import DESIGNS, MAX_POINTS
 from sim.scenario import Issue, ScenarioError, read_yaml
-from sim.scenario.reader import read_text_file
+from sim.scenario.reader import bad_text, read_text_file, show
 
 SEEDS = ("independent", "shared")
 LABEL = "label"
@@ -398,6 +398,8 @@ def _labels(labels: Any, params: list[str], bad: Any) -> None:
             bad(f"labels.{path}", f"{path!r} is not a swept parameter{hint}")
         elif not isinstance(name, str) or not name.strip():
             bad(f"labels.{path}", f"expected a name as text, got {name!r}")
+        elif (problem := bad_text(name, allow_breaks=False)) is not None:
+            bad(f"labels.{path}", f"the text {show(name)} {problem}")
 
 
 def _design(

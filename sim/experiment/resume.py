@@ -230,7 +230,8 @@ def rebuild_manifest(exp: Experiment, out: Path, notes: list[str]) -> dict[str, 
 
     A chunk counts when it is whole (:func:`_whole_chunk`): every table the experiment asks
     for has the rows its ``runs`` part says the chunk wrote; other chunks run again. The
-    code that made the parts is not known.
+    code that made the parts is not known. A folder with no whole chunk is refused before
+    anything is written: its files may not be this sweep's.
     """
     m = fresh_manifest(exp)
     fields = exp.param_fields()
@@ -241,6 +242,11 @@ def rebuild_manifest(exp: Experiment, out: Path, notes: list[str]) -> dict[str, 
             m["parts"].update(found)
             kept += 1
             runs += found[f"runs/part-{cid:06d}.parquet"]["stop"] - ids.start
+    if not kept:  # nothing of this sweep's to recover: the files may be anyone's
+        raise SimError(
+            f"{out}: holds no whole chunk of this experiment's, so nothing to recover; "
+            "choose another --out (or remove the folder's files)"
+        )
     m["rebuilt"] = {"at": store.now(), "chunks": kept, "runs": runs}
     notes.append(
         f"rebuilt the manifest from {kept} whole chunk{'s' if kept != 1 else ''} ({runs} runs) "

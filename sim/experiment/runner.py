@@ -116,24 +116,34 @@ def run_chunk(exp: Experiment, out: str, chunk: int, start: int, stop: int) -> C
                 records.error_row(run_id, seed, params, f"{type(err).__name__}: {text}{place}")
             )
             winners["(error)"] += 1
-    root = Path(out)
+    parts = _write_chunk(exp, Path(out), chunk, rows, fields)
+    parts[f"runs/part-{chunk:06d}.parquet"].update(first=start, stop=stop)
+    return ChunkResult(chunk, stop - start, failed, dict(winners), parts)
+
+
+def _write_chunk(
+    exp: Experiment,
+    root: Path,
+    chunk: int,
+    rows: dict[str, list[dict[str, Any]]],
+    fields: list[Any],
+) -> dict[str, dict[str, Any]]:
+    """Write a chunk's parts, its ``runs`` part last (the chunk is done); their records.
+
+    The ``runs`` part's metadata says how many rows each table got (for a rebuild's check).
+    """
     part = f"{chunk:06d}"
     parts: dict[str, dict[str, Any]] = {}
-    counts = chunk_metadata({t: len(rows[t]) for t in exp.tables})  # for a rebuild's check
-    for table in (*(t for t in exp.tables if t != "runs"), "runs"):  # runs last: chunk done
+    counts = chunk_metadata({t: len(rows[t]) for t in exp.tables})
+    for table in (*(t for t in exp.tables if t != "runs"), "runs"):
         _stop_if_orphaned()  # a worker whose sweep died writes nothing more
+        runs = table == "runs"
         path = records.write_part(
-            root,
-            table,
-            rows[table],
-            part,
-            fields if table == "runs" else (),
-            counts if table == "runs" else None,
+            root, table, rows[table], part, fields if runs else (), counts if runs else None
         )
         if path is not None:
             parts[f"{table}/{path.name}"] = store.part_record(path, len(rows[table]))
-    parts[f"runs/part-{part}.parquet"].update(first=start, stop=stop)
-    return ChunkResult(chunk, stop - start, failed, dict(winners), parts)
+    return parts
 
 
 _PARENT: int | None = None
@@ -366,6 +376,7 @@ def sweep(
         created = False
     except OSError as err:
         raise SimError(f"{root}: cannot make the folder: {err.strerror or err}") from None
+    lock_made = not files.is_link(root / store.LOCK_NAME) and not (root / store.LOCK_NAME).exists()
     with store.locked(root):  # only the holder may remove what it made
         try:
             return _locked_sweep(
@@ -381,10 +392,12 @@ def sweep(
                 rebuild_manifest,
             )
         finally:
-            if created and not (root / "manifest.json").exists():
-                files.remove(root / store.LOCK_NAME, root)
-                with contextlib.suppress(OSError):
-                    root.rmdir()  # nothing was made: leave nothing behind
+            if not (root / "manifest.json").exists():  # refused, or nothing was made
+                if lock_made:
+                    files.remove(root / store.LOCK_NAME, root)
+                if created:
+                    with contextlib.suppress(OSError):
+                        root.rmdir()  # leave nothing behind
 
 
 def _locked_sweep(

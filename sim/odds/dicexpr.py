@@ -17,9 +17,11 @@ The notation (case does not matter; spaces are ignored)::
 ``8d6>=5``, ``2d6+3 vs 2d6``.
 
 Exact distributions come from icepool (:func:`exact`), a small, well-kept library of exact
-dice probabilities: this module only parses the text into its calls. :func:`simulate`
-rolls the same expression with :func:`sim.dice.roll_faces`, the draw behind every roll of
-the battles, for ``sim odds dice --check``.
+dice probabilities: this module only parses the text into its calls, and first estimates
+their cost (:func:`work`), refusing a table that would take more than a few seconds.
+:func:`simulate` rolls the same expression with :func:`sim.dice.roll_faces`, the draw
+behind every roll of the battles, for ``sim odds dice --check``, in batches of bounded
+memory.
 """
 
 from __future__ import annotations

@@ -246,10 +246,7 @@ def fight_campaign(
     events: bool,
     on_battle: Callable[[Battle], None] | None = None,
 ) -> CampaignRun:
-    """Fight ``scenario``'s campaign with the run's one Generator (see the module docstring).
-
-    ``on_battle`` is given each battle as it starts (:func:`sim.run.core.fight`).
-    """
+    """Fight ``scenario``'s campaign with one Generator; ``on_battle`` sees each battle start."""
     from sim.battle.battle import Battle
 
     spec = scenario.campaign
@@ -267,8 +264,7 @@ def fight_campaign(
         sc = _with_company(battle_sc, spec.side, fit)
         battle = Battle(sc, rng=rng, events=events)
         carried = _carry_in(battle, spec.side, {m.name: m for m in fit})
-        if on_battle is not None:
-            on_battle(battle)
+        (on_battle or _unwatched)(battle)
         battle.run()
         days = (
             (scenario.aftermath.days if scenario.aftermath is not None else spec.days_between)
@@ -302,6 +298,10 @@ def fight_campaign(
         raise SimError(f"campaign: side {spec.side!r} has nobody to fight the first battle")
     out.days = day
     return out
+
+
+def _unwatched(battle: Battle) -> None:
+    """No one watches the battle."""
 
 
 def _with_company(sc: Scenario, side: str, fit: list[_Member]) -> Scenario:

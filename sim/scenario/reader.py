@@ -275,7 +275,7 @@ class _Reader:
             self.issue(node, path, f"bad value {node.value[:40]!r}: {_one_line(detail)}")
             return None
         if isinstance(value, str):
-            strict = path == "name" or path.endswith(".name")
+            strict = path.rpartition(".")[2] in NAME_KEYS
             problem = bad_text(value, allow_breaks=not strict)
             if problem:
                 self.issue(node, path, f"the text {show(value)} {problem}")
@@ -285,6 +285,8 @@ class _Reader:
         return value
 
 
+NAME_KEYS = ("name", "leader", "side", "supervisor", "protect", "target")
+"""Keys whose text is a name or names one (a leader, a side): read as keys are."""
 _NUMBER_TAGS = {_TAG + "int", _TAG + "float"}
 _BREAKS = "\t\n\r"
 
