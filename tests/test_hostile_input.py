@@ -397,7 +397,7 @@ def test_a_campaign_is_bounded_in_fighter_days():
     assert load_scenario_text(small).campaign.days_between == 7
 
 
-@pytest.mark.parametrize("expr", ["d1000", "2d1000", "d%+d%", "d6!"])
+@pytest.mark.parametrize("expr", ["d1000", "d%+d%", "d6!"])
 def test_big_dice_are_exact_without_a_traceback(capsys, expr):
     code, out, err = cli(capsys, "odds", "dice", expr)
     assert code == 0 and err == "", err
@@ -461,16 +461,16 @@ def test_a_long_text_value_is_stored_once_in_the_manifest(tmp_path, capsys):
 
     from sim.dataset import records
 
-    text = "word " * 20_000  # 100 kB
-    rounds = ", ".join(str(r) for r in range(1, 41))  # 40 design points
+    text = "word " * 4_000  # 20 kB
+    rounds = ", ".join(str(r) for r in range(1, 21))  # 20 design points
     path = write_exp(tmp_path, LONG_EXP.format(scenario=SKIRMISH, text=text, rounds=rounds))
     out = tmp_path / "o"
     code, _, err = cli(capsys, "sweep", path, "--out", out, "--executor", "serial", "--limit", 2)
     assert code == 0, err
     size = (out / "manifest.json").stat().st_size
-    assert size < 4 * len(text), f"{size} bytes: the text once (and the experiment's), not 40x"
+    assert size < 4 * len(text), f"{size} bytes: the text once (and the experiment's), not 20x"
     m = records.read_manifest(out)
-    assert [p["description"] for p in m["points"]] == [text] * 40
+    assert [p["description"] for p in m["points"]] == [text] * 20
     assert json.loads((out / "manifest.json").read_text())["points"][0] != m["points"][0]
     assert cli(capsys, "replay", out, "--run", 1)[0] == 0
     assert cli(capsys, "analyze", out)[0] == 0

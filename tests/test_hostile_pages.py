@@ -153,7 +153,7 @@ def test_every_hostile_fragment_stays_data_on_the_page(fragment):
     assert_page_keeps({"battles": [battle([fragment, f"x{fragment}y", "b", "c"])]})
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(HOSTILE, min_size=4, max_size=4))
 def test_any_names_stay_data_on_the_page(names):
     assert_page_keeps({"battles": [battle(names), battle(names[::-1])]})
@@ -260,7 +260,7 @@ def test_a_crafted_manifest_cannot_script_the_report(tmp_path):
 
 
 @pytest.mark.slow
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(NAME, min_size=4, max_size=4, unique=True))
 def test_any_names_in_a_dataset_stay_text_in_the_report(tmp_path_factory, names):
     root = tmp_path_factory.mktemp("report") / "ds"
@@ -311,7 +311,7 @@ def test_frames_draw_names_literally(tmp_path):
 
 
 @pytest.mark.slow
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(NAME, min_size=4, max_size=4, unique=True))
 def test_any_names_are_drawn_literally_in_every_chart(tmp_path_factory, names):
     from sim.analysis import plots

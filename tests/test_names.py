@@ -91,7 +91,7 @@ def accepted(a: str, b: str) -> bool:
     return True
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(PAIR, st.lists(st.integers(0, 2), min_size=1, max_size=12))
 def test_every_printed_interval_holds_its_rate_for_any_accepted_names(
     tmp_path_factory, names, outcomes

@@ -7,6 +7,7 @@ distributions in :mod:`sim.rules`; :mod:`sim.cli.text` renders it as a table, JS
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 from sim.dice import D6Code, Dist
@@ -170,7 +171,11 @@ def dice_odds(text: str) -> dict[str, Any]:
     expr = dicexpr.parse(text)
     dist = dicexpr.exact(expr)
     probs = [float(p) for p in dist.values()]
-    tails = [float(sum(list(dist.values())[i:])) for i in range(len(dist))]
+    tails, left = [], Fraction(0)
+    for p in reversed(dist.values()):  # one pass: 1000 values are not a million sums
+        left += p
+        tails.append(float(left))
+    tails.reverse()
     out: dict[str, Any] = {
         "expression": expr.text,
         "describe": dicexpr.describe(expr),
