@@ -218,6 +218,17 @@ def test_a_report_over_the_manifest_is_refused_and_the_dataset_kept(tmp_path, ca
     line = one_error(capsys, "analyze", dataset, "--report", manifest)
     assert "the file exists" in line
     assert manifest.read_bytes() == before
+    line = one_error(capsys, "analyze", dataset, "--report", manifest, "--force")
+    assert line == (
+        f"sim analyze: error: --report {manifest}: a file of the dataset {dataset}; choose "
+        "another name"
+    )
+    part = dataset / "runs" / "part-0.parquet"
+    part_bytes = part.read_bytes()
+    line = one_error(capsys, "analyze", dataset, "--report", part, "--force")
+    assert "a file of the dataset" in line
+    assert part.read_bytes() == part_bytes
+    assert manifest.read_bytes() == before
     assert cli(capsys, "analyze", dataset)[0] == 0
 
 

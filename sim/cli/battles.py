@@ -112,7 +112,8 @@ def _replay(a: argparse.Namespace) -> str:
     stored = replay.stored_run(a.dataset, a.run_id)
     scenario = stored.scenario
     _check_pictures(a, scenario, f"run {a.run_id}'s scenario ({scenario.name})")
-    fought = replay.replay(stored)
+    with battle_progress() as watch:
+        fought = replay.replay(stored, watch)
     _pictures(a, fought)  # only a battle that replays exactly is worth a picture
     _page(a, fought, stored.seed)
     out = text.render_outcome(fought.battle, stored.seed) + text.after_text(fought)

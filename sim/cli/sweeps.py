@@ -84,6 +84,8 @@ def _analyze(a: argparse.Namespace) -> str:
             raise SimError(f"--label {item!r}: expected PATH=TEXT, e.g. sides.red.tactic=tactic")
         labels[path.strip()] = name.strip()
     ds = analysis.load(a.dataset)
+    for flag, path in (("--plot", a.plot), ("--report", a.report)):
+        _not_the_dataset(ds, path, flag)
     if ds.unlisted:
         print(
             f"note: {ds.root}: ignored {len(ds.unlisted)} files the manifest does not list: "
@@ -121,6 +123,17 @@ def _check_output(path: str | None, flag: str, force: bool) -> None:
         raise files.link_error(path, flag)
     if path and os.path.exists(path) and not force:
         raise files.exists_error(path, flag)
+
+
+def _not_the_dataset(ds: Any, path: str | None, flag: str) -> None:
+    """Refuse an output that is a file of the dataset itself, even with ``--force``."""
+    from sim.dataset import store
+
+    if not path:
+        return
+    own = ["manifest.json", store.LOCK_NAME, *ds.manifest.get("parts", {})]
+    if os.path.realpath(path) in {os.path.realpath(ds.root / name) for name in own}:
+        raise SimError(f"{flag} {path}: a file of the dataset {ds.root}; choose another name")
 
 
 def _sensitivity(a: argparse.Namespace, ds: Any) -> str:
