@@ -65,9 +65,9 @@ def battle_progress() -> Iterator[Callable[[Any], None]]:
     """Progress lines on stderr while a long battle is fought; yields ``fight``'s ``on_battle``.
 
     After :data:`PROGRESS_EVERY` seconds, and as often again, a thread prints the round
-    and how many fighters are still to act in it (``progress: round 1, 74,210 fighters
-    still to act; 10 s``), read from the battle without changing it. A battle that ends
-    sooner prints nothing.
+    and how many fighters are still active (``progress: round 1, 74210 fighters active;
+    10 s``), read from the battle without changing it. A battle that ends sooner prints
+    nothing.
     """
     battles: list[Any] = []
     stop = threading.Event()
@@ -79,9 +79,9 @@ def battle_progress() -> Iterator[Callable[[Any], None]]:
                 continue
             b = battles[-1]
             where = f"battle {len(battles)}, " if len(battles) > 1 else ""
-            waiting = sum(max(0, side.waiting) for side in b.sides.values())
+            active = sum(side.active for side in b.sides.values())
             print(
-                f"progress: {where}round {b.round}, {waiting} fighters still to act; "
+                f"progress: {where}round {b.round}, {active} fighters active; "
                 f"{time.monotonic() - start:.0f} s",
                 file=sys.stderr,
                 flush=True,
