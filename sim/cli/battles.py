@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import _thread
 import argparse
 import contextlib
+import signal
 import sys
 import threading
 import time
@@ -67,33 +69,63 @@ def battle_progress() -> Iterator[Callable[[Any], None]]:
     After :data:`PROGRESS_EVERY` seconds, and as often again, a thread prints the round
     and how many fighters are still active (``progress: round 1, 74210 fighters active;
     10 s``), read from the battle without changing it. A battle that ends sooner prints
-    nothing.
+    nothing. Ctrl-C is made sure of: Python drops a KeyboardInterrupt raised inside a weak
+    reference's callback (Mesa's agents have them), so if the battle still runs a second
+    after Ctrl-C, the thread raises it again.
     """
     battles: list[Any] = []
-    stop = threading.Event()
+    done, ctrl_c = threading.Event(), threading.Event()
     start = time.monotonic()
+    noted = [start]  # when Ctrl-C was last raised
 
     def watch() -> None:
-        while not stop.wait(PROGRESS_EVERY):
-            if not battles:
-                continue
-            b = battles[-1]
-            where = f"battle {len(battles)}, " if len(battles) > 1 else ""
-            active = sum(side.active for side in b.sides.values())
-            print(
-                f"progress: {where}round {b.round}, {active} fighters active; "
-                f"{time.monotonic() - start:.0f} s",
-                file=sys.stderr,
-                flush=True,
-            )
+        said = start
+        while not done.wait(0.25):
+            if ctrl_c.is_set() and time.monotonic() - noted[0] >= 1.0 and not done.is_set():
+                noted[0] = time.monotonic()  # still fighting a second on: it was dropped
+                _thread.interrupt_main()
+            if battles and time.monotonic() - said >= PROGRESS_EVERY:
+                said = time.monotonic()
+                print(_progress_line(battles, said - start), file=sys.stderr, flush=True)
 
     ticker = threading.Thread(target=watch, name="sim-progress", daemon=True)
-    ticker.start()
+    with _ctrl_c_noted(ctrl_c, noted):
+        ticker.start()
+        try:
+            yield battles.append
+        finally:
+            done.set()
+            ticker.join()
+
+
+def _progress_line(battles: Sequence[Any], seconds: float) -> str:
+    """``progress: [battle N, ]round R, A fighters active; S s`` of the latest battle."""
+    b = battles[-1]
+    where = f"battle {len(battles)}, " if len(battles) > 1 else ""
+    active = sum(side.active for side in b.sides.values())
+    return f"progress: {where}round {b.round}, {active} fighters active; {seconds:.0f} s"
+
+
+@contextlib.contextmanager
+def _ctrl_c_noted(noted: threading.Event, when: list[float]) -> Iterator[None]:
+    """In the main thread, Ctrl-C sets ``noted`` (and ``when[0]``) as it raises."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield
+        return
+
+    def interrupt(signum: int, frame: Any) -> None:
+        when[0] = time.monotonic()
+        noted.set()
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGINT, interrupt)
     try:
-        yield battles.append
+        yield
     finally:
-        stop.set()
-        ticker.join()
+        signal.signal(signal.SIGINT, old)
 
 
 def _run_warnings(file: str, sets: Sequence[str]) -> None:

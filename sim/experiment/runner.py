@@ -24,6 +24,7 @@ import concurrent.futures as cf
 import contextlib
 import os
 import sys
+import threading
 import time
 import traceback
 from collections import Counter
@@ -170,7 +171,6 @@ def _worker_init(parent: int) -> None:
     checks it before every run and every part it writes.
     """
     import signal
-    import threading
 
     global _PARENT
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -262,7 +262,6 @@ def _sigint_ignored() -> Iterator[None]:
     Ctrl-C into a KeyboardInterrupt, not even while it is still starting up.
     """
     import signal
-    import threading
 
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -275,23 +274,33 @@ def _sigint_ignored() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _sigterm_as_ctrl_c() -> Iterator[None]:
-    """In the main thread, SIGTERM stops the block as Ctrl-C does (a KeyboardInterrupt)."""
-    import signal
-    import threading
+def _interrupts() -> Iterator[threading.Event]:
+    """In the main thread, Ctrl-C and SIGTERM stop the block (a KeyboardInterrupt).
 
+    Each also sets the event yielded, which the block checks after every chunk: Python
+    drops a KeyboardInterrupt raised inside a weak reference's callback (Mesa's agents have
+    them), and the sweep must stop all the same.
+    """
+    import signal
+
+    stop = threading.Event()
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield stop
         return
 
     def interrupt(signum: int, frame: Any) -> None:
+        stop.set()
         raise KeyboardInterrupt
 
-    old = signal.signal(signal.SIGTERM, interrupt)
+    old_term = signal.signal(signal.SIGTERM, interrupt)
+    ctrl_c = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    old_int = signal.signal(signal.SIGINT, interrupt) if ctrl_c else None
     try:
-        yield
+        yield stop
     finally:
-        signal.signal(signal.SIGTERM, old)
+        signal.signal(signal.SIGTERM, old_term)
+        if old_int is not None:
+            signal.signal(signal.SIGINT, old_int)
 
 
 def _executor(
@@ -489,10 +498,11 @@ def _run_chunks(
     ledger = _Ledger(root, result, progress)
     futures: list[cf.Future[ChunkResult]] = []
     try:
-        with _sigterm_as_ctrl_c():
+        with _interrupts() as stop:
             try:
                 if pool is None:
                     for cid, ids in todo:
+                        _unless(stop)
                         ledger.book(run_chunk(exp, str(root), cid, ids.start, ids.stop))
                 else:
                     with _sigint_ignored():  # workers spawned now inherit it: no tracebacks
@@ -501,6 +511,7 @@ def _run_chunks(
                             for cid, ids in todo
                         ]
                     for fut in cf.as_completed(futures):
+                        _unless(stop)
                         ledger.book(fut.result())
             except KeyboardInterrupt:
                 result.interrupted = True
@@ -517,6 +528,12 @@ def _run_chunks(
                 ) from None
     finally:
         ledger.finish(futures)
+
+
+def _unless(stop: threading.Event) -> None:
+    """Stop as Ctrl-C does if an interrupt came (even one Python dropped on the way)."""
+    if stop.is_set():
+        raise KeyboardInterrupt
 
 
 def summary(exp: Experiment, r: SweepResult, executor: str, workers: int) -> str:
