@@ -311,8 +311,7 @@ def test_replay_of_a_sweep_style_dataset(capsys, tmp_path):
 
 
 def test_the_outcome_line_says_who_won_and_how_in_words():
-    from sim.battle.battle import END_REASONS
-    from sim.battle.battle import _why
+    from sim.battle.battle import END_REASONS, _why
 
     words = {
         r: _why("red" if "mutual" not in r and r != "max_rounds" else None, r, ["red", "blue"])

@@ -73,7 +73,10 @@ def test_the_page_never_overwrites_without_force(capsys, tmp_path):
     out.write_text("mine")
     code, stdout, err = run(capsys, "run", SKIRMISH, "--seed", "3", "--html", out)
     assert (code, stdout) == (2, "")
-    assert err == f"sim run: error: --html {out}: the file exists (--force replaces it)\n"
+    assert err == (
+        f"sim run: error: --html {out}: the file exists; choose another name, or add --force "
+        "to replace it\n"
+    )
     assert out.read_text() == "mine"
     assert run(capsys, "run", SKIRMISH, "--seed", "3", "--html", out, "--force")[0] == 0
     assert data_of(out)["battles"][0]["seed"] == 3

@@ -7,19 +7,45 @@ charts are the distribution of battle length and the casualties by final status.
 
 from __future__ import annotations
 
+import functools
 import io
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
+import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
+from sim import files
 from sim.analysis import Dataset, Summary, wilson
 from sim.analysis.fmt import _fmt_value
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def literal(draw: Callable[P, R]) -> Callable[P, R]:
+    """Draw every text of ``draw``'s figure as written, with no mathtext.
+
+    A name or label holding ``$...$`` would otherwise be drawn as math (or end in a
+    traceback when it is not valid math): inside, ``text.parse_math`` is off for every text
+    made, tick labels included (they are made when the figure is drawn, so saving is
+    wrapped too). A glyph the font lacks is drawn as a box without a warning.
+    """
+
+    @functools.wraps(draw)
+    def literally(*args: P.args, **kwargs: P.kwargs) -> R:
+        with matplotlib.rc_context({"text.parse_math": False}), warnings.catch_warnings():
+            warnings.filterwarnings("ignore", "Glyph .* missing from font", UserWarning)
+            return draw(*args, **kwargs)
+
+    return literally
+
 
 COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 STATUS_COLORS = {
@@ -428,6 +454,7 @@ def campaign_chart(
     ax.grid(alpha=0.3)
 
 
+@literal
 def extra_charts(ds: Dataset, s: Summary) -> list[tuple[str, Figure]]:
     """(title, figure) of the aftermath and campaign charts, where ``ds`` has those tables."""
     from sim import analysis
@@ -458,6 +485,7 @@ def _title(s: Summary, name: str) -> str:
     return CHARTS[name][0].lower()
 
 
+@literal
 def figure(s: Summary, title: str = "", ds: Dataset | None = None) -> Figure:
     """All the charts of ``s`` in one figure: win rates on top, length and casualties below.
 
@@ -490,6 +518,7 @@ def figure(s: Summary, title: str = "", ds: Dataset | None = None) -> Figure:
     return fig
 
 
+@literal
 def chart(s: Summary, name: str) -> Figure:
     """One chart of ``s`` on its own (``win``, ``length`` or ``casualties``)."""
     fig = Figure(figsize=(10, 5.5), dpi=100, layout="constrained")
@@ -505,6 +534,7 @@ def png_bytes(fig: Figure, dpi: float | None = None) -> bytes:
     return image_bytes(fig, "png", dpi)
 
 
+@literal
 def image_bytes(fig: Figure, fmt: str, dpi: float | None = None) -> bytes:
     """The figure as ``png``, ``svg`` or ``pdf`` bytes; SVG and PDF are vector drawings.
 
@@ -513,8 +543,6 @@ def image_bytes(fig: Figure, fmt: str, dpi: float | None = None) -> bytes:
     ``dpi`` sets a PNG's resolution (and that of any raster part of a vector file, such as
     a heatmap's cells); default the figure's own, 100.
     """
-    import matplotlib
-
     buf = io.BytesIO()
     meta = {"Date": None} if fmt == "svg" else {"CreationDate": None} if fmt == "pdf" else {}
     with matplotlib.rc_context({"svg.hashsalt": "sim"}):  # the same figure, the same bytes
@@ -534,19 +562,21 @@ def plot_format(path: str | Path) -> str:
     return fmt
 
 
-def save(fig: Figure, path: str | Path, dpi: float | None = None) -> Path:
-    """Write the figure as PNG, SVG or PDF by ``path``'s ending, atomically."""
-    from sim.dataset.records import atomic_write_bytes
+def save(
+    fig: Figure, path: str | Path, dpi: float | None = None, force: bool = False, flag: str = ""
+) -> Path:
+    """Write the figure as PNG, SVG or PDF by ``path``'s ending, whole or not at all.
 
+    An existing file is replaced only with ``force`` (never through a link): checked as
+    the file is written (:func:`sim.files.write_file`). ``flag`` (``--plot``) starts errors.
+    """
     path = Path(path)
-    atomic_write_bytes(path, image_bytes(fig, plot_format(path), dpi))
+    files.write_file(path, image_bytes(fig, plot_format(path), dpi), replace=force, flag=flag)
     return path
 
 
-def save_png(fig: Figure, path: str | Path) -> Path:
-    """Write the figure as a PNG file, atomically."""
-    from sim.dataset.records import atomic_write_bytes
-
+def save_png(fig: Figure, path: str | Path, force: bool = False, flag: str = "") -> Path:
+    """Write the figure as a PNG file, as :func:`save` does."""
     path = Path(path)
-    atomic_write_bytes(path, png_bytes(fig))
+    files.write_file(path, png_bytes(fig), replace=force, flag=flag)
     return path

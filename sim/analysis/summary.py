@@ -115,6 +115,7 @@ def summarize(
     flat, parent = flatten_sides(t["sides"])
     flat_gid = gid[parent]
     sides = tuple(pd.unique(flat["side"]))
+    _check_columns(ds, sides)
     winner = t["winner"]
     wins = {
         s: count(ok & pc.fill_null(pc.equal(winner, s), False).to_numpy(zero_copy_only=False))
@@ -147,6 +148,27 @@ def summarize(
         frame["scale_switch"] = count(switched) / n_ok
     lengths = pd.DataFrame({"group": gid[ok], "rounds": rounds[ok]})
     return Summary(by, sides, statuses, frame, lengths, names, ds.design)
+
+
+def _check_columns(ds: Dataset, sides: Sequence[str]) -> None:
+    """Refuse sides whose columns would be the same (``guards`` and ``guards.lo``).
+
+    Each side's figures are columns named after it (``win.SIDE.lo``); two sides sharing one
+    would print one side's rate as the other's bound. The scenario reader refuses such
+    names; a dataset made otherwise is refused here, before a number is printed.
+    """
+    taken: dict[str, str] = {}
+    for side in sides:
+        for col in (
+            *(f"{kind}.{side}{end}" for kind in ("win", "decisive") for end in ("", ".lo", ".hi")),
+            f"leader_lost.{side}",
+        ):
+            if col in taken:
+                raise SimError(
+                    f"{ds.root}: sides {taken[col]!r} and {side!r} share the summary's column "
+                    f"{col}; rename one of them in the scenario and sweep again"
+                )
+            taken[col] = side
 
 
 def _check_labels(ds: Dataset, labels: Mapping[str, str]) -> None:

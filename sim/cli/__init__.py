@@ -57,6 +57,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SweepInterrupted as err:
         print(str(err), file=sys.stderr)
         return 130
+    except KeyboardInterrupt:  # Ctrl-C: files are written whole or not at all
+        print(f"sim {args.command}: interrupted", file=sys.stderr)
+        return 130
     except SweepFailed as err:
         print(err.output)
         print(str(err), file=sys.stderr)

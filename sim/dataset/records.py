@@ -18,11 +18,8 @@ a crash leaves only whole files behind. Any tool reads the tables with no glue:
 
 from __future__ import annotations
 
-import errno
 import hashlib
 import json
-import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -32,7 +29,9 @@ import pyarrow.compute as pc
 import pyarrow.dataset as pads
 import pyarrow.parquet as pq
 
+from sim import files
 from sim.dataset import store
+from sim.dataset.points import compact_points, expand_points
 from sim.errors import SimError
 from sim.scenario.model import DRAW  # the outcome of a battle nobody won
 from sim.version import __version__
@@ -43,7 +42,6 @@ SCHEMA_VERSION = 2
 Datasets of every version in :data:`READABLE` are read as today's (:func:`conform`);
 only today's are resumed."""
 READABLE = (1, 2)
-FILE_MODE = 0o644  # mkstemp makes 0600 files; datasets and reports are meant to be shared
 TABLES = ("runs", "rounds", "fighters", "events", "aftermath", "campaign")
 STATUSES = ("active", "fleeing", "fled", "surrendered", "incapacitated", "dead")
 
@@ -209,50 +207,30 @@ def error_row(
     }
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same directory.
-
-    Raises:
-        OSError: the file cannot be written (``path`` a folder, a full or read-only disk).
-    """
-    if path.is_dir():
-        raise IsADirectoryError(errno.EISDIR, "is a directory, not a file name", str(path))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.fchmod(fd, FILE_MODE)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def write_part(
     root: Path,
     table: str,
     rows: Sequence[Mapping[str, Any]],
     part: str,
     params: Sequence[pa.Field] = (),
+    metadata: Mapping[str, str] | None = None,
 ) -> Path | None:
-    """Write ``rows`` as ``root/table/part-<part>.parquet`` atomically (None if no rows)."""
+    """Write ``rows`` as ``root/table/part-<part>.parquet`` atomically (None if no rows).
+
+    Written inside ``root`` only (:func:`sim.files.write_file`: a linked table folder is
+    refused); ``metadata`` goes into the file's key-value metadata.
+    """
     if not rows:
         return None
     arrow = pa.Table.from_pylist(list(rows), schema=schema(table, params))
+    if metadata:
+        arrow = arrow.replace_schema_metadata(dict(metadata))
     path = root / table / f"part-{part}.parquet"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.fchmod(fd, FILE_MODE)
-    os.close(fd)
-    try:
-        pq.write_table(arrow, tmp, compression="zstd")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+
+    def parquet(fh: Any) -> None:
+        pq.write_table(arrow, fh, compression="zstd")
+
+    files.write_file(path, parquet, replace=True, within=root, sync=False)  # checksummed
     return path
 
 
@@ -340,16 +318,26 @@ def fingerprint(*parts: str) -> str:
 
 
 def write_manifest(root: Path, manifest: Mapping[str, Any]) -> None:
-    """Write ``manifest.json`` atomically, adding the package and schema versions."""
+    """Write ``manifest.json`` atomically, adding the package and schema versions.
+
+    Long texts of the design points are kept once (:func:`compact_points`);
+    :func:`read_manifest` puts them back.
+    """
     data = {"schema_version": SCHEMA_VERSION, "sim_version": __version__, **manifest}
-    atomic_write_bytes(
-        root / "manifest.json", (json.dumps(data, indent=2, sort_keys=True) + "\n").encode()
-    )
+    data.pop("texts", None)
+    if data.get("points"):
+        data["points"], texts = compact_points(data["points"])
+        if texts:
+            data["texts"] = texts
+    text = json.dumps(data, indent=2, sort_keys=True) + "\n"
+    files.write_file(root / "manifest.json", text.encode(), replace=True, within=root)
 
 
 def read_manifest(root: Path) -> dict[str, Any]:
     """The dataset's manifest; a clear error if ``root`` is not a dataset."""
     path = Path(root) / "manifest.json"
+    if files.is_link(path):
+        raise files.link_error(path)
     if not path.is_file():
         raise SimError(f"{root}: not a dataset (no manifest.json)")
     try:
@@ -364,11 +352,24 @@ def read_manifest(root: Path) -> dict[str, Any]:
         raise SimError(f"{path}: not a manifest (nested too deeply)") from None
     if not isinstance(data, dict):
         raise SimError(f"{path}: not a manifest (a JSON {type(data).__name__}, not an object)")
+    if "schema_version" not in data and not {"kind", "parts", "points"} & set(data):
+        raise SimError(f"{path}: not sim's manifest (it has none of sim's fields)")
     if data.get("schema_version") not in READABLE:
         raise SimError(
             f"{path}: schema version {data.get('schema_version')!r}; this sim "
             f"reads versions {', '.join(map(str, READABLE))}: use a newer sim"
         )
+    if "texts" in data:
+        texts = data.pop("texts")
+        if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+            raise SimError(f"{path}: texts: expected a list of text; the manifest is damaged")
+        if isinstance(data.get("points"), list):
+            try:
+                data["points"] = expand_points(data["points"], texts)
+            except IndexError:
+                raise SimError(
+                    f"{path}: points: a text that is not in texts; the manifest is damaged"
+                ) from None
     return data
 
 

@@ -21,7 +21,7 @@ from sim.experiment.checks import check_design
 from sim.experiment.designs import DESIGNS, MAX_POINTS
 from sim.experiment.model import KEYS, MAX_FILE, MAX_RUNS, SEEDS, Experiment
 from sim.scenario import Issue, ScenarioError, read_yaml
-from sim.scenario.reader import read_text_file
+from sim.scenario.reader import bad_text, read_text_file, show
 
 
 def load_experiment(path: str | os.PathLike[str], check_points: bool = True) -> Experiment:
@@ -170,10 +170,10 @@ def _scenario(doc: Mapping[str, Any], source: str, bad: Any) -> tuple[str, str]:
         bad("scenario", "the base scenario's path is required")
         return "", ""
     sp = (Path(source).parent / scen) if not Path(scen).is_absolute() else Path(scen)
-    if not sp.is_file():
+    if not sp.exists() and not sp.is_symlink():
         bad("scenario", f"scenario file not found: {sp}")
         return "", ""
-    try:
+    try:  # a folder, a FIFO, a loop of links: read_text_file says which
         return str(sp), read_text_file(sp)
     except ScenarioError as err:
         bad("scenario", f"cannot read the scenario: {err}")
@@ -193,6 +193,8 @@ def _labels(labels: Any, params: list[str], bad: Any) -> None:
             bad(f"labels.{path}", f"{path!r} is not a swept parameter{hint}")
         elif not isinstance(name, str) or not name.strip():
             bad(f"labels.{path}", f"expected a name as text, got {name!r}")
+        elif (problem := bad_text(name, allow_breaks=False)) is not None:
+            bad(f"labels.{path}", f"the text {show(name)} {problem}")
 
 
 def _design(

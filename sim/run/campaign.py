@@ -48,7 +48,7 @@ rows of a campaign are those of its **last battle fought** (its winner, rounds a
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -244,8 +244,13 @@ class CampaignRun:
     days: int = 0
 
 
-def fight_campaign(scenario: Scenario, rng: np.random.Generator, events: bool) -> CampaignRun:
-    """Fight ``scenario``'s campaign with the run's one Generator (see the module docstring)."""
+def fight_campaign(
+    scenario: Scenario,
+    rng: np.random.Generator,
+    events: bool,
+    on_battle: Callable[[Battle], None] | None = None,
+) -> CampaignRun:
+    """Fight ``scenario``'s campaign with one Generator; ``on_battle`` sees each battle start."""
     from sim.battle.battle import Battle
 
     spec = scenario.campaign
@@ -263,6 +268,7 @@ def fight_campaign(scenario: Scenario, rng: np.random.Generator, events: bool) -
         sc = _with_company(battle_sc, spec.side, fit)
         battle = Battle(sc, rng=rng, events=events)
         carried = _carry_in(battle, spec.side, {m.name: m for m in fit})
+        (on_battle or _unwatched)(battle)
         battle.run()
         _keep_gear(battle, spec.side, {m.name: m for m in fit})
         days = (
@@ -297,6 +303,10 @@ def fight_campaign(scenario: Scenario, rng: np.random.Generator, events: bool) -
         raise SimError(f"campaign: side {spec.side!r} has nobody to fight the first battle")
     out.days = day
     return out
+
+
+def _unwatched(battle: Battle) -> None:
+    """No one watches the battle."""
 
 
 def _with_company(sc: Scenario, side: str, fit: list[_Member]) -> Scenario:

@@ -15,6 +15,7 @@ no ``points``) replay too.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from sim.errors import SimError
 
 if TYPE_CHECKING:
+    from sim.battle.battle import Battle
     from sim.run.core import Fought
     from sim.scenario import Scenario
 
@@ -96,11 +98,14 @@ def _point_overrides(
     return [f"{p}={json.dumps(row[p])}" for p in params]
 
 
-def replay(stored: StoredRun) -> Fought:
-    """Fight ``stored`` again (events on); :class:`ReplayMismatch` unless it replays exactly."""
+def replay(stored: StoredRun, on_battle: Callable[[Battle], None] | None = None) -> Fought:
+    """Fight ``stored`` again (events on); :class:`ReplayMismatch` unless it replays exactly.
+
+    ``on_battle`` sees each battle start (:func:`sim.run.core.fight`).
+    """
     from sim.run.core import fight
 
-    fought = fight(stored.scenario, stored.seed, events=True)  # a battle, or a whole campaign
+    fought = fight(stored.scenario, stored.seed, events=True, on_battle=on_battle)
     diff = differences(stored, fought)
     if diff:
         raise ReplayMismatch(
