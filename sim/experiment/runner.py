@@ -229,7 +229,7 @@ def _executor(
             max_workers=workers,
             mp_context=sweep_workers.context(),  # forked from a preloaded forkserver
             initializer=sweep_workers.init,
-            initargs=(os.getpid(), sweep_workers.CODE),
+            initargs=(os.getpid(),),
         )
         return pool, lambda: pool.shutdown(wait=True, cancel_futures=True)
     if kind == "dask":
