@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SIM = ROOT / "sim"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("sim.errors", "sim.version", "sim.dice", "sim.files"),  # the ground floor
+    ("sim.errors", "sim.version", "sim.dice", "sim.files", "sim.workers"),  # the ground floor
     ("sim.rules",),  # pure rules per seed
     ("sim.options",),  # option groups of the frame
     ("sim.aftermath", "sim.space"),  # days after a battle; map geometry

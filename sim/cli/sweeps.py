@@ -23,6 +23,16 @@ def _sweep(a: argparse.Namespace) -> str:
     import os
     from pathlib import Path
 
+    from sim import workers as sweep_workers
+
+    cpus = os.cpu_count() or 1
+    if a.workers is not None and a.workers < 1:
+        raise SimError(f"--workers must be 1 or more, got {a.workers}")
+    workers = a.workers or cpus
+    executor = a.executor or ("processes" if workers > 1 else "serial")
+    if executor == "processes":
+        sweep_workers.start()  # the workers' imports, beside this process's own from here on
+
     from sim import analysis
     from sim.experiment.load import load_experiment, wrong_kind
     from sim.experiment.runner import summary, sweep
@@ -33,13 +43,8 @@ def _sweep(a: argparse.Namespace) -> str:
     print_warnings(exp_warnings(exp))
     if a.replicates is not None:
         exp = exp.preview(a.replicates)
-    cpus = os.cpu_count() or 1
-    if a.workers is not None and a.workers < 1:
-        raise SimError(f"--workers must be 1 or more, got {a.workers}")
     if a.workers is not None and a.workers > cpus:
         print(f"warning: --workers {a.workers} is more than the {cpus} CPUs", file=sys.stderr)
-    workers = a.workers or cpus
-    executor = a.executor or ("processes" if workers > 1 else "serial")
     if executor == "serial":
         workers = 1
     out = Path(a.out) if a.out else Path("results") / exp.name
