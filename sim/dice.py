@@ -18,6 +18,7 @@ outcome spaces in these systems are small enough that this costs little.
 
 from __future__ import annotations
 
+import ctypes
 import re
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass
@@ -75,8 +76,7 @@ def die(rng: np.random.Generator, sides: int) -> int:
     if last[0] is rng:  # the same Generator as the last die (a battle rolls many)
         next_uint32, state = last[1], last[2]
     else:
-        bits = rng.bit_generator.ctypes
-        next_uint32, state = bits.next_uint32, bits.state_address
+        next_uint32, state = _next_uint32(rng)
         _LAST = (rng, next_uint32, state)  # one tuple: a reader sees all three or none
     m = next_uint32(state) * sides
     low = m & _U32
@@ -89,6 +89,44 @@ def die(rng: np.random.Generator, sides: int) -> int:
 
 
 _LAST: tuple[Any, Any, Any] = (None, None, None)  # the Generator die drew from last, its calls
+
+
+class _Bitgen(ctypes.Structure):
+    """numpy's ``bitgen_t`` (numpy/random/bitgen.h): a bit generator's state and functions."""
+
+    _fields_ = [
+        (name, ctypes.c_void_p)
+        for name in ("state", "next_uint64", "next_uint32", "next_double", "next_raw")
+    ]
+
+
+_NEXT_UINT32 = ctypes.CFUNCTYPE(ctypes.c_uint32, ctypes.c_void_p)
+_CALLS: dict[int, Any] = {}  # a next_uint32's address: its ctypes function (one per kind)
+
+
+def _next_uint32(rng: np.random.Generator) -> tuple[Any, int]:
+    """The bit generator's ``next_uint32`` and its state's address: what ``.ctypes`` gives.
+
+    Read from the documented ``bitgen_t`` behind the bit generator's ``capsule``, with the
+    function's ctypes wrapper made once per kind of bit generator: ``.ctypes`` builds three
+    ctypes function types each time, which cost a run about 10 us (0.6% of its work).
+    """
+    try:
+        pointer = _capsule_pointer(rng.bit_generator.capsule, b"BitGenerator")
+    except (AttributeError, ValueError, ctypes.ArgumentError):  # not CPython's capsule
+        bits = rng.bit_generator.ctypes
+        return bits.next_uint32, bits.state_address
+    bitgen = _Bitgen.from_address(pointer)
+    address = bitgen.next_uint32
+    call = _CALLS.get(address)
+    if call is None:
+        call = _CALLS[address] = _NEXT_UINT32(address)
+    return call, bitgen.state
+
+
+_capsule_pointer = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.py_object, ctypes.c_char_p)(
+    ("PyCapsule_GetPointer", ctypes.pythonapi)
+)  # its own function object: ctypes.pythonapi's, shared with other code, is left as it is
 
 
 class DiceError(ValueError):

@@ -142,6 +142,21 @@ def test_die_draws_exactly_what_generator_integers_draws():
     assert ours.bit_generator.state == numpys.bit_generator.state
 
 
+@pytest.mark.parametrize("kind", [np.random.PCG64, np.random.Philox, np.random.MT19937])
+def test_die_reads_the_bit_generator_as_its_ctypes_interface_does(kind):
+    """The function and state read from ``bitgen_t`` are those ``.ctypes`` gives, per kind."""
+    from sim import dice
+
+    for seed in range(3):  # each a fresh Generator: a fresh read
+        ours, theirs = np.random.Generator(kind(seed)), np.random.Generator(kind(seed))
+        call, state = dice._next_uint32(ours)
+        bits = theirs.bit_generator.ctypes
+        assert state == ours.bit_generator.ctypes.state_address
+        got = [call(state) for _ in range(7)]
+        assert got == [bits.next_uint32(bits.state_address) for _ in range(7)]
+        assert ours.random() == theirs.random()  # both streams where the other left it
+
+
 def test_die_asks_anything_else_for_integers():
     """A stand-in for a Generator (the tests' scripted dice) is asked as before."""
     from sim.dice import die
