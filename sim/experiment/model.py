@@ -165,7 +165,7 @@ class Experiment:
         ``fields`` is :meth:`param_fields`, passed in when calling for many points.
         """
         types = {f.name: f.type for f in (fields or self.param_fields())}
-        values = {p: _column_value(self.points[point][p], types[p]) for p in self.parameters}
+        values = {p: column_value(self.points[point][p], types[p]) for p in self.parameters}
         if LABEL in types:
             return {LABEL: self.point_labels[point], **values}
         return values
@@ -176,7 +176,7 @@ class Experiment:
         A ``list`` design with ``label:`` points has a ``label`` column first (a string;
         null for a point with none).
         """
-        fields = [pa.field(p, _arrow_type([pt[p] for pt in self.points])) for p in self.parameters]
+        fields = [pa.field(p, arrow_type([pt[p] for pt in self.points])) for p in self.parameters]
         if any(x is not None for x in self.point_labels):
             fields.insert(0, pa.field(LABEL, pa.string()))
         return fields
@@ -198,7 +198,7 @@ class Experiment:
             yield cid, range(start, min(start + self.chunk, total))
 
 
-def _column_value(v: Any, kind: pa.DataType) -> Any:
+def column_value(v: Any, kind: pa.DataType) -> Any:
     """A parameter value as its column stores it.
 
     Text columns hold strings as written and anything else (numbers, lists, null) as JSON.
@@ -210,7 +210,7 @@ def _column_value(v: Any, kind: pa.DataType) -> Any:
     return v
 
 
-def _arrow_type(values: Sequence[Any]) -> pa.DataType:
+def arrow_type(values: Sequence[Any]) -> pa.DataType:
     """The column type of a parameter: bool, int64, float64, or JSON text for the rest.
 
     Whole numbers beyond 64 bits (or too large for a float) are kept as text, as written.
@@ -297,19 +297,19 @@ def parse_experiment(text: str, source: str, check_points: bool = True) -> Exper
         if key not in KEYS:
             hint = did_you_mean(str(key), KEYS) or "; known: " + ", ".join(KEYS)
             bad(str(key), f"unknown key {key!r}{hint}")
-    name = _name(doc.get("name"), Path(source).name, bad)
-    scenario_path, scenario_text = _scenario(doc, source, bad)
-    sets = _sets(doc.get("set") or [], bad)
-    replicates = _whole(doc.get("replicates", 1), "replicates", 1, MAX_RUNS, bad) or 1
-    seed = _whole(doc.get("seed", 0), "seed", 0, 2**63 - 1, bad) or 0
+    name = read_name(doc.get("name"), Path(source).name, bad)
+    scenario_path, scenario_text = read_scenario_key(doc, source, bad)
+    sets = read_sets(doc.get("set") or [], bad)
+    replicates = whole(doc.get("replicates", 1), "replicates", 1, MAX_RUNS, bad) or 1
+    seed = whole(doc.get("seed", 0), "seed", 0, 2**63 - 1, bad) or 0
     seeds = doc.get("seeds", "independent")
     if seeds not in SEEDS:
         bad("seeds", f"expected independent or shared, got {seeds!r}")
     design, points, params, point_labels = _design(doc, seed, replicates, bad)
-    tables = _tables(doc.get("tables", ["runs"]), bad)
-    _labels(doc.get("labels", {}), params, bad)
+    tables = read_tables(doc.get("tables", ["runs"]), bad)
+    check_labels(doc.get("labels", {}), params, bad)
     chunk = _chunk(doc.get("chunk"), len(points) * replicates, bad)
-    overrides = _overrides(sets, params, scenario_path, scenario_text)
+    overrides = base_overrides(sets, params, scenario_path, scenario_text)
     if issues:
         raise ScenarioError(issues)
     exp = Experiment(
@@ -342,10 +342,10 @@ def _chunk(value: Any, runs: int, bad: Any) -> int:
     """Runs per Parquet part: as given, or chosen from the size (about 64 parts)."""
     if value is None:
         return max(1, min(500, math.ceil(runs / 64))) if runs else 1
-    return _whole(value, "chunk", 1, 1_000_000, bad) or 1
+    return whole(value, "chunk", 1, 1_000_000, bad) or 1
 
 
-def _overrides(
+def base_overrides(
     sets: Sequence[str], params: Sequence[str], scenario_path: str, scenario_text: str
 ) -> list[str]:
     """The ``set:`` entries, after ``rules={system: ...}`` when a ``rules.*`` path varies.
@@ -360,7 +360,7 @@ def _overrides(
     return overrides
 
 
-def _sets(sets: Any, bad: Any) -> list[str]:
+def read_sets(sets: Any, bad: Any) -> list[str]:
     """``set:``: the fixed ``PATH=VALUE`` overrides of every run."""
     if not isinstance(sets, list) or not all(isinstance(s, str) for s in sets):
         bad("set", "expected a list of PATH=VALUE overrides")
@@ -368,7 +368,7 @@ def _sets(sets: Any, bad: Any) -> list[str]:
     return sets
 
 
-def _scenario(doc: Mapping[str, Any], source: str, bad: Any) -> tuple[str, str]:
+def read_scenario_key(doc: Mapping[str, Any], source: str, bad: Any) -> tuple[str, str]:
     """The base scenario's path and text (empty if it is missing)."""
     scen = doc.get("scenario")
     if not isinstance(scen, str) or not scen:
@@ -385,7 +385,7 @@ def _scenario(doc: Mapping[str, Any], source: str, bad: Any) -> tuple[str, str]:
         return "", ""
 
 
-def _labels(labels: Any, params: list[str], bad: Any) -> None:
+def check_labels(labels: Any, params: list[str], bad: Any) -> None:
     """``labels:``: a name for the charts and tables of each swept parameter it maps."""
     if not isinstance(labels, dict):
         bad(
@@ -425,7 +425,7 @@ def _design(
     return design, points, params, labels
 
 
-def _tables(value: Any, bad: Any) -> list[str]:
+def read_tables(value: Any, bad: Any) -> list[str]:
     """The tables to record: ``runs`` always, then the others asked for, in their order."""
     if not isinstance(value, list) or any(t not in TABLES for t in value):
         bad("tables", f"expected a list of tables from {', '.join(TABLES)}")
@@ -437,7 +437,7 @@ MAX_NAME = 100
 """Longest experiment name (it names the default output folder, results/<name>/)."""
 
 
-def _name(value: Any, file: str, bad: Any) -> str:
+def read_name(value: Any, file: str, bad: Any) -> str:
     """The experiment's name: ``name:``, or the file's name without its extension.
 
     A name is a name, not a path: it names the default output folder ``results/<name>/``,
@@ -472,7 +472,8 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 43 else text[:40] + "..."
 
 
-def _whole(value: Any, path: str, low: int, high: int, bad: Any) -> int | None:
+def whole(value: Any, path: str, low: int, high: int, bad: Any) -> int | None:
+    """``value`` if it is a whole number ``low..high``; else None, and ``bad`` says why."""
     if isinstance(value, bool) or not isinstance(value, int):
         bad(path, f"expected a whole number, got {value!r}")
         return None

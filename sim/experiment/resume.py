@@ -89,7 +89,7 @@ def prepare(
     if not (out / "manifest.json").exists():
         return _new(exp, out), set(), notes
     m = _existing(exp, out)
-    changed = _drop_damaged(out, m, resume, notes)
+    changed = drop_damaged(out, m, resume, notes)
     done = listed_run_ids(m)
     if not resume and len(done) < exp.planned_runs:
         raise SimError(
@@ -98,7 +98,7 @@ def prepare(
         )
     wanted = min(limit, exp.planned_runs) if limit else exp.planned_runs
     if not set(range(wanted)) <= done:
-        changed = _check_code(out, m, force, notes) or changed
+        changed = check_code(out, m, force, notes) or changed
     ours = {f"part-{cid:06d}.parquet" for cid, _ in exp.chunks()}  # replaced when run
     extra = [e for e in store.unlisted(out, m["parts"], exp.tables) if e.split("/")[1] not in ours]
     if extra:
@@ -132,24 +132,33 @@ def _new(exp: Experiment, out: Path) -> dict[str, Any]:
 
 def _existing(exp: Experiment, out: Path) -> dict[str, Any]:
     """The manifest of ``out``, whole, listing its parts, and of this experiment."""
+    return existing_manifest(out, exp.name, exp.fingerprint(), _hint(exp, out))
+
+
+def existing_manifest(out: Path, name: str, fingerprint: str, hint: str) -> dict[str, Any]:
+    """The manifest of the dataset ``out``: whole, listing its parts, of experiment ``name``.
+
+    ``fingerprint`` is the experiment's (:meth:`Experiment.fingerprint`); ``hint`` ends
+    the message of a damaged manifest (how to recover the parts).
+    """
     try:
         m = records.read_manifest(out)
         records.check_manifest(out, m)
     except SimError as err:
-        raise SimError(f"{err}; {_hint(exp, out)}") from None
-    if m.get("fingerprint") != exp.fingerprint():
+        raise SimError(f"{err}; {hint}") from None
+    if m.get("fingerprint") != fingerprint:
         raise SimError(
             f"{out}: holds a dataset of experiment {m.get('experiment_name')!r} "
-            f"(fingerprint {m.get('fingerprint')}), not this one ({exp.name!r}, "
-            f"{exp.fingerprint()}): the experiment, scenario or overrides differ; "
+            f"(fingerprint {m.get('fingerprint')}), not this one ({name!r}, "
+            f"{fingerprint}): the experiment, scenario or overrides differ; "
             "choose another --out"
         )
     if "parts" not in m:
-        raise SimError(f"{out}: made by an older sim that listed no parts; {_hint(exp, out)}")
+        raise SimError(f"{out}: made by an older sim that listed no parts; {hint}")
     return m
 
 
-def _drop_damaged(out: Path, m: dict[str, Any], resume: bool, notes: list[str]) -> bool:
+def drop_damaged(out: Path, m: dict[str, Any], resume: bool, notes: list[str]) -> bool:
     """Unlist every part of a chunk with a damaged part, to run again (True if any)."""
     bad = store.damage(out, m["parts"])
     if bad and not resume:
@@ -163,7 +172,7 @@ def _drop_damaged(out: Path, m: dict[str, Any], resume: bool, notes: list[str]) 
     return bool(bad)
 
 
-def _check_code(out: Path, m: dict[str, Any], force: bool, notes: list[str]) -> bool:
+def check_code(out: Path, m: dict[str, Any], force: bool, notes: list[str]) -> bool:
     """Refuse to add runs under other code unless forced; record a forced resume (True)."""
     code = store.code_fingerprint()
     if m.get("code") == code:
