@@ -232,7 +232,7 @@ def _sigint_ignored() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _sigterm_as_ctrl_c() -> Iterator[None]:
+def sigterm_as_ctrl_c() -> Iterator[None]:
     """In the main thread, SIGTERM stops the block as Ctrl-C does (a KeyboardInterrupt)."""
     import signal
     import threading
@@ -482,7 +482,7 @@ def run_chunks(
     ledger = _Ledger(root, result, bar, close_bar)
     futures: list[cf.Future[ChunkResult]] = []
     try:
-        with _sigterm_as_ctrl_c():
+        with sigterm_as_ctrl_c():
             try:
                 if pool is None:
                     for cid, ids in todo:

@@ -1,0 +1,34 @@
+"""The search designs a file may name, and what each brings: its keys, reader and planner.
+
+A design is a :class:`Kind`: the keys it adds to an experiment file, its default budget, a
+``read`` that checks its keys and parameters (every problem to ``bad``, located) and
+returns its parameters and settings, and a ``make`` that gives the planner
+(:class:`sim.search.core.Design`) of a checked :class:`~sim.search.spec.Search`. A new
+design is a module with those two functions and one entry in :data:`KINDS`; the driver,
+the dataset, the journal, resume, progress and ``sim analyze`` need nothing more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sim.search import balance
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """A search design: its name, its own keys, its default budget, its reader and planner."""
+
+    name: str
+    keys: tuple[str, ...]
+    budget: int
+    read: Callable[..., tuple[list[Any], Any]]
+    make: Callable[[Any], Any]
+
+
+KINDS: dict[str, Kind] = {
+    "balance": Kind("balance", balance.KEYS, balance.BUDGET, balance.read, balance.make),
+}
+"""Every search design by the name an experiment file's ``design:`` gives."""
