@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sim.search import balance
+from sim.search import balance, optimize
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,5 +30,6 @@ class Kind:
 
 KINDS: dict[str, Kind] = {
     "balance": Kind("balance", balance.KEYS, balance.BUDGET, balance.read, balance.make),
+    "optimize": Kind("optimize", optimize.KEYS, optimize.BUDGET, optimize.read, optimize.make),
 }
 """Every search design by the name an experiment file's ``design:`` gives."""

@@ -9,7 +9,11 @@ its interval; otherwise one plain line on stderr after each batch::
 from __future__ import annotations
 
 import sys
+import time
 from typing import Any
+
+EVERY = 5.0
+"""Seconds between plain progress lines (the last batch's always shows)."""
 
 
 class SearchProgress:
@@ -19,6 +23,8 @@ class SearchProgress:
         self.stream = stream or sys.stderr
         self.budget, self.done = budget, done
         self.bar = None
+        self.last = 0.0
+        self.pending = ""
         if getattr(self.stream, "isatty", lambda: False)():
             from tqdm import tqdm
 
@@ -37,13 +43,17 @@ class SearchProgress:
         if self.bar is not None:
             self.bar.set_postfix_str(estimate, refresh=True)
             return
-        print(
-            f"search: batch {index}, {spent:,} of at most {self.budget:,} battles: {estimate}",
-            file=self.stream,
-            flush=True,
-        )
+        line = f"search: batch {index}, {spent:,} of at most {self.budget:,} battles: {estimate}"
+        now = time.monotonic()
+        if self.last and now - self.last < EVERY:
+            self.pending = line  # shown at the next line's time, or at the end
+            return
+        self.last, self.pending = now, ""
+        print(line, file=self.stream, flush=True)
 
     def close(self) -> None:
-        """Finish the bar."""
+        """Finish the bar, or show the last batch's line if it was held back."""
         if self.bar is not None:
             self.bar.close()
+        elif self.pending:
+            print(self.pending, file=self.stream, flush=True)
