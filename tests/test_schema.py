@@ -78,7 +78,11 @@ def test_the_schema_knows_the_keys_the_loader_knows():
     assert tuple(campaign["properties"]) == _CAMPAIGN_KEYS
     assert tuple(campaign["properties"]["battles"]["items"]["properties"]) == _BATTLE_KEYS
     assert tuple(s["properties"]["map"]["properties"]) == _MAP_KEYS
-    assert tuple(schema.experiment_schema()["properties"]) == EXPERIMENT_KEYS
+    from sim.search.designs import KINDS
+
+    search = [k for kind in KINDS.values() for k in ("budget", *kind.keys)]
+    keys = tuple(dict.fromkeys([*EXPERIMENT_KEYS, *search]))
+    assert tuple(schema.experiment_schema()["properties"]) == keys
 
 
 def test_every_fighter_field_the_loader_checks_is_in_the_schema():

@@ -143,7 +143,6 @@ def _validate_one(file: str) -> tuple[str, list[str]]:
     from sim.experiment.model import is_experiment, load_experiment
     from sim.scenario import load_scenario
     from sim.scenario.notes import scenario_notes
-
     from sim.search import is_search, load_search
     from sim.search.spec import check_experiment
 

@@ -461,19 +461,21 @@ def scenario_schema() -> Schema:
 
 
 def experiment_schema() -> Schema:
-    """The JSON Schema of an experiment file (docs/experiments.md)."""
+    """The JSON Schema of an experiment file (docs/experiments.md, docs/search.md)."""
     from sim.dataset.records import TABLES
     from sim.experiment.model import DESIGNS, KEYS
+    from sim.search.designs import KINDS
 
+    choices = {"anyOf": [{"type": "array"}, {"type": "object"}]}
     value_range = _closed(
-        {"low": {"type": "number"}, "high": {"type": "number"}, "choices": {"type": "array"}}
+        {"low": {"type": "number"}, "high": {"type": "number"}, "choices": choices}
     )
     props: dict[str, Schema] = {
         "name": _text("default: the file's name"),
         "description": _text(),
         "scenario": _text("the base scenario, relative to this file"),
         "set": {"type": "array", "items": _text("PATH=VALUE"), "description": "fixed overrides"},
-        "design": {"type": "string", "enum": list(DESIGNS), "default": "grid"},
+        "design": {"type": "string", "enum": [*DESIGNS, *KINDS], "default": "grid"},
         "parameters": {
             "type": "object",
             "description": "PATH to a list of values (grid) or {low, high} / {choices}",
@@ -481,20 +483,54 @@ def experiment_schema() -> Schema:
         },
         "samples": _whole(1, None, "points drawn (random, lhs, ...)"),
         "points": {"type": "array", "items": {"type": "object"}, "description": "list design"},
-        "replicates": _whole(1, None, "runs per point (default 1)"),
+        "replicates": _whole(1, None, "runs per point (default 1); optimize: battles per trial"),
         "seed": _whole(0, None, "the master seed"),
         "tables": {"type": "array", "items": {"type": "string", "enum": list(TABLES)}},
         "chunk": _whole(1, None, "runs per Parquet part"),
+        **_search_properties(),
     }
-    extra = [k for k in KEYS if k not in props]
-    for k in extra:  # keys a newer design reads: allowed, not yet described
-        props[k] = {}
+    keys = list(
+        dict.fromkeys([*KEYS, *(k for kind in KINDS.values() for k in ("budget", *kind.keys))])
+    )
+    for k in keys:  # keys a newer design reads: allowed, not yet described
+        props.setdefault(k, {})
     return {
         "$schema": SCHEMA_URI,
         "$id": "sim-experiment",
         "title": "sim experiment",
         "description": "A sim experiment (docs/experiments.md); sim sweep runs it.",
-        **_closed({k: props[k] for k in KEYS}, required=["scenario"]),
+        **_closed({k: props[k] for k in keys}, required=["scenario"]),
+    }
+
+
+def _search_properties() -> dict[str, Schema]:
+    """The keys of a search (design: balance or optimize; docs/search.md)."""
+    share = {"anyOf": [{"type": "number"}, _text("a share: 0.5 or 50%")]}
+    best = {"type": "string", "enum": ["max", "min", "maximize", "minimize"]}
+    objective = _closed(
+        {"side": _text("a side of the scenario"), "wins": best, "losses": best, "rounds": best},
+        "{side: SIDE, wins: max|min}, {side: SIDE, losses: max|min} or {rounds: max|min}",
+    )
+    return {
+        "budget": _whole(1, None, "a search: the most battles it may fight"),
+        "target": _closed(
+            {"side": _text(), "wins": share, "of": {"type": "string", "enum": ["decisive", "all"]}},
+            "balance: the side and the share of its wins to find",
+            required=["side", "wins"],
+        ),
+        "tolerance": {
+            "anyOf": [share, _closed({"value": {"type": "number"}})],
+            "description": "balance: the 95% interval's half-width to stop at (default 2%)",
+        },
+        "start": _whole(5, 100000, "balance: battles at each value of the coarse start"),
+        "link": {"type": "string", "enum": ["logit", "probit"], "default": "logit"},
+        "objective": objective,
+        "second": objective,
+        "parallel": _whole(1, 64, "optimize: trials asked together (one batch)"),
+        "confirm": _closed(
+            {"top": _whole(1, 100), "replicates": _whole(2, None)},
+            "optimize: the top candidates fought again with shared seeds",
+        ),
     }
 
 

@@ -21,13 +21,11 @@ from sim.errors import SimError
 
 
 def _sweep(a: argparse.Namespace) -> str:
-    import os
     from pathlib import Path
 
     from sim import analysis
     from sim.experiment.model import load_experiment, wrong_kind
     from sim.experiment.runner import summary, sweep
-
     from sim.search import is_search
 
     if (why := wrong_kind(a.experiment, "experiment")) is not None:
@@ -86,19 +84,29 @@ def _search(a: argparse.Namespace) -> str:
     print_warnings(exp_warnings(check_experiment(search)))
     for flag in ("limit", "replicates"):
         if getattr(a, flag) is not None:
-            raise SimError(f"--{flag} is for sweeps; a search's battles are its budget: (the file's budget:)")
+            raise SimError(
+                f"--{flag} is for sweeps; a search's battles are its budget: (the file's budget:)"
+            )
     if a.rebuild_manifest:
-        raise SimError("--rebuild-manifest is for sweeps; a search with a lost manifest is searched again")
+        raise SimError(
+            "--rebuild-manifest is for sweeps; a search with a lost manifest is searched again"
+        )
     workers, executor = _workers(a)
     out = Path(a.out) if a.out else Path("results") / search.name
     result = run_search(
-        search, out, workers=workers, executor=executor, scheduler=a.scheduler,
-        resume=a.resume, force=a.force,
+        search,
+        out,
+        workers=workers,
+        executor=executor,
+        scheduler=a.scheduler,
+        resume=a.resume,
+        force=a.force,
     )
     head = "\n".join([*result.notes, summary_line(search, result, executor, workers)])
     if result.interrupted or result.answer is None:
         raise SweepInterrupted(
-            f"{head}\ninterrupted: {result.spent:,} battles are in the dataset; finish with --resume"
+            f"{head}\ninterrupted: {result.spent:,} battles are in the dataset; "
+            "finish with --resume"
         )
     body = text.answer_text(result.answer, out)
     output = f"{head}\n\n{body}\n\n(sim analyze {out} prints this again)"

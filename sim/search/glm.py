@@ -191,14 +191,21 @@ def inverse_deriv(link: str, eta: Any) -> Any:
 
 
 def fit_response(
-    x: Any, k: Any, n: Any, link: str = "logit", low: float | None = None, high: float | None = None
+    x: Any,
+    k: Any,
+    n: Any,
+    link: str = "logit",
+    low: float | None = None,
+    high: float | None = None,
+    curved: bool = True,
 ) -> Fit | None:
     """The GLM of ``k`` successes in ``n`` trials at each ``x``; None when it cannot be fitted.
 
-    With :data:`CURVED_FROM` distinct values or more, the curved fit when it is monotone
-    over ``low..high`` (default: the values' own range). It cannot be fitted with fewer than
-    two distinct ``x`` with trials, when the counts are separated (all successes on one
-    side of some ``x``, all failures on the other) or when it does not converge.
+    With :data:`CURVED_FROM` distinct values or more (and ``curved``), the curved fit when
+    it is monotone over ``low..high`` (default: the values' own range). It cannot be fitted
+    with fewer than two distinct ``x`` with trials, when the counts are separated (all
+    successes on one side of some ``x``, all failures on the other) or when it does not
+    converge.
     """
     x, k, n = (np.asarray(v, dtype=float) for v in (x, k, n))
     keep = n > 0
@@ -207,10 +214,10 @@ def fit_response(
         return None
     low = float(np.min(x)) if low is None else low
     high = float(np.max(x)) if high is None else high
-    if len(np.unique(x)) >= CURVED_FROM:
-        curved = _fit(x, k, n, link, 2)
-        if curved is not None and _monotone(curved, low, high):
-            return curved
+    if curved and len(np.unique(x)) >= CURVED_FROM:
+        bent = _fit(x, k, n, link, 2)
+        if bent is not None and _monotone(bent, low, high):
+            return bent
     return _fit(x, k, n, link, 1)
 
 

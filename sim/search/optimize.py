@@ -31,6 +31,7 @@ front of the search's points, and the answer is the front, confirmed.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,6 +49,8 @@ KEYS = ("objective", "second", "replicates", "parallel", "confirm")
 BUDGET = 6_000
 """The default budget of battles."""
 WHATS = ("wins", "losses", "rounds")
+DB_EVERY = 10.0
+"""Seconds between writes of the SQLite study during the search."""
 DIRECTIONS = {"max": "maximize", "maximize": "maximize", "min": "minimize", "minimize": "minimize"}
 
 
@@ -287,11 +290,19 @@ class Optimize:
         return answer(self, history)
 
     def finished_batch(self, history: History, root: Any) -> None:
-        """Keep the finished trials in the SQLite study of the dataset folder."""
-        if history.batches and history.batches[-1].get("stage") == "search":
-            if self.db is None:
-                self.db = study.StudyDB(root, self.params, self.directions)
-            self.db.write(self.trials(history), self.values(history))
+        """Keep the finished trials in the SQLite study of the dataset folder.
+
+        At most every :data:`DB_EVERY` seconds, and after the search's last trials (a
+        SQLite commit per trial is slow; the journal holds every trial meanwhile).
+        """
+        if not history.batches or history.batches[-1].get("stage") != "search":
+            return
+        trials = self.trials(history)
+        if self.db is None:
+            self.db = study.StudyDB(root, self.params, self.directions)
+        elif len(trials) < self.s.trials and time.monotonic() - self.db.written < DB_EVERY:
+            return
+        self.db.write(trials, self.values(history))
 
 
 def make(search: Search) -> Optimize:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
+import time
 import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -168,6 +169,8 @@ class StudyDB:
         self.params, self.directions = list(params), list(directions)
         self.storage: Any = None
         self.held = 0
+        self.written = 0.0
+        """When it was last written (``time.monotonic``)."""
 
     def _open(self, finished: int) -> None:
         with quiet() as optuna:
@@ -192,3 +195,4 @@ class StudyDB:
             self._open(len(trials))
         rebuild(self.params, self.directions, trials[self.held :], values, {}, self.storage)
         self.held = len(trials)
+        self.written = time.monotonic()
