@@ -102,7 +102,7 @@ def search(work: Path, case: str, seed: int, workers: int) -> dict[str, Any]:
     answer = json.loads((work / f"{case}-{seed}" / "search" / "answer.json").read_text())
     group = answer["data"]["groups"][0]
     reached = group["crossing"]["points"] if group["crossing"] else math.nan
-    if group["bracket"]:  # a whole number: the bracket's values are what is known to +-2
+    if isinstance(CASES[case]["range"]["low"], int):  # the bracket's numbers are the answer
         reached = max((p["hi"] - p["lo"]) / 2 for p in group["bracket"])
     decisive = sum(p["counted"] for p in group["points"]) / sum(
         p["battles"] for p in group["points"]

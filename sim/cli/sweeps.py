@@ -84,9 +84,7 @@ def _search(a: argparse.Namespace) -> str:
     print_warnings(exp_warnings(check_experiment(search)))
     for flag in ("limit", "replicates"):
         if getattr(a, flag) is not None:
-            raise SimError(
-                f"--{flag} is for sweeps; a search's battles are its budget: (the file's budget:)"
-            )
+            raise SimError(f"--{flag} is for sweeps: a search fights at most its budget: battles")
     if a.rebuild_manifest:
         raise SimError(
             "--rebuild-manifest is for sweeps; a search with a lost manifest is searched again"
@@ -193,7 +191,11 @@ def _export(a: argparse.Namespace) -> str:
 
 def add_sweep(sub: Any) -> None:
     """Add ``sim sweep`` to the subcommands ``sub``."""
-    p_sw = sub.add_parser("sweep", help="run an experiment's battles into a Parquet dataset")
+    p_sw = sub.add_parser(
+        "sweep",
+        help="run an experiment's battles into a Parquet dataset (a search, design: balance "
+        "or optimize, fights only where its answer is, and prints it)",
+    )
     p_sw.add_argument("experiment", help="an experiment YAML file")
     p_sw.add_argument("--out", help="dataset directory (default: results/<experiment name>/)")
     p_sw.add_argument("--workers", type=int, help="parallel workers (default: CPU count)")

@@ -63,6 +63,8 @@ from sim.scenario import Issue, ScenarioError, read_yaml
 from sim.scenario.reader import read_text_file
 
 SEEDS = ("independent", "shared")
+SEARCHES = ("balance", "optimize")
+"""Designs of the searches (:mod:`sim.search`), whose files this module does not read."""
 LABEL = "label"
 """The runs table's column of a ``list`` design's point labels (when it has any)."""
 KEYS = (
@@ -405,8 +407,11 @@ def _design(
 ) -> tuple[str, list[dict[str, Any]], list[str], list[str | None]]:
     """The design's name, points, parameters and point labels; its size counted first."""
     design = doc.get("design", "grid")
+    if design in SEARCHES:  # a search's file (sim.search, above): sim sweep runs it
+        bad("design", f"design {design!r} is a search: sim sweep runs it (from Python: sim.search)")
+        return "grid", [], [], []
     if design not in DESIGNS:
-        bad("design", f"unknown design {design!r}; one of {', '.join(DESIGNS)}")
+        bad("design", f"unknown design {design!r}; one of {', '.join((*DESIGNS, *SEARCHES))}")
         return "grid", [], [], []
     if design in designs.SAMPLED:
         samples = doc.get("samples")

@@ -23,10 +23,9 @@ search (the budget shared equally), and the answer is the balance curve.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 import pandas as pd
 import pyarrow as pa
 
@@ -298,13 +297,3 @@ def _within(runs: tuple[tuple[float, int], ...], left: int) -> list[tuple[float,
 def make(search: Search) -> Balance:
     """The balance design of ``search``."""
     return Balance(search)
-
-
-def with_start(rule: Rule, start: int) -> Rule:
-    """``rule`` with another coarse start (for the benchmarks)."""
-    return replace(rule, start=start)
-
-
-def rates(points: list[Point]) -> np.ndarray[Any, Any]:
-    """The measured rates of ``points``."""
-    return np.array([p.rate for p in points])

@@ -98,22 +98,32 @@ def words(design: Balance, step: Step, status: str, where: str = "") -> list[str
     return [head + line for line in lines]
 
 
-def _bracket_words(design: Balance, step: Step) -> list[str]:
-    """A whole number: the two values either side, and which is nearer the target."""
-    assert step.bracket is not None
-    a, b = step.bracket
+def _nearness(design: Balance, a: Point, b: Point) -> str:
+    """Which of two values is nearer the target, or that they are about equally near.
+
+    About equally near when the difference of their distances is within its own 95%
+    interval (the two rates' binomial noise).
+    """
     g, goal = design.s.share, pct(design.s.share)
     offs = [100 * abs(p.rate - g) for p in (a, b)]
     spread = Z95 * 100 * math.sqrt(sum(p.rate * (1 - p.rate) / p.n for p in (a, b)))
     if abs(offs[0] - offs[1]) < spread:
-        near = f"the two are about equally near {goal} ({offs[0]:.1f} and {offs[1]:.1f} points off)"
-    else:
-        p, off = (a, offs[0]) if offs[0] < offs[1] else (b, offs[1])
-        near = f"{value(design, p.x)} is nearer {goal} ({off:.1f} points off)"
+        return f"the two are about equally near {goal} ({offs[0]:.1f} and {offs[1]:.1f} points off)"
+    p, off = (a, offs[0]) if offs[0] < offs[1] else (b, offs[1])
+    where = "above" if p.rate > g else "below"
+    return f"{value(design, p.x)} is nearer {goal} ({off:.1f} points {where})"
+
+
+def _bracket_words(design: Balance, step: Step) -> list[str]:
+    """A whole number: the two values either side, and which is nearer the target."""
+    assert step.bracket is not None
+    a, b = step.bracket
     return [
         f"{design.s.side} win {rate_ci(a)} of {_of(design)} with {design.first_label} = "
-        f"{value(design, a.x)}, {rate_ci(b)} with {value(design, b.x)}: {near}.",
-        f"the fitted response crosses {goal} at {crossing_text(design, step)} (95% interval).",
+        f"{value(design, a.x)}, {rate_ci(b)} with {value(design, b.x)}: "
+        f"{_nearness(design, a, b)}.",
+        f"the fitted response crosses {pct(design.s.share)} at {crossing_text(design, step)} "
+        "(95% interval).",
     ]
 
 
@@ -121,16 +131,13 @@ def _jump_words(design: Balance, step: Step) -> list[str]:
     """No value reaches the target: the win rate jumps across it between two values."""
     assert step.bracket is not None
     a, b = step.bracket
-    near = step.nearest or min((a, b), key=lambda p: abs(p.rate - design.s.share))
     goal = pct(design.s.share)
-    side = "above" if near.rate > design.s.share else "below"
     return [
         f"no value of {design.first_label} makes {design.s.side} win {goal} of {_of(design)} "
         f"(+-{100 * design.s.tolerance:.1f} points): with {value(design, a.x)} they win "
         f"{rate_ci(a)}, with {value(design, b.x)} {rate_ci(b)}; the win rate jumps across "
         f"{goal} between them.",
-        f"the nearest is {value(design, near.x)}, {100 * abs(near.rate - design.s.share):.1f} "
-        f"points {side} {goal}.",
+        f"{_nearness(design, a, b)}.",
     ]
 
 

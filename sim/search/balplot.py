@@ -65,9 +65,12 @@ def _fit(ax: Any, step: Step, color: str, lo: float, hi: float, whole: bool) -> 
     if fit is None:
         return
     xs = np.linspace(lo, hi, 300)
-    band = fit.band(xs)
-    ax.fill_between(xs, band[0], band[1], color=color, alpha=0.15, lw=0)
-    ax.plot(xs, fit.share(xs), color=color, lw=1.5)
+    if whole:  # the answer is the measured numbers either side; the curve only guided them
+        ax.plot(xs, fit.share(xs), color=color, lw=1, ls="--", label="fitted response (a guide)")
+    else:
+        band = fit.band(xs)
+        ax.fill_between(xs, band[0], band[1], color=color, alpha=0.15, lw=0)
+        ax.plot(xs, fit.share(xs), color=color, lw=1.5, label="fitted response, 95% band")
     if c is None or not c.bounded or step.status not in ("answered", "search"):
         return
     ax.axvspan(c.lo, c.hi, color=color, alpha=0.12, lw=0)

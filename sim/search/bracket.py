@@ -12,8 +12,10 @@ successes among those counted), :func:`next_step` says what the search does next
 3. **Whole numbers**: a gap in the bracket is filled at the fitted crossing's neighbours
    (or its middle); once the bracket is two adjacent values, both are fought until their
    Wilson intervals are within the tolerance. The answer is the two values, and the one
-   nearer the target; when neither is within the tolerance (a jump such as 42.6% to 1.0%)
-   the status is ``unreached``.
+   nearer the target. When neither reaches it (the nearer's measured rate is further than
+   the tolerance from the target: the rate jumps across it from one number to the next,
+   like 42.6% to 1.0%) the status is ``unreached``; decided at once when both values'
+   intervals are clear of the target's band, one above it and one below.
 4. **Real numbers**: the fitted crossing (:mod:`sim.search.glm`) with its 95% Fieller
    interval; the next battles go either side of the crossing, half an interval away, as many
    as the interval needs to shrink to the tolerance (at most twice what it already has).
@@ -232,11 +234,13 @@ def _whole(
         else:
             inside = {math.floor((a.x + b.x) / 2)}
         return Step("search", tuple((float(x), rule.start) for x in sorted(inside)))
+    nearer = min(pair, key=lambda p: (abs(p.rate - rule.target), p.x))
+    if {_band(rule, a), _band(rule, b)} == {"above", "below"}:
+        return Step("unreached", nearest=nearer)  # both clearly off: no need to be precise
     more = [(p.x, needed(rule, p)) for p in pair]
     if any(m for _, m in more):
         return Step("search", tuple((x, m) for x, m in more if m))
-    nearer = min(pair, key=lambda p: (abs(p.rate - rule.target), p.x))
-    reached = _band(rule, nearer) == "in"
+    reached = abs(nearer.rate - rule.target) <= rule.tolerance
     return Step("answered" if reached else "unreached", nearest=nearer)
 
 

@@ -29,7 +29,7 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
-from sim.dataset import records, store
+from sim.dataset import records
 from sim.errors import SimError
 from sim.experiment.resume import listed_run_ids
 from sim.experiment.runner import (
@@ -174,7 +174,7 @@ class _Loop:
                     raise _diverged(self.root, b)
                 return history
             batch = self._batch(b, planned, history)
-            entry = _entry(batch, planned, self._point_ids(batch, planned))
+            entry = _entry(batch, planned)
             if recorded is None:
                 entries.append(entry)
                 jr.write_journal(self.root, self.journal)
@@ -237,9 +237,6 @@ class _Loop:
             self.manifest["point_overrides"].append(list(sets))
         return self.keys[sets]
 
-    def _point_ids(self, batch: Batch, planned: Planned) -> list[int]:
-        return [int(v["point"]) for v in batch.values]
-
     def _read(self, history: History, batch: Batch, entry: dict[str, Any]) -> History:
         """The history with the batch's battles read back from its ``runs`` parts."""
         names = {f"runs/part-{cid:06d}.parquet" for cid, _ in batch.chunks()}
@@ -255,9 +252,10 @@ class _Loop:
         return History((*history.batches, entry), both, points, history.budget)
 
 
-def _entry(batch: Batch, planned: Planned, points: list[int]) -> dict[str, Any]:
+def _entry(batch: Batch, planned: Planned) -> dict[str, Any]:
     """The journal's entry of a batch (what a resume must plan again)."""
     chunks = batch.chunks()
+    points = [int(v["point"]) for v in batch.values]
     return {
         "batch": batch.index,
         "stage": planned.stage,
@@ -290,13 +288,3 @@ def summary_line(search: Search, r: SearchResult, executor: str, workers: int) -
         f"({rate:.0f}/s, {executor}, {workers} worker{'s' if workers != 1 else ''}); "
         f"{r.spent:,} of at most {search.budget:,} fought in all"
     )
-
-
-def dataset_line(root: Path, manifest_parts: int) -> str:
-    """Where the dataset is."""
-    return f"dataset: {root}/ ({manifest_parts:,} battles; sim analyze {root} prints this again)"
-
-
-def locked_manifest(root: Path) -> dict[str, Any]:
-    """The dataset's checked manifest (for the summary after the search)."""
-    return store.open_manifest(root)[0]

@@ -12,7 +12,7 @@ missing chunks are fought.
 ``status``, ``exit``, ``lines`` (the answer in words), ``tables`` (each ``{title,
 headers, rows}``), ``charts`` (each ``{file, title}``, PNG files in ``DIR/search/``) and
 ``data`` (the figures, for programs). ``sim analyze`` and the HTML report read it
-(:mod:`sim.analysis.answer`) without knowing the design. Both files are written
+(:attr:`sim.analysis.Dataset.answer`) without knowing the design. Both files are written
 atomically.
 """
 

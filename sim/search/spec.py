@@ -143,7 +143,7 @@ def parse_search(text: str, source: str) -> Search:
     model.check_labels(doc.get("labels", {}), [p.name for p in params], bad)
     paths = sorted({path for p in params for v in p.checked() for path in p.paths(v)})
     overrides = model.base_overrides(sets, paths, scenario_path, scenario_text)
-    if issues:
+    if not params or not scenario_text:
         raise ScenarioError(issues)
     search = Search(
         name=name,
@@ -162,9 +162,9 @@ def parse_search(text: str, source: str) -> Search:
         settings=settings,
         labels=tuple((str(k), str(v)) for k, v in (doc.get("labels") or {}).items()),
     )
-    found = check_values(search, locate, len(overrides) - len(sets))
-    if found:
-        raise ScenarioError(found)
+    issues += check_values(search, locate, len(overrides) - len(sets))  # all problems at once
+    if issues:
+        raise ScenarioError(sorted(issues, key=lambda i: i.line or 0))
     return search
 
 

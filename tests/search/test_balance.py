@@ -120,6 +120,12 @@ def test_sim_analyze_prints_the_answer_again_and_replay_fights_a_run_again(folde
     said = swept.split("\n\n", 1)[1].rsplit("\n\n(sim analyze", 1)[0]
     assert analyzed.startswith(said)
     assert "Outcomes: win rates" in analyzed
+    report = folder / "report.html"
+    assert main(["analyze", str(out), "--report", str(report)]) == 0
+    capsys.readouterr()
+    page = report.read_text()
+    assert "<h2>Answer (balance search)</h2>" in page
+    assert page.count("data:image/png") == 4  # the answer's chart, then win, length, losses
     last = len(runs_of(out)) - 1
     assert main(["replay", str(out), "--run", str(last)]) == 0
     assert f"run {last} replays exactly" in capsys.readouterr().out

@@ -127,3 +127,11 @@ def test_sweep_exits_2_on_a_bad_search_and_writes_nothing(folder, capsys):
     err = capsys.readouterr().err
     assert f"{path}:6: target.side: no side 'aa'" in err
     assert not out.exists()
+
+
+def test_the_experiment_reader_sends_a_search_to_sim_sweep(folder):
+    from sim.experiment.model import load_experiment
+
+    with pytest.raises(ScenarioError) as err:
+        load_experiment(write(folder, "b.yaml", BALANCE))
+    assert "design 'balance' is a search: sim sweep runs it" in str(err.value)
