@@ -4,7 +4,8 @@ For every scenario in ``scenarios/``: the ``sim run --format json`` text and the
 ``sim run --events`` text for seeds 0..4, and every table row (events included) over
 seeds 0..19; the two scenarios statted for every system (mirror, skirmish_all_rules) under
 each of the four. For every experiment in ``experiments/``: the rows of the first two
-replicates of every design point, with their real run ids and seeds, as the sweep writes them.
+replicates of every design point, with their real run ids and seeds, as the sweep writes them
+(a search, ``design: balance`` or ``optimize``: of every point of its first batch).
 
 A refactor leaves these digests unchanged. A behaviour change regenerates them in its own
 commit, which says why::
@@ -90,6 +91,49 @@ def experiment_digest(path: Path) -> str:
     return _sha(rows)
 
 
+def search_digest(path: Path) -> str:
+    """sha256 of the rows of the first REPLICATES runs of every point of a search's first batch."""
+    from sim.run import fight, run_rows
+    from sim.scenario import parse_scenario
+    from sim.search import load_search
+    from sim.search.batch import Batch
+    from sim.search.core import History
+    from sim.search.designs import KINDS
+    from sim.search.driver import fields
+    from sim.search.outcomes import empty
+
+    search = load_search(path)
+    design = KINDS[search.design].make(search)
+    cols = [*search.parameters, *(f.name for f in design.columns())]
+    planned = design.plan(History((), empty(cols, search.sides), (), search.budget), None)
+    batch = Batch(
+        search.scenario_text,
+        search.scenario_path,
+        search.tables,
+        search.seed,
+        0,
+        0,
+        0,
+        1,
+        planned.replicates,
+        tuple(tuple(search.overrides_of(pt)) for pt in planned.points),
+        tuple({p.name: p.column(pt[p.name]) for p in search.params} for pt in planned.points),
+        tuple(fields(search, design)),
+        planned.shared,
+    )
+    rows, start = [], 0
+    for point, reps in enumerate(planned.replicates):
+        sc = parse_scenario(
+            search.scenario_text, search.scenario_path, batch.point_overrides(point)
+        )
+        for run_id in range(start, start + min(REPLICATES, reps)):
+            seed = batch.run_seed(run_id)
+            got = run_rows(fight(sc, seed=seed), run_id, seed, batch.param_values(point))
+            rows.append({t: got[t] for t in search.tables})
+        start += reps
+    return _sha(rows)
+
+
 def compute() -> dict[str, Any]:
     """Every golden digest, recomputed with today's code."""
     out: dict[str, Any] = {"scenarios": {}, "systems": {}, "experiments": {}}
@@ -99,8 +143,11 @@ def compute() -> dict[str, Any]:
         for system in SYSTEMS:
             path = ROOT / "scenarios" / f"{name}.yaml"
             out["systems"][f"{name}@{system}"] = table_digest(path, (f"rules.system={system}",))
+    from sim.search import is_search
+
     for path in sorted((ROOT / "experiments").glob("*.yaml")):
-        out["experiments"][path.stem] = experiment_digest(path)
+        digest = search_digest if is_search(path) else experiment_digest
+        out["experiments"][path.stem] = digest(path)
     return out
 
 
