@@ -60,7 +60,7 @@ from sim.errors import SimError, did_you_mean
 from sim.experiment import designs
 from sim.experiment.designs import DESIGNS, MAX_POINTS
 from sim.scenario import Issue, ScenarioError, read_yaml
-from sim.scenario.reader import read_text_file
+from sim.scenario.reader import bad_text, read_text_file, show
 
 SEEDS = ("independent", "shared")
 SEARCHES = ("balance", "optimize")
@@ -375,6 +375,9 @@ def read_scenario_key(doc: Mapping[str, Any], source: str, bad: Any) -> tuple[st
     scen = doc.get("scenario")
     if not isinstance(scen, str) or not scen:
         bad("scenario", "the base scenario's path is required")
+        return "", ""
+    if problem := bad_text(scen, allow_breaks=False):  # a path is one line, as its message
+        bad("scenario", f"the path {show(scen)} {problem}")
         return "", ""
     sp = (Path(source).parent / scen) if not Path(scen).is_absolute() else Path(scen)
     if not sp.is_file():

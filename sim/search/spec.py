@@ -98,7 +98,8 @@ def is_search(path: str | os.PathLike[str]) -> bool:
         doc, _ = read_yaml(read_text_file(path), str(path))
     except (OSError, UnicodeDecodeError, SimError):
         return False
-    return isinstance(doc, dict) and doc.get("design") in KINDS
+    design = doc.get("design") if isinstance(doc, dict) else None
+    return isinstance(design, str) and design in KINDS
 
 
 def load_search(path: str | os.PathLike[str]) -> Search:

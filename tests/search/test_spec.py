@@ -1,11 +1,13 @@
 """A search's experiment file is checked before the first battle, every problem located."""
 
 import pytest
+from hypothesis import given
 
 from sim.cli import main
 from sim.scenario import ScenarioError
 from sim.search import is_search, load_search
 from tests.search.helpers import DUEL, MIRROR, write
+from tests.test_fuzz_cli import FUZZ, assert_clean, mutated, run
 
 BALANCE = """\
 name: b
@@ -135,3 +137,28 @@ def test_the_experiment_reader_sends_a_search_to_sim_sweep(folder):
     with pytest.raises(ScenarioError) as err:
         load_experiment(write(folder, "b.yaml", BALANCE))
     assert "design 'balance' is a search: sim sweep runs it" in str(err.value)
+
+
+# ------------------------------------------------------------------ hostile search files
+
+
+@FUZZ
+@given(mutated(BALANCE))
+def test_hostile_balance_files_end_in_a_located_error(tmp_path_factory, data):
+    folder = tmp_path_factory.mktemp("fuzz")
+    write(folder, "mirror.yaml", MIRROR)
+    path = folder / "b.yaml"
+    path.write_bytes(data)
+    code, err = run("validate", path)
+    assert_clean(code, err, path)
+
+
+@FUZZ
+@given(mutated(OPTIMIZE))
+def test_hostile_optimize_files_end_in_a_located_error(tmp_path_factory, data):
+    folder = tmp_path_factory.mktemp("fuzz")
+    write(folder, "duel.yaml", DUEL)
+    path = folder / "o.yaml"
+    path.write_bytes(data)
+    code, err = run("validate", path)
+    assert_clean(code, err, path)
