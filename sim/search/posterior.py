@@ -13,9 +13,11 @@ its uncertainty, the observed table's sampling error and the simulation's added 
 - a share observed as ``k_obs`` of ``n_obs``: beta-binomial, ``k_obs ~ BetaBinomial(n_obs,
   k + 1/2, n - k + 1/2)``: the binomial chance of ``k_obs`` averaged over what the cell's
   share may be after ``k`` of ``n`` simulated (Jeffreys);
-- a mean: normal, ``obs ~ N(mean, s**2 / n_obs + s**2 / n)``, with ``s`` the spread of one
-  battle's value (the row's ``STAT.sd`` if given for the observed part; the simulated
-  spread, pooled across cells a little, :data:`POOL`, otherwise).
+- a mean: Student's t, ``obs ~ mean + t(n - 1) * sqrt(s**2 / n_obs + s**2 / n)``, with
+  ``s`` the spread of one battle's value (the row's ``STAT.sd`` if given, for the observed
+  part; else the simulated spread, shrunk a little to the row's, :data:`POOL`): the
+  predictive of a mean of ``n_obs`` battles from a sample of ``n`` whose spread is itself
+  estimated.
 
 Statistics and rows count as independent. The posterior of the cells is the likelihood
 times the uniform prior, normalised; each unknown's marginal, its 95% interval, and the
@@ -42,7 +44,7 @@ MAX_WHOLE = 41
 MAX_CELLS = 4000
 """The most cells a grid may have."""
 POOL = 4.0
-"""Pseudo-battles of the row's pooled spread added to a cell's own (a small shrinkage)."""
+"""Pseudo-battles of the row's spread added to a cell's own (a small shrinkage)."""
 FLOOR = 1e-4
 """The smallest variance of a mean (a cell whose battles all gave the same value)."""
 
@@ -169,14 +171,24 @@ def simulated(
 
 
 def spread(sims: Sims, stat: str, row: int) -> np.ndarray[Any, Any]:
-    """Each cell's variance of one battle's ``stat`` in ``row``, a little pooled (POOL)."""
+    """Each cell's variance of one battle's ``stat`` in ``row``, shrunk a little to the row's.
+
+    The row's is the variance of every battle fought at it, whatever the cell; it counts as
+    :data:`POOL` battles more, so a cell whose few battles all gave one value (a rare
+    outcome not yet seen) is not taken for one that never varies.
+    """
     n, s1, s2 = sims.n[stat][:, row], sims.sum[stat][:, row], sims.ss[stat][:, row]
     with np.errstate(invalid="ignore", divide="ignore"):
         own = np.where(n > 0, s2 - s1 * s1 / np.maximum(n, 1), 0.0)
-        free = np.maximum(n - 1, 0)
-        pooled = own.sum() / free.sum() if free.sum() > 0 else 0.0
-        var = (own + POOL * pooled) / (free + POOL)
-    return np.maximum(np.nan_to_num(var, nan=pooled), FLOOR)
+        total = n.sum()
+        whole = (s2.sum() - s1.sum() ** 2 / total) / (total - 1) if total > 1 else 0.0
+        var = (own + POOL * whole) / (np.maximum(n - 1, 0) + POOL)
+    return np.maximum(np.nan_to_num(var, nan=whole), FLOOR)
+
+
+def df(sims: Sims, stat: str, row: int) -> np.ndarray[Any, Any]:
+    """The degrees of freedom of each cell's spread (its battles less one, and POOL)."""
+    return np.asarray(np.maximum(sims.n[stat][:, row] - 1, 0) + POOL, dtype=float)
 
 
 def observed_n(sims: Sims, stat: Stat, row: Row, r: int) -> np.ndarray[Any, Any]:
@@ -223,7 +235,8 @@ def _term(sims: Sims, s: Stat, row: Row, r: int, obs: float) -> np.ndarray[Any, 
     var_obs = (given * given if given is not None else var) / np.maximum(n_obs, 1)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = sims.sum[s.name][:, r] / n
-        out = st.norm.logpdf(obs, mean, np.sqrt(var_obs + var / np.maximum(n, 1)))
+        scale = np.sqrt(var_obs + var / np.maximum(n, 1))
+        out = st.t.logpdf(obs, df(sims, s.name, r), mean, scale)
     missing = n == 0
     if missing.any():  # no battle of the cell counts: as badly as the worst cell that has one
         worst = np.min(out[~missing]) if (~missing).any() else 0.0
@@ -358,7 +371,8 @@ def predictive(
                 var_obs = (given * given if given is not None else var) / np.maximum(n_obs, 1)
                 with np.errstate(invalid="ignore", divide="ignore"):
                     mean = np.where(n > 0, total / np.maximum(n, 1), np.nan)
-                rep = rng.normal(mean, np.sqrt(var_obs + var / np.maximum(n, 1)))
+                scale = np.sqrt(var_obs + var / np.maximum(n, 1))
+                rep = mean + scale * rng.standard_t(df(sims, s.name, r)[picks])
             rep = rep[~np.isnan(rep)]
             if not len(rep):
                 continue

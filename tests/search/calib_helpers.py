@@ -73,3 +73,54 @@ def observe(
         for row in rows:
             w.writerow({k: row.get(k, "") for k in w.fieldnames})
     return path
+
+
+HILD_HD = "sides.guards.fighters[0].hit_dice"
+BANDITS = "sides.bandits.fighters[0].count"
+RECOVERY = {"battle.morale": "all", HILD_HD: 6}
+"""The true settings of the recovery tests: morale on, and the guards' leader at 6 HD."""
+
+
+def experiment(
+    folder: Path,
+    observed: Path,
+    parameters: str,
+    budget: int = 20_000,
+    seed: int = 1,
+    extra: str = "",
+    scenario: Path = AMBUSH,
+) -> Path:
+    """Write a calibration of ``observed`` over ``parameters`` (YAML lines); its path."""
+    text = (
+        f"name: recovery\nscenario: {scenario}\ndesign: calibrate\nparameters:\n{parameters}"
+        f"observed: {observed.name}\nbudget: {budget}\nseed: {seed}\n{extra}"
+    )
+    path = folder / f"calibrate-{seed}.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def recover(
+    folder: Path, battles: int, seed: int, workers: int = 1, extra: str = ""
+) -> dict[str, Any]:
+    """Observe the truth with ``battles`` per row (seed ``seed``), calibrate it; the answer."""
+    from sim.search import load_search, run_search
+
+    folder.mkdir(parents=True, exist_ok=True)
+    table = observe(
+        folder,
+        RECOVERY,
+        {BANDITS: [2, 3, 4, 5, 6]},
+        battles,
+        seed=10_000 + seed,
+        name=f"observed-{seed}.csv",
+        workers=workers,
+    )
+    params = f"  battle.morale: {{choices: [all, none]}}\n  {HILD_HD}: {{low: 3, high: 9}}\n"
+    exp = experiment(folder, table, params, seed=seed, extra=extra)
+    executor = "processes" if workers > 1 else "serial"
+    result = run_search(
+        load_search(exp), folder / f"out-{seed}", workers=workers, executor=executor, progress=False
+    )
+    assert result.answer is not None
+    return result.answer
