@@ -69,6 +69,7 @@ def render(ds: analysis.Dataset, s: analysis.Summary) -> str:
     sections = [
         f"<h1>{html.escape(str(name))}</h1>",
         f'<p class="meta">{meta}</p>',
+        *_answer_sections(ds),
         f"<p>Grouped by: <b>{html.escape(by)}</b>. Win and draw rates carry 95% Wilson "
         "score intervals; battle length (rounds) a 95% t interval of the mean; the shares of "
         "fighters in the aftermath and campaign tables a 95% cluster bootstrap by run. "
@@ -94,6 +95,30 @@ def render(ds: analysis.Dataset, s: analysis.Summary) -> str:
         f"<body>{''.join(sections)}"
         f'<p class="meta">sim analyze, sim {__version__}</p></body></html>\n'
     )
+
+
+def _answer_sections(ds: analysis.Dataset) -> list[str]:
+    """A search's answer (``search/answer.json``), as ``sim analyze`` prints it, charts inline.
+
+    Read from the dataset folder, whatever the design: the report knows no search.
+    """
+    answer = ds.answer
+    if answer is None:
+        return []
+    out = [f"<h2>Answer: {html.escape(str(answer.get('design', 'search')))}</h2>"]
+    out += [f"<p>{html.escape(str(line))}</p>" for line in answer.get("lines", [])]
+    for table in answer.get("tables", []):
+        out += [
+            f"<h3>{html.escape(str(table['title']))}</h3>",
+            html_table(table["headers"], table["rows"], keys=1),
+        ]
+    for chart in answer.get("charts", []):
+        path = ds.root / str(chart["file"])
+        if path.is_file():
+            data = base64.b64encode(path.read_bytes()).decode("ascii")
+            alt = html.escape(str(chart.get("title") or chart["file"]))
+            out.append(f'<img alt="{alt}" src="data:image/png;base64,{data}">')
+    return out
 
 
 def _aftermath_sections(ds: analysis.Dataset, s: analysis.Summary) -> list[str]:

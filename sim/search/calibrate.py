@@ -150,6 +150,9 @@ def check(search: Search) -> list[Issue]:
         return list(table.issues)
     if not table.rows:
         return []
+    missing = _missing(search, table)
+    if missing:
+        return missing
     exp = Experiment(
         name=search.name,
         path=table.source,
@@ -174,6 +177,27 @@ def check(search: Search) -> list[Issue]:
         column = rest.lstrip(".")
         where = f"{ROW}[{k}].{column}" if table.inline else column
         out.append(Issue(issue.source, issue.line, where, issue.message))
+    return out
+
+
+def _missing(search: Search, table: obs.Observed) -> list[Issue]:
+    """A setting column whose path names nothing in the scenario: once, at the header."""
+    from sim.experiment.checks import _missing_step
+
+    base, _ = read_yaml(search.scenario_text, search.scenario_path)
+    if not isinstance(base, dict):
+        return []
+    out = []
+    for path in table.paths:
+        message = _missing_step(base, path)
+        if message is None:
+            continue
+        if table.inline:
+            _, locate = read_yaml(search.text, search.path)
+            where = f"{ROW}[0].{path}"
+            out.append(Issue(search.path, locate(where), where, message))
+        else:
+            out.append(Issue(table.source, table.header, path, message))
     return out
 
 

@@ -110,6 +110,8 @@ class Observed:
     paths: tuple[str, ...]
     inline: bool
     issues: tuple[Issue, ...] = ()
+    header: int | None = None
+    """A CSV file's header line."""
 
 
 def read(spec: Any, source: str | None, sides: Sequence[str], bad: Bad) -> Observed:
@@ -166,7 +168,13 @@ def _from_csv(name: str, source: str | None, sides: Sequence[str], bad: Bad) -> 
         cells, where, str(path), sides, inline=False, bad=bad, header=(header, lines[0][0])
     )
     return Observed(
-        table.source, table.rows, table.stats, table.paths, False, (*issues, *table.issues)
+        table.source,
+        table.rows,
+        table.stats,
+        table.paths,
+        False,
+        (*issues, *table.issues),
+        lines[0][0],
     )
 
 
