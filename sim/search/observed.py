@@ -24,6 +24,8 @@ A column is one of:
   ``loser_out`` as observed; else the simulated one);
 - ``label``: the row's name in the answer (default: its number).
 
+In a CSV file, a line whose first cell starts with ``#`` is a comment.
+
 Problems are located where the row is: ``observed.csv:4: wins.pirates: ...``.
 """
 
@@ -148,7 +150,11 @@ def _from_csv(name: str, source: str | None, sides: Sequence[str], bad: Bad) -> 
         bad("observed", f"cannot read the observed table {path}: {err}")
         return Observed(str(path), (), (), (), False)
     reader = csv.reader(io.StringIO(text))
-    lines = [(reader.line_num, r) for r in reader if any(c.strip() for c in r)]
+    lines = [
+        (reader.line_num, r)
+        for r in reader
+        if any(c.strip() for c in r) and not r[0].lstrip().startswith("#")
+    ]
     if len(lines) < 2:
         bad("observed", f"{path}: expected a header line and one row or more")
         return Observed(str(path), (), (), (), False)
