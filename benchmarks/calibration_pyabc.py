@@ -54,7 +54,7 @@ def main() -> None:
     except ImportError:
         print("pyabc is not installed: pip install pyabc (in a scratch environment)")
         return
-    np.random.seed(1)  # noqa: NPY002: pyabc draws from the global state; this makes it repeat
+    np.random.seed(1)  # noqa: NPY002  (pyabc draws from the global state)
     rng = np.random.default_rng(2)
     observed = table({"morale": 1, "hd": 3}, np.random.default_rng(1))
 
