@@ -73,11 +73,19 @@ def answer(design: Calibrate, history: History) -> Answer:
     sims, weights = design.fit(history)
     grid, table = design.grid, design.table
     ok = int(sims.ok.sum())
-    head = (
-        f"calibrate: {len(grid.params)} unknown{'s' if len(grid.params) > 1 else ''} on a "
-        f"grid of {grid.size} cells, {len(table.rows)} observed rows, "
-        f"{len(table.stats)} statistics; {history.spent:,} battles in {len(history.batches)} "
-        "batches"
+
+    def count(n: int, word: str, many: str) -> str:
+        return f"{n:,} {word if n == 1 else many}"
+
+    size = [
+        count(len(grid.params), "unknown", "unknowns"),
+        f"on a grid of {count(grid.size, 'cell', 'cells')}",
+        count(len(table.rows), "observed row", "observed rows"),
+        count(len(table.stats), "statistic", "statistics"),
+    ]
+    spent = f"{count(history.spent, 'battle', 'battles')} in "
+    head = f"calibrate: {size[0]} {size[1]}, {size[2]}, {size[3]}; {spent}" + count(
+        len(history.batches), "batch", "batches"
     )
     if not ok:
         return Answer("unanswered", 1, [head, "no battle finished: no answer."])

@@ -54,7 +54,7 @@ def _marginal(ax: Any, design: Calibrate, weights: Any, i: int, iv: post.Interva
     inside = [_inside(p, v, iv) for v in values]
     colors = [COLORS[0] if a else "#b8cde0" for a in inside]
     ax.bar(x, mass, color=colors)
-    ax.set_xticks(x, _ticks(p, values), rotation=45 if len(values) > 6 else 0, fontsize="small")
+    ax.set_xticks(x, _ticks(p, values), rotation=45 if len(values) > 10 else 0, fontsize="small")
     ax.set_xlabel(design.search.label(p.name))
     ax.set_ylabel("posterior")
 

@@ -47,6 +47,8 @@ from sim.scenario.reader import read_text_file
 
 SHARES = ("draws",)
 MEANS = ("rounds", "loser_out")
+FRACTIONS = ("loser_out",)
+"""Means of a share of a side's fighters: 0..1, or a percentage."""
 SIZES = ("battles", "decisive")
 MAX_ROWS = 1000
 MAX_FILE = 1024 * 1024
@@ -291,7 +293,7 @@ def _row(
     for name, stat in known.items():
         if cells.get(name) is None:
             continue
-        read_value = _share if stat.kind == "share" else _mean
+        read_value = _share if stat.kind == "share" or name in FRACTIONS else _mean
         v = read_value(cells[name], name, problem)
         if v is None:
             ok = False

@@ -115,3 +115,9 @@ def test_analyze_and_the_report_give_the_answer(
     ds = load(done.out)
     page = report.render(ds, summarize(ds))
     assert "Answer: calibrate" in page and page.count("data:image/png") >= 2
+
+
+@pytest.mark.slow
+def test_two_workers_give_the_answer_one_gives(folder: Path, done: Any) -> None:
+    both = calibrate(folder, "processes", workers=2, executor="processes")
+    assert both.answer["data"] == done.answer["data"]
