@@ -150,9 +150,6 @@ def check(search: Search) -> list[Issue]:
         return list(table.issues)
     if not table.rows:
         return []
-    missing = _missing(search, table)
-    if missing:
-        return missing
     exp = Experiment(
         name=search.name,
         path=table.source,
@@ -169,36 +166,35 @@ def check(search: Search) -> list[Issue]:
         design="list",
     )
     locate = _locator(search, table)
-    out = []
+    out: list[Issue] = []
     for issue in check_design(exp, locate, 0):
         if not issue.path.startswith("points["):
             continue  # the set: entries or the scenario: the search's own checks say
         k, _, rest = issue.path[len("points[") :].partition("]")
         column = rest.lstrip(".")
+        missing = _missing(search, table, column)
+        if missing is not None:
+            if all(i.message != missing.message for i in out):
+                out.append(missing)
+            continue
         where = f"{ROW}[{k}].{column}" if table.inline else column
         out.append(Issue(issue.source, issue.line, where, issue.message))
     return out
 
 
-def _missing(search: Search, table: obs.Observed) -> list[Issue]:
-    """A setting column whose path names nothing in the scenario: once, at the header."""
+def _missing(search: Search, table: obs.Observed, path: str) -> Issue | None:
+    """A setting's path that names nothing in the scenario (where the rows failed): once."""
     from sim.experiment.checks import _missing_step
 
     base, _ = read_yaml(search.scenario_text, search.scenario_path)
-    if not isinstance(base, dict):
-        return []
-    out = []
-    for path in table.paths:
-        message = _missing_step(base, path)
-        if message is None:
-            continue
-        if table.inline:
-            _, locate = read_yaml(search.text, search.path)
-            where = f"{ROW}[0].{path}"
-            out.append(Issue(search.path, locate(where), where, message))
-        else:
-            out.append(Issue(table.source, table.header, path, message))
-    return out
+    message = _missing_step(base, path) if isinstance(base, dict) and path else None
+    if message is None:
+        return None
+    if table.inline:
+        _, locate = read_yaml(search.text, search.path)
+        where = f"{ROW}[0].{path}"
+        return Issue(search.path, locate(where), where, message)
+    return Issue(table.source, table.header, path, message)
 
 
 def _locator(search: Search, table: obs.Observed) -> Any:

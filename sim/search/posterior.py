@@ -34,7 +34,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats as st
 
 from sim.search.observed import Observed, Row, Stat
 from sim.search.space import Param
@@ -224,6 +223,8 @@ def loglik(sims: Sims, table: Observed) -> np.ndarray[Any, Any]:
 
 def _term(sims: Sims, s: Stat, row: Row, r: int, obs: float) -> np.ndarray[Any, Any]:
     """One statistic's log-likelihood in one row, per cell."""
+    from scipy import stats as st  # here: a search's file is read without it
+
     n_obs = observed_n(sims, s, row, r)
     n = sims.n[s.name][:, r]
     if s.kind == "share":

@@ -121,3 +121,20 @@ def test_analyze_and_the_report_give_the_answer(
 def test_two_workers_give_the_answer_one_gives(folder: Path, done: Any) -> None:
     both = calibrate(folder, "processes", workers=2, executor="processes")
     assert both.answer["data"] == done.answer["data"]
+
+
+def test_a_real_unknown_gets_an_interval_inside_its_range(tmp_path: Path) -> None:
+    firefight = Path(__file__).resolve().parents[2] / "scenarios" / "firefight.yaml"
+    path = tmp_path / "real.yaml"
+    path.write_text(
+        f"name: real\nscenario: {firefight}\ndesign: calibrate\nparameters:\n"
+        "  rules.options.incapacitate_serious: {low: 0.25, high: 1.0}\n"
+        "levels: 3\nstart: 3\nratio: 0.25\nbudget: 400\nseed: 4\nobserved:\n"
+        "  - {max_rounds: 4, battles: 16, wins.security: 50%, rounds: 3}\n",
+        encoding="utf-8",
+    )
+    result = run_search(load_search(path), tmp_path / "out", progress=False)
+    (unknown,) = result.answer["data"]["parameters"]
+    assert unknown["kind"] == "real" and unknown["values"] == [0.25, 0.625, 1.0]
+    assert 0.25 <= unknown["lo"] <= unknown["fitted"] <= unknown["hi"] <= 1.0
+    assert sum(unknown["posterior"]) == pytest.approx(1.0)
