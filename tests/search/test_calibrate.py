@@ -138,3 +138,11 @@ def test_a_real_unknown_gets_an_interval_inside_its_range(tmp_path: Path) -> Non
     assert unknown["kind"] == "real" and unknown["values"] == [0.25, 0.625, 1.0]
     assert 0.25 <= unknown["lo"] <= unknown["fitted"] <= unknown["hi"] <= 1.0
     assert sum(unknown["posterior"]) == pytest.approx(1.0)
+
+
+def test_a_budget_spent_before_the_plausible_cells_are_fought_says_so(folder: Path) -> None:
+    text = (folder / "calibrate-3.yaml").read_text().replace("budget: 2000", "budget: 90")
+    (folder / "short.yaml").write_text(text)
+    short = run_search(load_search(folder / "short.yaml"), folder / "short", progress=False)
+    assert short.spent == 90 and short.answer["status"] == "answered"
+    assert any("the budget ran out before" in line for line in short.answer["lines"])
