@@ -98,20 +98,27 @@ def render(ds: analysis.Dataset, s: analysis.Summary) -> str:
 
 
 def _answer_sections(ds: analysis.Dataset) -> list[str]:
-    """A search's answer (its words, tables and charts), first; none for a sweep."""
+    """A search's answer (``search/answer.json``), as ``sim analyze`` prints it, charts inline.
+
+    Read from the dataset folder, whatever the design: the report knows no search. Only
+    charts inside the dataset's ``search/`` folder are embedded.
+    """
     answer = ds.answer
     if answer is None:
         return []
     out = [f"<h2>Answer ({html.escape(str(answer.get('design', 'search')))} search)</h2>"]
     out += [f"<p>{html.escape(str(line))}</p>" for line in answer.get("lines", [])]
     for table in answer.get("tables", []):
-        out.append(f"<h3>{html.escape(str(table['title']))}</h3>")
-        out.append(html_table(table["headers"], table["rows"], keys=1))
+        out += [
+            f"<h3>{html.escape(str(table['title']))}</h3>",
+            html_table(table["headers"], table["rows"], keys=1),
+        ]
+    folder = (ds.root / "search").resolve()
     for chart in answer.get("charts", []):
-        path = ds.root / str(chart["file"])
-        if path.is_file() and path.parent.name == "search":
+        path = (ds.root / str(chart["file"])).resolve()
+        if path.is_file() and path.parent == folder:
             data = base64.b64encode(path.read_bytes()).decode("ascii")
-            alt = html.escape(str(chart.get("title", chart["file"])))
+            alt = html.escape(str(chart.get("title") or chart["file"]))
             out.append(f'<img alt="{alt}" src="data:image/png;base64,{data}">')
     return out
 

@@ -6,6 +6,11 @@ returns its parameters and settings, and a ``make`` that gives the planner
 (:class:`sim.search.core.Design`) of a checked :class:`~sim.search.spec.Search`. A new
 design is a module with those two functions and one entry in :data:`KINDS`; the driver,
 the dataset, the journal, resume, progress and ``sim analyze`` need nothing more.
+
+A design that reads files beside the experiment (calibrate's observed table) sets
+``source``: its ``read`` then also gets the experiment file's path. ``check``, if set, gives
+the design's own problems of a checked search, each located in whatever file it is in; they
+are reported before the scenario is checked at the parameters' values.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sim.search import balance, optimize
+from sim.search import balance, calibrate, optimize
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,10 +31,21 @@ class Kind:
     budget: int
     read: Callable[..., tuple[list[Any], Any]]
     make: Callable[[Any], Any]
+    source: bool = False
+    check: Callable[[Any], list[Any]] | None = None
 
 
 KINDS: dict[str, Kind] = {
     "balance": Kind("balance", balance.KEYS, balance.BUDGET, balance.read, balance.make),
     "optimize": Kind("optimize", optimize.KEYS, optimize.BUDGET, optimize.read, optimize.make),
+    "calibrate": Kind(
+        "calibrate",
+        calibrate.KEYS,
+        calibrate.BUDGET,
+        calibrate.read,
+        calibrate.make,
+        source=True,
+        check=calibrate.check,
+    ),
 }
 """Every search design by the name an experiment file's ``design:`` gives."""

@@ -1,8 +1,8 @@
 """A search's experiment file: the keys every experiment has, and its design's own.
 
 A search is an experiment file whose ``design`` is one of :data:`sim.search.designs.KINDS`
-(``balance``, ``optimize``). It shares ``name``, ``description``, ``scenario``, ``set``,
-``seed``, ``tables``, ``chunk`` and ``labels`` with every experiment
+(``balance``, ``optimize``, ``calibrate``). It shares ``name``, ``description``,
+``scenario``, ``set``, ``seed``, ``tables``, ``chunk`` and ``labels`` with every experiment
 (:mod:`sim.experiment.model`), and adds ``budget`` (the most battles it may fight) and its
 design's keys. Everything is checked before the first battle, each problem located in the
 file (``file:line: path: message``, exit code 2): the design's keys, the parameters, the
@@ -140,7 +140,7 @@ def parse_search(text: str, source: str) -> Search:
         None if doc.get("chunk") is None else model.whole(doc["chunk"], "chunk", 1, 100_000, bad)
     )
     sides = _sides(scenario_text, scenario_path, sets)
-    params, settings = kind.read(doc, sides, budget, bad)
+    params, settings = kind.read(doc, sides, budget, bad, *((source,) if kind.source else ()))
     model.check_labels(doc.get("labels", {}), [p.name for p in params], bad)
     paths = sorted({path for p in params for v in p.checked() for path in p.paths(v)})
     overrides = model.base_overrides(sets, paths, scenario_path, scenario_text)
@@ -163,9 +163,12 @@ def parse_search(text: str, source: str) -> Search:
         settings=settings,
         labels=tuple((str(k), str(v)) for k, v in (doc.get("labels") or {}).items()),
     )
-    issues += check_values(search, locate, len(overrides) - len(sets))  # all problems at once
+    # all problems at once: the design's own (calibrate's observed table, in its own file),
+    # or else the scenario's at the parameters' values
+    found = kind.check(search) if kind.check is not None else []
+    issues += found or check_values(search, locate, len(overrides) - len(sets))
     if issues:
-        raise ScenarioError(sorted(issues, key=lambda i: i.line or 0))
+        raise ScenarioError(sorted(issues, key=lambda i: (i.source != source, i.line or 0)))
     return search
 
 
