@@ -133,7 +133,7 @@ def fight_grid(work: Path, case: str, per: int, workers: int) -> dict[str, Any]:
     import yaml
 
     from sim import analysis
-    from sim.experiment.model import load_experiment
+    from sim.experiment.load import load_experiment
     from sim.experiment.runner import sweep
 
     c = CASES[case]

@@ -13,6 +13,8 @@ class Progress:
     A plain line's rate and ETA count from the first chunk done, so the workers' start
     (seconds of imports, before any run ends) does not make the ETA of a short sweep read
     minutes; the first line says how long the first chunk took, the last the sweep's rate.
+    The bar likewise: a bar of the start-up until the first chunk is done, then the bar
+    of the runs, whose rate and ETA count from there.
     """
 
     def __init__(self, total: int, initial: int, stream: Any = None) -> None:
@@ -23,24 +25,34 @@ class Progress:
         self.last_line = 0.0
         self.bar = None
         if getattr(self.stream, "isatty", lambda: False)():
-            from tqdm import tqdm
+            self.bar = self._bar(initial, "starting", leave=False)
 
-            self.bar = tqdm(
-                total=total,
-                initial=initial,
-                unit="run",
-                file=self.stream,
-                smoothing=0.1,
-                dynamic_ncols=True,
-            )
+    def _bar(self, initial: int, desc: str | None = None, leave: bool = True) -> Any:
+        from tqdm import tqdm
+
+        return tqdm(
+            total=self.total,
+            initial=initial,
+            desc=desc,
+            unit="run",
+            file=self.stream,
+            smoothing=0.1,
+            dynamic_ncols=True,
+            leave=leave,
+        )
 
     def update(self, n: int) -> None:
         """Count ``n`` more runs done."""
         self.count += n
-        if self.bar is not None:
-            self.bar.update(n)
-            return
         now = time.monotonic()
+        if self.bar is not None:
+            if self.since is None:  # the first chunk: the workers have started
+                self.since = (now, self.count)
+                self.bar.close()
+                self.bar = self._bar(self.count)
+            else:
+                self.bar.update(n)
+            return
         share = 100 * self.count / max(self.total, 1)
         done = f"progress: {self.count}/{self.total} runs ({share:.0f}%)"
         if self.count >= self.total:  # the last line: the whole sweep's rate

@@ -24,6 +24,7 @@ import concurrent.futures as cf
 import contextlib
 import os
 import sys
+import threading
 import time
 import traceback
 from collections import Counter
@@ -36,11 +37,12 @@ from typing import Any, Protocol
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from sim import files
 from sim.dataset import records, store
 from sim.errors import SimError
 from sim.experiment.model import Experiment
 from sim.experiment.progress import Progress
-from sim.experiment.resume import has_content, prepare
+from sim.experiment.resume import check_folder, chunk_metadata, prepare
 
 EXECUTORS = ("serial", "processes", "dask")
 
@@ -152,16 +154,34 @@ def run_chunk(exp: RunPlan, out: str, chunk: int, start: int, stop: int) -> Chun
                 records.error_row(run_id, seed, params, f"{type(err).__name__}: {text}{place}")
             )
             winners["(error)"] += 1
-    root = Path(out)
+    parts = _write_chunk(exp, Path(out), chunk, rows, fields)
+    parts[f"runs/part-{chunk:06d}.parquet"].update(first=start, stop=stop)
+    return ChunkResult(chunk, stop - start, failed, dict(winners), parts)
+
+
+def _write_chunk(
+    exp: RunPlan,
+    root: Path,
+    chunk: int,
+    rows: dict[str, list[dict[str, Any]]],
+    fields: list[Any],
+) -> dict[str, dict[str, Any]]:
+    """Write a chunk's parts, its ``runs`` part last (the chunk is done); their records.
+
+    The ``runs`` part's metadata says how many rows each table got (for a rebuild's check).
+    """
     part = f"{chunk:06d}"
     parts: dict[str, dict[str, Any]] = {}
-    for table in (*(t for t in exp.tables if t != "runs"), "runs"):  # runs last: chunk done
+    counts = chunk_metadata({t: len(rows[t]) for t in exp.tables})
+    for table in (*(t for t in exp.tables if t != "runs"), "runs"):
         _stop_if_orphaned()  # a worker whose sweep died writes nothing more
-        path = records.write_part(root, table, rows[table], part, fields if table == "runs" else ())
+        runs = table == "runs"
+        path = records.write_part(
+            root, table, rows[table], part, fields if runs else (), counts if runs else None
+        )
         if path is not None:
             parts[f"{table}/{path.name}"] = store.part_record(path, len(rows[table]))
-    parts[f"runs/part-{part}.parquet"].update(first=start, stop=stop)
-    return ChunkResult(chunk, stop - start, failed, dict(winners), parts)
+    return parts
 
 
 _PARENT: int | None = None
@@ -188,7 +208,6 @@ def _worker_init(parent: int) -> None:
     checks it before every run and every part it writes.
     """
     import signal
-    import threading
 
     global _PARENT
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -219,7 +238,6 @@ def _sigint_ignored() -> Iterator[None]:
     Ctrl-C into a KeyboardInterrupt, not even while it is still starting up.
     """
     import signal
-    import threading
 
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -231,24 +249,44 @@ def _sigint_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, old)
 
 
+_ACTIVE: list[threading.Event] = []
+"""The event of the outermost :func:`interrupts` block now running (nested blocks share it)."""
+
+
 @contextlib.contextmanager
-def sigterm_as_ctrl_c() -> Iterator[None]:
-    """In the main thread, SIGTERM stops the block as Ctrl-C does (a KeyboardInterrupt)."""
+def interrupts() -> Iterator[threading.Event]:
+    """In the main thread, Ctrl-C and SIGTERM stop the block (a KeyboardInterrupt).
+
+    Each also sets the event yielded, which the block checks after every chunk: Python
+    drops a KeyboardInterrupt raised inside a weak reference's callback (Mesa's agents have
+    them), and the sweep must stop all the same. A block inside another (a search's batch
+    inside the search) shares the outer block's handlers and event.
+    """
     import signal
-    import threading
 
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield threading.Event()
         return
+    if _ACTIVE:
+        yield _ACTIVE[-1]
+        return
+    stop = threading.Event()
 
     def interrupt(signum: int, frame: Any) -> None:
+        stop.set()
         raise KeyboardInterrupt
 
-    old = signal.signal(signal.SIGTERM, interrupt)
+    old_term = signal.signal(signal.SIGTERM, interrupt)
+    ctrl_c = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    old_int = signal.signal(signal.SIGINT, interrupt) if ctrl_c else None
+    _ACTIVE.append(stop)
     try:
-        yield
+        yield stop
     finally:
-        signal.signal(signal.SIGTERM, old)
+        _ACTIVE.pop()
+        signal.signal(signal.SIGTERM, old_term)
+        if old_int is not None:
+            signal.signal(signal.SIGINT, old_int)
 
 
 def open_pool(
@@ -332,7 +370,7 @@ def sweep(
     """
     root = Path(out)
     check_run_options(executor, workers, limit)
-    with claimed(root, lambda: None if rebuild_manifest else prepare(exp, root, resume)):
+    with claimed(root, lambda: check_folder(exp, root, resume, rebuild_manifest)):
         return _locked_sweep(
             exp,
             root,
@@ -358,18 +396,18 @@ def check_run_options(executor: str, workers: int, limit: int | None = None) -> 
 
 
 @contextlib.contextmanager
-def claimed(root: Path, refuse_stray: Callable[[], object]) -> Iterator[None]:
+def claimed(root: Path, check: Callable[[], object]) -> Iterator[None]:
     """Hold the dataset folder ``root`` (made if need be, and locked) for the block.
 
-    A folder that holds something but no manifest is first shown to ``refuse_stray``,
-    which raises to refuse it (naming what is there) and writes nothing. A folder made
-    here is removed again if the block ends before a manifest was written, so a refused
-    or failed start leaves nothing behind.
+    An existing folder is first shown to ``check``, which raises to refuse it (a link
+    where sim's names belong, a lock or a manifest not sim's, a folder of other files;
+    :func:`~sim.experiment.resume.check_folder`) and writes nothing. A folder made here
+    is removed again if the block ends before a manifest was written, so a refused or
+    failed start leaves nothing behind.
     """
     if root.exists() and not root.is_dir():
         raise SimError(f"{root}: is a file, not a folder; choose another --out")
-    if has_content(root) and not (root / "manifest.json").exists():
-        refuse_stray()
+    check()  # reads only: a folder this run may not write in is refused untouched
     try:
         root.mkdir(parents=True)
         created = True  # by this run: removed again if it ends before a manifest
@@ -377,14 +415,17 @@ def claimed(root: Path, refuse_stray: Callable[[], object]) -> Iterator[None]:
         created = False
     except OSError as err:
         raise SimError(f"{root}: cannot make the folder: {err.strerror or err}") from None
+    lock_made = not files.is_link(root / store.LOCK_NAME) and not (root / store.LOCK_NAME).exists()
     with store.locked(root):  # only the holder may remove what it made
         try:
             yield
         finally:
-            if created and not (root / "manifest.json").exists():
-                (root / store.LOCK_NAME).unlink(missing_ok=True)
-                with contextlib.suppress(OSError):
-                    root.rmdir()  # nothing was made: leave nothing behind
+            if not (root / "manifest.json").exists():  # refused, or nothing was made
+                if lock_made:
+                    files.remove(root / store.LOCK_NAME, root)
+                if created:
+                    with contextlib.suppress(OSError):
+                        root.rmdir()  # leave nothing behind
 
 
 def _locked_sweep(
@@ -482,10 +523,11 @@ def run_chunks(
     ledger = _Ledger(root, result, bar, close_bar)
     futures: list[cf.Future[ChunkResult]] = []
     try:
-        with sigterm_as_ctrl_c():
+        with interrupts() as stop:
             try:
                 if pool is None:
                     for cid, ids in todo:
+                        _unless(stop)
                         ledger.book(run_chunk(plan, str(root), cid, ids.start, ids.stop))
                 else:
                     with _sigint_ignored():  # workers spawned now inherit it: no tracebacks
@@ -494,6 +536,7 @@ def run_chunks(
                             for cid, ids in todo
                         ]
                     for fut in cf.as_completed(futures):
+                        _unless(stop)
                         ledger.book(fut.result())
             except KeyboardInterrupt:
                 result.interrupted = True
@@ -510,6 +553,12 @@ def run_chunks(
                 ) from None
     finally:
         ledger.finish(futures)
+
+
+def _unless(stop: threading.Event) -> None:
+    """Stop as Ctrl-C does if an interrupt came (even one Python dropped on the way)."""
+    if stop.is_set():
+        raise KeyboardInterrupt
 
 
 def summary(exp: Experiment, r: SweepResult, executor: str, workers: int) -> str:

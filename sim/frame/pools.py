@@ -5,7 +5,8 @@ With ``battle.large_scale: pools`` a faction's pool has its members' average HD 
 their leaders rolled once; each turn is one maneuver (an attack or leader killing); each HD
 a faction loses is one member taken out, chosen by the other side; a faction at 0 HD is
 scattered. The default large scale (factions taking turns one member at a time) is the
-frame's own (:meth:`sim.battle.battle.Battle.take_turns`).
+frame's own (:meth:`sim.frame.turns.TurnFrame.take_turns`); the battle runs a round of pools
+instead (:meth:`sim.battle.Battle.take_turns`).
 """
 
 from __future__ import annotations
@@ -13,15 +14,16 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from sim.frame.morale import flee
 from sim.rules import wargame
 from sim.rules.common import Status
-from sim.systems.common import flee
 
 if TYPE_CHECKING:
-    from sim.battle.battle import Battle, SideState
+    from sim.frame.sides import SideState
+    from sim.frame.turns import TurnFrame
 
 
-def pools_round(b: Battle) -> None:
+def pools_round(b: TurnFrame) -> None:
     """Large-scale War Game: the sides take turns in the order rolled once (RULES.md 1.6).
 
     A faction with no active member takes no action (its fleeing members still run).
@@ -51,7 +53,7 @@ def faction_weapon(s: SideState) -> str:
     return counts.most_common(1)[0][0] if counts else "plain"
 
 
-def faction_turn(b: Battle, s: SideState, e: SideState) -> None:
+def faction_turn(b: TurnFrame, s: SideState, e: SideState) -> None:
     """One maneuver of faction ``s`` against faction ``e``.
 
     Leader killing, an environmental factor (:func:`faction_factor`) or an attack.
@@ -107,7 +109,7 @@ def faction_turn(b: Battle, s: SideState, e: SideState) -> None:
     check_scattered(b, e)
 
 
-def faction_factor(b: Battle, s: SideState, e: SideState) -> bool:
+def faction_factor(b: TurnFrame, s: SideState, e: SideState) -> bool:
     """Faction ``s`` invokes a factor on faction ``e`` if its tactic wants; True if done.
 
     "Environmental factors can be used by factions" [S]. A hazard (tactic ``hazard``) is
@@ -152,7 +154,7 @@ def faction_factor(b: Battle, s: SideState, e: SideState) -> bool:
     return False
 
 
-def casualties(b: Battle, s: SideState, n: int, chooser: SideState) -> None:
+def casualties(b: TurnFrame, s: SideState, n: int, chooser: SideState) -> None:
     """``n`` HD a faction lost: one member each taken out, chosen by ``chooser`` [S]."""
     out = Status.DEAD if b.frame.finish == "kill" else Status.INCAPACITATED
     with b.together():  # the casualties of one blow fall together; morale looks after
@@ -167,7 +169,7 @@ def casualties(b: Battle, s: SideState, n: int, chooser: SideState) -> None:
             b.set_status(victim, out)
 
 
-def check_scattered(b: Battle, s: SideState) -> None:
+def check_scattered(b: TurnFrame, s: SideState) -> None:
     """A faction at 0 HD: its leader is out, the rest scattered (RULES.md 1.12)."""
     if s.pool is None or not wargame.is_scattered(s.pool) or b.ended:
         return

@@ -31,14 +31,14 @@ import pyarrow as pa
 
 from sim.dataset import records
 from sim.errors import SimError
-from sim.experiment.resume import listed_run_ids
+from sim.experiment.resume import check_names, has_content, listed_run_ids
 from sim.experiment.runner import (
     SweepResult,
     check_run_options,
     claimed,
+    interrupts,
     open_pool,
     run_chunks,
-    sigterm_as_ctrl_c,
 )
 from sim.search import journal as jr
 from sim.search import outcomes
@@ -81,7 +81,7 @@ def run_search(
     """
     check_run_options(executor, workers)
     root = Path(out)
-    with claimed(root, lambda: _refuse(root)):
+    with claimed(root, lambda: _check_folder(root)):
         pool, close = open_pool(executor, workers, scheduler)
         try:
             manifest, journal, notes = jr.prepare(search, root, resume, force)
@@ -93,7 +93,11 @@ def run_search(
     return result
 
 
-def _refuse(root: Path) -> None:
+def _check_folder(root: Path) -> None:
+    """Refuse, reading only, a folder a search may not write in (as a sweep's)."""
+    check_names(root, (jr.FOLDER,))
+    if not has_content(root) or (root / "manifest.json").exists():
+        return
     parts = len(list(root.glob("*/part-*.parquet")))
     what = f"it holds {parts} parts" if parts else "it is not a dataset"
     raise SimError(f"{root}: {what} (no manifest.json); choose another --out")
@@ -142,7 +146,7 @@ class _Loop:
         start = time.monotonic()
         history = self._empty()
         try:
-            with sigterm_as_ctrl_c():
+            with interrupts():
                 history = self._batches(history, done, bar, result)
                 if not result.interrupted:
                     answer = self.design.answer(history)

@@ -12,8 +12,8 @@ missing chunks are fought.
 ``status``, ``exit``, ``lines`` (the answer in words), ``tables`` (each ``{title,
 headers, rows}``), ``charts`` (each ``{file, title}``, PNG files in ``DIR/search/``) and
 ``data`` (the figures, for programs). ``sim analyze`` and the HTML report read it
-(:attr:`sim.analysis.Dataset.answer`) without knowing the design. Both files are written
-atomically.
+(:attr:`sim.analysis.Dataset.answer`) without knowing the design. Both files, and the
+charts, are written whole and inside the dataset folder only (:func:`sim.files.write_file`).
 """
 
 from __future__ import annotations
@@ -22,9 +22,16 @@ import json
 from pathlib import Path
 from typing import Any
 
+from sim import files
 from sim.dataset import records, store
 from sim.errors import SimError
-from sim.experiment.resume import check_code, drop_damaged, existing_manifest
+from sim.experiment.resume import (
+    check_code,
+    check_schema,
+    drop_damaged,
+    existing_manifest,
+    killed_part,
+)
 from sim.search.core import Answer
 from sim.search.spec import Search
 
@@ -34,6 +41,8 @@ ANSWER = "answer.json"
 
 
 def _read(path: Path) -> dict[str, Any] | None:
+    if files.is_link(path):
+        raise files.link_error(path)
     if not path.is_file():
         return None
     try:
@@ -47,9 +56,9 @@ def _read(path: Path) -> dict[str, Any] | None:
     return data
 
 
-def _write(path: Path, data: dict[str, Any]) -> None:
+def _write(root: Path, name: str, data: dict[str, Any]) -> None:
     text = json.dumps(data, indent=1, sort_keys=True, default=_plain) + "\n"
-    records.atomic_write_bytes(path, text.encode("utf-8"))
+    files.write_file(root / FOLDER / name, text.encode("utf-8"), replace=True, within=root)
 
 
 def _plain(value: Any) -> Any:
@@ -65,8 +74,8 @@ def read_journal(root: Path) -> dict[str, Any] | None:
 
 
 def write_journal(root: Path, journal: dict[str, Any]) -> None:
-    """Write the journal atomically."""
-    _write(root / FOLDER / JOURNAL, journal)
+    """Write the journal, whole."""
+    _write(root, JOURNAL, journal)
 
 
 def read_answer(root: Path) -> dict[str, Any] | None:
@@ -76,11 +85,11 @@ def read_answer(root: Path) -> dict[str, Any] | None:
 
 def write_answer(root: Path, design: str, answer: Answer) -> dict[str, Any]:
     """Draw the answer's charts into ``DIR/search/`` and write ``answer.json``; its data."""
-    from sim.analysis.plots import save_png
+    from sim.analysis.plots import png_bytes
 
     charts = []
     for name, fig in answer.charts:
-        save_png(fig, root / FOLDER / name)
+        files.write_file(root / FOLDER / name, png_bytes(fig), replace=True, within=root)
         title = fig.axes[0].get_title() if fig.axes else name
         charts.append({"file": f"{FOLDER}/{name}", "title": title})
     data = {
@@ -92,7 +101,7 @@ def write_answer(root: Path, design: str, answer: Answer) -> dict[str, Any]:
         "charts": charts,
         "data": answer.data,
     }
-    _write(root / FOLDER / ANSWER, data)
+    _write(root, ANSWER, data)
     return data
 
 
@@ -161,10 +170,10 @@ def prepare(
             f"{root}: already holds this search, unfinished ({fought} battles fought); use "
             "--resume to finish it, or choose another --out"
         )
+    check_schema(root, manifest)
     changed = check_code(root, manifest, force, notes) or changed
-    for table in search.tables:  # parts whose writer was killed
-        for tmp in (root / table).glob(".part-*.tmp"):
-            tmp.unlink(missing_ok=True)
+    for table in search.tables:  # parts whose writer was killed (never through a link)
+        files.remove_matching(root / table, root, killed_part)
     extra = store.unlisted(root, manifest["parts"], search.tables)
     if extra:
         notes.append(f"{len(extra)} files the manifest does not list are fought again or ignored")

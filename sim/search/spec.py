@@ -3,7 +3,7 @@
 A search is an experiment file whose ``design`` is one of :data:`sim.search.designs.KINDS`
 (``balance``, ``optimize``, ``calibrate``). It shares ``name``, ``description``,
 ``scenario``, ``set``, ``seed``, ``tables``, ``chunk`` and ``labels`` with every experiment
-(:mod:`sim.experiment.model`), and adds ``budget`` (the most battles it may fight) and its
+(:mod:`sim.experiment.load`), and adds ``budget`` (the most battles it may fight) and its
 design's keys. Everything is checked before the first battle, each problem located in the
 file (``file:line: path: message``, exit code 2): the design's keys, the parameters, the
 sides named, and the scenario at every value of every parameter (its ends, or every
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.errors import SimError, did_you_mean
-from sim.experiment import model
+from sim.experiment import load
 from sim.experiment.checks import check_design
 from sim.experiment.model import MAX_FILE, MAX_RUNS, Experiment
 from sim.scenario import Issue, ScenarioError, read_yaml
@@ -130,20 +130,18 @@ def parse_search(text: str, source: str) -> Search:
                 known
             )
             bad(str(key), f"unknown key {key!r}{hint}")
-    name = model.read_name(doc.get("name"), Path(source).name, bad)
-    scenario_path, scenario_text = model.read_scenario_key(doc, source, bad)
-    sets = model.read_sets(doc.get("set") or [], bad)
-    seed = model.whole(doc.get("seed", 0), "seed", 0, 2**63 - 1, bad) or 0
-    budget = model.whole(doc.get("budget", kind.budget), "budget", 1, MAX_RUNS, bad) or 1
-    tables = model.read_tables(doc.get("tables", ["runs"]), bad)
-    chunk = (
-        None if doc.get("chunk") is None else model.whole(doc["chunk"], "chunk", 1, 100_000, bad)
-    )
+    name = load.read_name(doc.get("name"), Path(source).name, bad)
+    scenario_path, scenario_text = load.read_scenario_key(doc, source, bad)
+    sets = load.read_sets(doc.get("set") or [], bad)
+    seed = load.whole(doc.get("seed", 0), "seed", 0, 2**63 - 1, bad) or 0
+    budget = load.whole(doc.get("budget", kind.budget), "budget", 1, MAX_RUNS, bad) or 1
+    tables = load.read_tables(doc.get("tables", ["runs"]), bad)
+    chunk = None if doc.get("chunk") is None else load.whole(doc["chunk"], "chunk", 1, 100_000, bad)
     sides = _sides(scenario_text, scenario_path, sets)
     params, settings = kind.read(doc, sides, budget, bad, *((source,) if kind.source else ()))
-    model.check_labels(doc.get("labels", {}), [p.name for p in params], bad)
+    load.check_labels(doc.get("labels", {}), [p.name for p in params], bad)
     paths = sorted({path for p in params for v in p.checked() for path in p.paths(v)})
-    overrides = model.base_overrides(sets, paths, scenario_path, scenario_text)
+    overrides = load.base_overrides(sets, paths, scenario_path, scenario_text)
     if not params or not scenario_text:
         raise ScenarioError(issues)
     search = Search(

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from sim import files
 from sim.search.space import Param
 
 STUDY = "search"
@@ -173,6 +174,10 @@ class StudyDB:
         """When it was last written (``time.monotonic``)."""
 
     def _open(self, finished: int) -> None:
+        root = self.path.parent.parent
+        for path in (self.path.parent, self.path):  # SQLite would follow a link out of root
+            if files.is_link(path):
+                raise files.link_error(path)
         with quiet() as optuna:
             url = f"sqlite:///{self.path.resolve()}"
             held = -1
@@ -182,7 +187,7 @@ class StudyDB:
                 except (KeyError, ValueError, optuna.exceptions.OptunaError):
                     held = -1
             if held < 0 or held > finished:
-                self.path.unlink(missing_ok=True)
+                files.remove(self.path, root)
                 held = 0
             self.storage = optuna.storages.RDBStorage(url)
             self.held = held

@@ -17,7 +17,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim.experiment.model import parse_experiment
+from sim.experiment.load import parse_experiment
 from sim.experiment.runner import sweep
 from sim.search import observed as obs
 from sim.search import outcomes

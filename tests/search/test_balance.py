@@ -119,7 +119,7 @@ def test_sim_analyze_prints_the_answer_again_and_replay_fights_a_run_again(folde
     analyzed = capsys.readouterr().out
     said = swept.split("\n\n", 1)[1].rsplit("\n\n(sim analyze", 1)[0]
     assert analyzed.startswith(said)
-    assert "Outcomes: win rates" in analyzed
+    assert "Outcomes: win and draw rates" in analyzed
     report = folder / "report.html"
     assert main(["analyze", str(out), "--report", str(report)]) == 0
     capsys.readouterr()

@@ -132,7 +132,7 @@ def test_sweep_exits_2_on_a_bad_search_and_writes_nothing(folder, capsys):
 
 
 def test_the_experiment_reader_sends_a_search_to_sim_sweep(folder):
-    from sim.experiment.model import load_experiment
+    from sim.experiment.load import load_experiment
 
     with pytest.raises(ScenarioError) as err:
         load_experiment(write(folder, "b.yaml", BALANCE))
