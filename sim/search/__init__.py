@@ -1,6 +1,6 @@
 """Searches: ask the question directly, and the battles go where they answer it.
 
-A sweep (:mod:`sim.experiment`) fights a fixed design; a search decides as it goes. Two
+A sweep (:mod:`sim.experiment`) fights a fixed design; a search decides as it goes. Three
 designs, named by an experiment file's ``design:``:
 
 - ``balance`` (:mod:`sim.search.balance`): the value of one parameter at which a side wins
@@ -8,19 +8,25 @@ designs, named by an experiment file's ``design:``:
   parameter, the balance curve;
 - ``optimize`` (:mod:`sim.search.optimize`): the values of several parameters that are
   best for a side (Optuna), the best checked again against the runner-up with shared
-  seeds; with two objectives, the Pareto front.
+  seeds; with two objectives, the Pareto front;
+- ``calibrate`` (:mod:`sim.search.calibrate`): the scenario's unknowns fitted to a table
+  of observed outcomes, each with its 95% interval, and the predictive check.
 
-Both run through the same frame: :mod:`~sim.search.spec` reads and checks the file,
-:mod:`~sim.search.driver` runs the batches a design plans (:mod:`~sim.search.core`)
-through the experiment runner's pool into a dataset, :mod:`~sim.search.journal` keeps the
-journal a resume follows and the answer ``sim analyze`` prints again. A new design plugs in
-through :mod:`~sim.search.designs`.
+All run through the same frame: :mod:`~sim.search.load` reads and checks the file
+(:mod:`~sim.search.spec`), :mod:`~sim.search.driver` runs the batches a design plans
+(:mod:`~sim.search.core`) through the experiment runner's pool into a dataset,
+:mod:`~sim.search.journal` keeps the journal a resume follows and writes the answer
+(``search/answer.json`` and its charts), which ``sim analyze`` and the HTML report read
+from the folder without importing this package. A new design plugs in through
+:mod:`~sim.search.designs`.
 
-May import: ``sim.experiment``, ``sim.analysis`` and everything below them; nothing
-below imports it (only the command line, above it).
+May import: ``sim.experiment``, ``sim.run``, ``sim.dataset``, ``sim.scenario`` and
+everything below them (the ground floor's ``sim.intervals`` and ``sim.charts`` too);
+nothing of the analysis above it, which reads its answer as a file.
 """
 
 from sim.search.driver import SearchResult, run_search
-from sim.search.spec import Search, is_search, load_search, parse_search
+from sim.search.load import is_search, load_search, parse_search
+from sim.search.spec import Search
 
 __all__ = ["Search", "SearchResult", "is_search", "load_search", "parse_search", "run_search"]

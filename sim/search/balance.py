@@ -32,7 +32,7 @@ import pyarrow as pa
 from sim.errors import did_you_mean
 from sim.search import bracket
 from sim.search.bracket import Point, Rule, Step
-from sim.search.core import Answer, History, Planned
+from sim.search.core import History, Planned
 from sim.search.glm import LINKS
 from sim.search.space import Param, read_param
 from sim.search.spec import Bad, Search
@@ -172,7 +172,11 @@ def _rule(
 
 
 class Balance:
-    """The balance design (:class:`sim.search.core.Design`)."""
+    """A balance search's planner: the values fought, each group's next step, the next batch.
+
+    The design the driver runs is :class:`sim.search.balance_answer.BalanceDesign`, which
+    adds the progress line and the answer (:class:`sim.search.core.Design`).
+    """
 
     def __init__(self, search: Search) -> None:
         self.search = search
@@ -254,23 +258,6 @@ class Balance:
         stage = "coarse" if not history.batches else "refine"
         return Planned(tuple(points), tuple(reps), stage=stage)
 
-    def progress(self, history: History) -> str:
-        """The estimate so far (of the first group, and how many groups are done)."""
-        from sim.search.balance_answer import estimate
-
-        steps = self.steps(history)
-        done = sum(1 for _, s, _ in steps if s.status != "search")
-        line = estimate(self, steps[0][1])
-        if len(steps) > 1:
-            line = f"{done} of {len(steps)} values of {self.second_label} done; first: {line}"
-        return line
-
-    def answer(self, history: History) -> Answer:
-        """The answer (:mod:`sim.search.balance_answer`)."""
-        from sim.search.balance_answer import answer
-
-        return answer(self, history)
-
     def finished_batch(self, history: History, root: Any) -> None:
         """Nothing to keep beyond the journal."""
 
@@ -292,8 +279,3 @@ def _within(runs: tuple[tuple[float, int], ...], left: int) -> list[tuple[float,
         return list(runs)
     cut = [(x, int(n * left / total)) for x, n in runs]
     return [(x, n) for x, n in cut if n >= 1]
-
-
-def make(search: Search) -> Balance:
-    """The balance design of ``search``."""
-    return Balance(search)

@@ -9,15 +9,14 @@ there) is said to be unreached, with the nearest values, and no crossing is made
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sim.search import balplot
+from sim.search.balance import Balance
 from sim.search.bracket import Point, Step
 from sim.search.core import Answer, History
 from sim.search.glm import Z95
-
-if TYPE_CHECKING:
-    from sim.search.balance import Balance
+from sim.search.spec import Search
 
 EXIT = {"answered": 0, "flat": 0, "edge": 0, "unreached": 1, "jump": 1}
 
@@ -292,3 +291,25 @@ def _curve_table(design: Balance, steps: list[tuple[Any, Step, int]]) -> dict[st
         rows.append([design.second.shown(g), status, found, str(spent)])
     headers = [design.second_label, "status", f"{design.first_label} [95% CI]", "battles"]
     return {"title": "Balance curve", "headers": headers, "rows": rows}
+
+
+class BalanceDesign(Balance):
+    """The balance design the driver runs (:class:`sim.search.core.Design`)."""
+
+    def progress(self, history: History) -> str:
+        """The estimate so far (of the first group, and how many groups are done)."""
+        steps = self.steps(history)
+        done = sum(1 for _, s, _ in steps if s.status != "search")
+        line = estimate(self, steps[0][1])
+        if len(steps) > 1:
+            line = f"{done} of {len(steps)} values of {self.second_label} done; first: {line}"
+        return line
+
+    def answer(self, history: History) -> Answer:
+        """The answer (:func:`answer`)."""
+        return answer(self, history)
+
+
+def make(search: Search) -> BalanceDesign:
+    """The balance design of ``search``."""
+    return BalanceDesign(search)

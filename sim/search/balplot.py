@@ -5,18 +5,17 @@ Drawn without pyplot (headless), in the analysis charts' colours.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from matplotlib.figure import Figure
 
-from sim.analysis.plots import COLORS
+from sim.charts import COLORS, literal
+from sim.search.balance import Balance
 from sim.search.bracket import Step
 
-if TYPE_CHECKING:
-    from sim.search.balance import Balance
 
-
+@literal
 def response(design: Balance, steps: list[tuple[Any, Step, int]]) -> Figure:
     """Each search's measured points (95% Wilson intervals), fitted response and crossing."""
     fig = Figure(figsize=(9, 5.5), layout="constrained")
@@ -85,6 +84,7 @@ def _fit(ax: Any, step: Step, color: str, lo: float, hi: float, whole: bool) -> 
     )
 
 
+@literal
 def curve(design: Balance, steps: list[tuple[Any, Step, int]]) -> Figure:
     """The balance curve: for each value of the second parameter, the first's balance."""
     assert design.second is not None

@@ -43,7 +43,7 @@ import pyarrow as pa
 from sim.scenario import Issue, read_yaml
 from sim.search import observed as obs
 from sim.search import posterior as post
-from sim.search.core import Answer, History, Planned
+from sim.search.core import History, Planned
 from sim.search.space import Param, read_param
 from sim.search.spec import Bad, Search
 
@@ -218,7 +218,11 @@ def _locator(search: Search, table: obs.Observed) -> Any:
 
 
 class Calibrate:
-    """The calibrate design (:class:`sim.search.core.Design`)."""
+    """A calibration's planner: the posterior so far, the cells still plausible, the next batch.
+
+    The design the driver runs is :class:`sim.search.calibrate_answer.CalibrateDesign`,
+    which adds the answer (:class:`sim.search.core.Design`).
+    """
 
     def __init__(self, search: Search) -> None:
         self.search = search
@@ -291,12 +295,6 @@ class Calibrate:
             f"(posterior {weights[keep[0]]:.2f})"
         )
 
-    def answer(self, history: History) -> Answer:
-        """The answer (:mod:`sim.search.calibrate_answer`)."""
-        from sim.search.calibrate_answer import answer
-
-        return answer(self, history)
-
     def finished_batch(self, history: History, root: Any) -> None:
         """Nothing to keep beyond the journal."""
 
@@ -311,8 +309,3 @@ def _within(todo: list[tuple[int, int, int]], left: int) -> list[tuple[int, int,
         out.append((c, r, n))
         spent += n
     return out
-
-
-def make(search: Search) -> Calibrate:
-    """The calibrate design of ``search``."""
-    return Calibrate(search)

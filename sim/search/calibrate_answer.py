@@ -11,17 +11,16 @@ and names those it fails to reproduce.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from sim.analysis.stats import wilson
+from sim.intervals import wilson
 from sim.search import calplot
 from sim.search import posterior as post
+from sim.search.calibrate import Calibrate
 from sim.search.core import Answer, History
-
-if TYPE_CHECKING:
-    from sim.search.calibrate import Calibrate
+from sim.search.spec import Search
 
 PREDICTIVE_KEY = 0x43414C49
 """The first word of the predictive check's seed key (``SeedSequence(master, (KEY,))``)."""
@@ -256,3 +255,16 @@ def _data(
             for c in checks
         ],
     }
+
+
+class CalibrateDesign(Calibrate):
+    """The calibrate design the driver runs (:class:`sim.search.core.Design`)."""
+
+    def answer(self, history: History) -> Answer:
+        """The answer (:func:`answer`)."""
+        return answer(self, history)
+
+
+def make(search: Search) -> CalibrateDesign:
+    """The calibrate design of ``search``."""
+    return CalibrateDesign(search)

@@ -5,16 +5,14 @@ Drawn without pyplot (headless), in the analysis charts' colours.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from matplotlib.figure import Figure
 
-from sim.analysis.plots import COLORS
+from sim.charts import COLORS, literal
 from sim.search import posterior as post
-
-if TYPE_CHECKING:
-    from sim.search.calibrate import Calibrate
+from sim.search.calibrate import Calibrate
 
 
 def _ticks(p: Any, values: tuple[Any, ...]) -> list[str]:
@@ -23,6 +21,7 @@ def _ticks(p: Any, values: tuple[Any, ...]) -> list[str]:
     return [str(p.shown(v)) for v in values]
 
 
+@literal
 def pairs(design: Calibrate, weights: np.ndarray[Any, Any], ivs: list[post.Interval]) -> Figure:
     """A pairwise plot: each unknown's marginal on the diagonal, each pair's joint below it.
 
@@ -77,6 +76,7 @@ def _joint(ax: Any, design: Calibrate, weights: Any, i: int, j: int) -> None:
     ax.set_ylabel(design.search.label(pj.name))
 
 
+@literal
 def predictive(design: Calibrate, checks: list[post.Check]) -> Figure:
     """Each observed statistic (a dot) beside the fitted model's 95% predictive interval."""
     stats = list(dict.fromkeys(c.stat.name for c in checks))

@@ -4,8 +4,11 @@ A design is a :class:`Kind`: the keys it adds to an experiment file, its default
 ``read`` that checks its keys and parameters (every problem to ``bad``, located) and
 returns its parameters and settings, and a ``make`` that gives the planner
 (:class:`sim.search.core.Design`) of a checked :class:`~sim.search.spec.Search`. A new
-design is a module with those two functions and one entry in :data:`KINDS`; the driver,
-the dataset, the journal, resume, progress and ``sim analyze`` need nothing more.
+design is those two functions and one entry in :data:`KINDS`; the driver, the dataset, the
+journal, resume, progress and ``sim analyze`` need nothing more. Each of the three reads
+its file in its module (:mod:`~sim.search.balance`) and is made whole in its answer's
+(:mod:`~sim.search.balance_answer`: the planner with its progress line and answer), so
+that the answer and its charts import the planner and never the other way round.
 
 A design that reads files beside the experiment (calibrate's observed table) sets
 ``source``: its ``read`` then also gets the experiment file's path. ``check``, if set, gives
@@ -19,7 +22,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sim.search import balance, calibrate, optimize
+from sim.search import (
+    balance,
+    balance_answer,
+    calibrate,
+    calibrate_answer,
+    optimize,
+    optimize_answer,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,14 +46,16 @@ class Kind:
 
 
 KINDS: dict[str, Kind] = {
-    "balance": Kind("balance", balance.KEYS, balance.BUDGET, balance.read, balance.make),
-    "optimize": Kind("optimize", optimize.KEYS, optimize.BUDGET, optimize.read, optimize.make),
+    "balance": Kind("balance", balance.KEYS, balance.BUDGET, balance.read, balance_answer.make),
+    "optimize": Kind(
+        "optimize", optimize.KEYS, optimize.BUDGET, optimize.read, optimize_answer.make
+    ),
     "calibrate": Kind(
         "calibrate",
         calibrate.KEYS,
         calibrate.BUDGET,
         calibrate.read,
-        calibrate.make,
+        calibrate_answer.make,
         source=True,
         check=calibrate.check,
     ),

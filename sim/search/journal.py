@@ -85,7 +85,7 @@ def read_answer(root: Path) -> dict[str, Any] | None:
 
 def write_answer(root: Path, design: str, answer: Answer) -> dict[str, Any]:
     """Draw the answer's charts into ``DIR/search/`` and write ``answer.json``; its data."""
-    from sim.analysis.plots import png_bytes
+    from sim.charts import png_bytes
 
     charts = []
     for name, fig in answer.charts:

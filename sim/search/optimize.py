@@ -41,7 +41,7 @@ import pyarrow as pa
 
 from sim.errors import did_you_mean
 from sim.search import study
-from sim.search.core import Answer, History, Planned
+from sim.search.core import History, Planned
 from sim.search.space import Param, read_param
 from sim.search.spec import Bad, Search
 
@@ -186,7 +186,11 @@ def _objective(spec: Any, where: str, sides: tuple[str, ...], bad: Bad) -> Objec
 
 
 class Optimize:
-    """The optimize design (:class:`sim.search.core.Design`)."""
+    """An optimize search's planner: the trials asked, their scores, the next batch.
+
+    The design the driver runs is :class:`sim.search.optimize_answer.OptimizeDesign`, which
+    adds the progress line and the answer (:class:`sim.search.core.Design`).
+    """
 
     def __init__(self, search: Search) -> None:
         self.search = search
@@ -231,8 +235,6 @@ class Optimize:
             return self._search_batch(history, recorded, asked, count)
         if "confirm" in stages:
             return None
-        from sim.search.optimize_answer import candidates
-
         chosen = candidates(self, history)
         if not chosen:
             return None
@@ -277,18 +279,6 @@ class Optimize:
             note={"trials": notes, "study_attrs": attrs},
         )
 
-    def progress(self, history: History) -> str:
-        """The best point so far (by the mean of its battles), or the confirmation's."""
-        from sim.search.optimize_answer import progress_line
-
-        return progress_line(self, history)
-
-    def answer(self, history: History) -> Answer:
-        """The answer (:mod:`sim.search.optimize_answer`)."""
-        from sim.search.optimize_answer import answer
-
-        return answer(self, history)
-
     def finished_batch(self, history: History, root: Any) -> None:
         """Keep the finished trials in the SQLite study of the dataset folder.
 
@@ -305,6 +295,61 @@ class Optimize:
         self.db.write(trials, self.values(history))
 
 
-def make(search: Search) -> Optimize:
-    """The optimize design of ``search``."""
-    return Optimize(search)
+def scores(design: Optimize, runs: pd.DataFrame) -> pd.DataFrame:
+    """Each battle's objectives (``o0``, ``o1``), its point and its replicate at the point."""
+    frame = pd.DataFrame({f"o{i}": o.values(runs) for i, o in enumerate(design.s.objectives)})
+    frame["point"] = runs["point"].astype(int).to_numpy()
+    frame["replicate"] = frame.groupby("point").cumcount()
+    return frame
+
+
+def searched(design: Optimize, history: History) -> pd.DataFrame:
+    """The search's points: battles and the mean of each objective over every battle."""
+    runs = history.runs[history.runs["trial"].notna()].sort_values("run_id")
+    frame = scores(design, runs)
+    cols = [f"o{i}" for i in range(len(design.s.objectives))]
+    out = frame.groupby("point")[cols].mean()
+    out["battles"] = frame.groupby("point").size()
+    out["trials"] = runs.groupby(runs["point"].astype(int))["trial"].nunique()
+    return out.dropna(subset=cols)
+
+
+def best_first(design: Optimize, table: pd.DataFrame, col: str = "o0") -> pd.DataFrame:
+    """Best first by ``col`` (then more battles, then the earlier point)."""
+    sign = -1.0 if design.s.objectives[0].direction == "maximize" else 1.0
+    keyed = table.assign(_key=sign * table[col], _b=-table["battles"], _p=table.index)
+    return keyed.sort_values(["_key", "_b", "_p"]).drop(columns=["_key", "_b", "_p"])
+
+
+def front(design: Optimize, table: pd.DataFrame) -> list[int]:
+    """The points no other point beats on both objectives (two objectives)."""
+    signs = [1.0 if o.direction == "maximize" else -1.0 for o in design.s.objectives]
+    vals = table[["o0", "o1"]].to_numpy() * np.array(signs)
+    keep = []
+    for i, v in enumerate(vals):
+        beaten = np.any(np.all(vals >= v, axis=1) & np.any(vals > v, axis=1))
+        if not beaten:
+            keep.append(int(table.index[i]))
+    return keep
+
+
+def candidates(design: Optimize, history: History) -> list[int]:
+    """The points the confirmation fights again.
+
+    Distinct points ranked by every battle the search fought at each: with one objective
+    the top ``confirm.top``; with two, the Pareto front, thinned to ``confirm.top`` along
+    the first objective (or filled up with the best of the rest).
+    """
+    table = searched(design, history)
+    if not len(table):
+        return []
+    top = design.s.top
+    if len(design.s.objectives) == 1:
+        return [int(i) for i in best_first(design, table).index[:top]]
+    best = front(design, table)
+    ordered = [int(i) for i in best_first(design, table.loc[best]).index]
+    if len(ordered) > top:
+        picks = np.unique(np.round(np.linspace(0, len(ordered) - 1, top)).astype(int))
+        return [ordered[i] for i in picks]
+    rest = [int(i) for i in best_first(design, table.drop(index=best)).index]
+    return ordered + rest[: top - len(ordered)]

@@ -1,8 +1,7 @@
-"""An optimize search's candidates, progress and answer.
+"""An optimize search's progress and answer.
 
 The candidates for the confirmation are distinct points ranked by every battle the search
-fought at each (with one objective: the top ``confirm.top``; with two: the Pareto front,
-thinned to ``confirm.top`` along the first objective). The answer is read from the
+fought at each (:func:`sim.search.optimize.candidates`). The answer is read from the
 confirmation's battles alone: fought with shared seeds, they give each candidate an
 unbiased estimate and pairs of battles that met the same dice, so the difference between
 the best and the runner-up is a paired one, mean and 95% Student-t interval over the
@@ -12,72 +11,16 @@ replicates both finished.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from sim.analysis.stats import t975, wilson
+from sim.intervals import t975, wilson
 from sim.search import optplot
 from sim.search.core import Answer, History
-
-if TYPE_CHECKING:
-    from sim.search.optimize import Objective, Optimize
-
-
-def scores(design: Optimize, runs: pd.DataFrame) -> pd.DataFrame:
-    """Each battle's objectives (``o0``, ``o1``), its point and its replicate at the point."""
-    frame = pd.DataFrame({f"o{i}": o.values(runs) for i, o in enumerate(design.s.objectives)})
-    frame["point"] = runs["point"].astype(int).to_numpy()
-    frame["replicate"] = frame.groupby("point").cumcount()
-    return frame
-
-
-def searched(design: Optimize, history: History) -> pd.DataFrame:
-    """The search's points: battles and the mean of each objective over every battle."""
-    runs = history.runs[history.runs["trial"].notna()].sort_values("run_id")
-    frame = scores(design, runs)
-    cols = [f"o{i}" for i in range(len(design.s.objectives))]
-    out = frame.groupby("point")[cols].mean()
-    out["battles"] = frame.groupby("point").size()
-    out["trials"] = runs.groupby(runs["point"].astype(int))["trial"].nunique()
-    return out.dropna(subset=cols)
-
-
-def _order(design: Optimize, table: pd.DataFrame, col: str = "o0") -> pd.DataFrame:
-    """Best first by ``col`` (then more battles, then the earlier point)."""
-    sign = -1.0 if design.s.objectives[0].direction == "maximize" else 1.0
-    keyed = table.assign(_key=sign * table[col], _b=-table["battles"], _p=table.index)
-    return keyed.sort_values(["_key", "_b", "_p"]).drop(columns=["_key", "_b", "_p"])
-
-
-def front(design: Optimize, table: pd.DataFrame) -> list[int]:
-    """The points no other point beats on both objectives (two objectives)."""
-    signs = [1.0 if o.direction == "maximize" else -1.0 for o in design.s.objectives]
-    vals = table[["o0", "o1"]].to_numpy() * np.array(signs)
-    keep = []
-    for i, v in enumerate(vals):
-        beaten = np.any(np.all(vals >= v, axis=1) & np.any(vals > v, axis=1))
-        if not beaten:
-            keep.append(int(table.index[i]))
-    return keep
-
-
-def candidates(design: Optimize, history: History) -> list[int]:
-    """The points the confirmation fights again (see the module's docstring)."""
-    table = searched(design, history)
-    if not len(table):
-        return []
-    top = design.s.top
-    if len(design.s.objectives) == 1:
-        return [int(i) for i in _order(design, table).index[:top]]
-    best = front(design, table)
-    ordered = [int(i) for i in _order(design, table.loc[best]).index]
-    if len(ordered) > top:
-        picks = np.unique(np.round(np.linspace(0, len(ordered) - 1, top)).astype(int))
-        return [ordered[i] for i in picks]
-    rest = [int(i) for i in _order(design, table.drop(index=best)).index]
-    return ordered + rest[: top - len(ordered)]
+from sim.search.optimize import Objective, Optimize, best_first, scores, searched
+from sim.search.spec import Search
 
 
 def describe(design: Optimize, history: History, point: int) -> str:
@@ -148,7 +91,7 @@ def confirmed(
             "battles": {p: len(v) for p, v in by_point.items()},
         }
     )
-    order = [int(i) for i in _order(design, means).index] if len(means) else []
+    order = [int(i) for i in best_first(design, means).index] if len(means) else []
     return order, by_point
 
 
@@ -167,7 +110,7 @@ def progress_line(design: Optimize, history: History) -> str:
     asked = len(design.trials(history))
     if not len(table):
         return f"trial {asked} of {design.s.trials}: no finished battle yet"
-    best = int(_order(design, table).index[0])
+    best = int(best_first(design, table).index[0])
     row = table.loc[best]
     return (
         f"trial {asked} of {design.s.trials}: best so far {describe(design, history, best)}: "
@@ -192,9 +135,12 @@ def answer(design: Optimize, history: History) -> Answer:
     tables = [_ranking(design, history, order, by_point), _search_table(design, history, table)]
     charts = [("history.png", optplot.history(design, history))]
     if len(objs) == 2:
-        charts.append(("front.png", optplot.front(design, history, table, order, by_point)))
+        boxes = [[interval(o, by_point[p][:, i]) for i, o in enumerate(objs)] for p in order]
+        charts.append(("front.png", optplot.front(design, table, boxes)))
     else:
-        charts.append(("ranking.png", optplot.ranking(design, history, order, by_point)))
+        names = [describe(design, history, p) for p in order]
+        rows = [interval(objs[0], by_point[p][:, 0]) for p in order]
+        charts.append(("ranking.png", optplot.ranking(design, names, rows)))
     data = _data(design, history, order, by_point)
     return Answer("answered", 0, lines, tables, charts, data)
 
@@ -270,7 +216,7 @@ def _search_table(design: Optimize, history: History, table: pd.DataFrame) -> di
     headers = [*(design.search.label(p.name) for p in design.params), "trials", "battles"]
     headers += [f"{o.name} (search)" for o in objs]
     rows = []
-    for point, row in _order(design, table).head(10).iterrows():
+    for point, row in best_first(design, table).head(10).iterrows():
         v = history.points[int(point)]
         cells = [
             *(p.shown(v[p.name]) for p in design.params),
@@ -312,3 +258,20 @@ def _data(
         d, lo, hi, n = paired(by_point[order[0]][:, 0], by_point[order[1]][:, 0])
         out["best_minus_runner_up"] = {"mean": d, "lo": lo, "hi": hi, "pairs": n}
     return out
+
+
+class OptimizeDesign(Optimize):
+    """The optimize design the driver runs (:class:`sim.search.core.Design`)."""
+
+    def progress(self, history: History) -> str:
+        """The best point so far (by the mean of its battles), or the confirmation's."""
+        return progress_line(self, history)
+
+    def answer(self, history: History) -> Answer:
+        """The answer (:func:`answer`)."""
+        return answer(self, history)
+
+
+def make(search: Search) -> OptimizeDesign:
+    """The optimize design of ``search``."""
+    return OptimizeDesign(search)

@@ -2,27 +2,25 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from sim.analysis.plots import COLORS
+from sim.charts import COLORS, literal
 from sim.search.core import History
-
-if TYPE_CHECKING:
-    from sim.search.optimize import Optimize
+from sim.search.optimize import Optimize, scores
+from sim.search.optimize import front as pareto
 
 
 def _scale(design: Optimize, i: int) -> float:
     return 100.0 if design.s.objectives[i].share else 1.0
 
 
+@literal
 def history(design: Optimize, hist: History) -> Figure:
     """Each trial's mean (first objective) in the order asked, and the best so far."""
-    from sim.search.optimize_answer import scores
-
     o = design.s.objectives[0]
     runs = hist.runs[hist.runs["trial"].notna()]
     frame = scores(design, runs).assign(trial=runs["trial"].astype(int).to_numpy())
@@ -64,33 +62,34 @@ def _best_so_far(frame: pd.DataFrame, direction: str) -> np.ndarray[Any, Any]:
     return np.array(out)
 
 
-def ranking(design: Optimize, hist: History, order: list[int], by_point: dict[int, Any]) -> Figure:
-    """The confirmed candidates, best at the top, with their 95% intervals."""
-    from sim.search.optimize_answer import describe, interval
+Interval = tuple[float, float, float, int]
+"""A candidate's mean, 95% interval and battles (:func:`sim.search.optimize_answer.interval`)."""
 
+
+@literal
+def ranking(design: Optimize, names: list[str], rows: list[Interval]) -> Figure:
+    """The confirmed candidates, best (the first) at the top, with their 95% intervals."""
     o = design.s.objectives[0]
     u = _scale(design, 0)
-    rows = [interval(o, by_point[p][:, 0]) for p in order]
-    fig = Figure(figsize=(9, 1.2 + 0.55 * len(order)), layout="constrained")
+    fig = Figure(figsize=(9, 1.2 + 0.55 * len(rows)), layout="constrained")
     ax = fig.add_subplot()
-    y = np.arange(len(order))[::-1]
+    y = np.arange(len(rows))[::-1]
     means = np.array([r[0] for r in rows]) * u
     err = np.array([[r[0] - r[1], r[2] - r[0]] for r in rows]).T * u
-    ax.barh(y, means, color=[COLORS[1]] + [COLORS[0]] * (len(order) - 1), alpha=0.7)
+    ax.barh(y, means, color=[COLORS[1]] + [COLORS[0]] * (len(rows) - 1), alpha=0.7)
     ax.errorbar(means, y, xerr=err, fmt="none", ecolor="#333333", capsize=3)
-    ax.set_yticks(y, [describe(design, hist, p) for p in order], fontsize="small")
+    ax.set_yticks(y, names, fontsize="small")
     ax.set_xlabel(o.name + (" (%)" if o.share else "") + ", confirmed with shared seeds")
     ax.set_title(f"Confirmed ranking: {o.name}")
     return fig
 
 
-def front(
-    design: Optimize, hist: History, table: pd.DataFrame, order: list[int], by_point: dict[int, Any]
-) -> Figure:
-    """Every searched point's two objectives, the front, and the confirmed candidates."""
-    from sim.search.optimize_answer import front as pareto
-    from sim.search.optimize_answer import interval
+@literal
+def front(design: Optimize, table: pd.DataFrame, boxes: list[list[Interval]]) -> Figure:
+    """Every searched point's two objectives, the front, and the confirmed candidates.
 
+    ``boxes`` holds each confirmed candidate's interval of each objective.
+    """
     o0, o1 = design.s.objectives
     u0, u1 = _scale(design, 0), _scale(design, 1)
     fig = Figure(figsize=(8, 6), layout="constrained")
@@ -98,9 +97,7 @@ def front(
     ax.scatter(u0 * table["o0"], u1 * table["o1"], s=12, color="#999999", label="searched point")
     edge = table.loc[pareto(design, table)].sort_values("o0")
     ax.plot(u0 * edge["o0"], u1 * edge["o1"], "-o", color=COLORS[0], ms=4, label="search's front")
-    for p in order:
-        m0, lo0, hi0, _ = interval(o0, by_point[p][:, 0])
-        m1, lo1, hi1, _ = interval(o1, by_point[p][:, 1])
+    for (m0, lo0, hi0, _), (m1, lo1, hi1, _) in boxes:
         ax.errorbar(
             [u0 * m0],
             [u1 * m1],
