@@ -103,6 +103,20 @@ def _check_folder(root: Path) -> None:
     raise SimError(f"{root}: {what} (no manifest.json); choose another --out")
 
 
+def first_batch(search: Search) -> Batch:
+    """The search's first batch, as :func:`run_search` numbers, seeds and fights it.
+
+    Nothing is written (the golden digests of ``tests/golden`` fight its first runs).
+    """
+    manifest = jr.fresh_manifest(search)
+    loop = _Loop(search, Path(search.name), manifest, {"batches": []}, None, lambda: None)
+    history = loop._empty()
+    planned = loop.design.plan(history, None)
+    if planned is None:
+        raise SimError(f"{search.path}: the search plans no battle")
+    return loop._batch(0, planned, history)
+
+
 def fields(search: Search, design: Design) -> list[pa.Field]:
     """The ``runs`` columns of a search: its parameters, ``batch``, ``point``, the design's."""
     return [

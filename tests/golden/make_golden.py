@@ -5,7 +5,8 @@ For every scenario in ``scenarios/``: the ``sim run --format json`` text and the
 seeds 0..19; the two scenarios statted for every system (mirror, skirmish_all_rules) under
 each of the four. For every experiment in ``experiments/``: the rows of the first two
 replicates of every design point, with their real run ids and seeds, as the sweep writes them
-(a search, ``design: balance`` or ``optimize``: of every point of its first batch).
+(a search, ``design: balance``, ``optimize`` or ``calibrate``: of every point of its first
+batch, as the search fights it).
 
 A refactor leaves these digests unchanged. A behaviour change regenerates them in its own
 commit, which says why::
@@ -92,45 +93,28 @@ def experiment_digest(path: Path) -> str:
 
 
 def search_digest(path: Path) -> str:
-    """sha256 of the rows of the first REPLICATES runs of every point of a search's first batch."""
+    """sha256 of the rows of the first REPLICATES runs of every point of a search's first batch.
+
+    The batch is the driver's own (:func:`sim.search.driver.first_batch`): the same run ids,
+    seeds, point ids and columns (``batch``, ``point``, the design's) a search writes.
+    """
     from sim.run import fight, run_rows
     from sim.scenario import parse_scenario
     from sim.search import load_search
-    from sim.search.batch import Batch
-    from sim.search.core import History
-    from sim.search.designs import KINDS
-    from sim.search.driver import fields
-    from sim.search.outcomes import empty
+    from sim.search.driver import first_batch
 
     search = load_search(path)
-    design = KINDS[search.design].make(search)
-    cols = [*search.parameters, *(f.name for f in design.columns())]
-    planned = design.plan(History((), empty(cols, search.sides), (), search.budget), None)
-    batch = Batch(
-        search.scenario_text,
-        search.scenario_path,
-        search.tables,
-        search.seed,
-        0,
-        0,
-        0,
-        1,
-        planned.replicates,
-        tuple(tuple(search.overrides_of(pt)) for pt in planned.points),
-        tuple({p.name: p.column(pt[p.name]) for p in search.params} for pt in planned.points),
-        tuple(fields(search, design)),
-        planned.shared,
-    )
-    rows, start = [], 0
-    for point, reps in enumerate(planned.replicates):
-        sc = parse_scenario(
-            search.scenario_text, search.scenario_path, batch.point_overrides(point)
-        )
-        for run_id in range(start, start + min(REPLICATES, reps)):
+    batch = first_batch(search)
+    events = "events" in search.tables
+    rows = []
+    for point in range(len(batch.replicates)):
+        sc = parse_scenario(batch.scenario_text, batch.scenario_path, batch.point_overrides(point))
+        start = batch.first_run + sum(batch.replicates[:point])
+        for run_id in range(start, start + min(REPLICATES, batch.replicates[point])):
             seed = batch.run_seed(run_id)
-            got = run_rows(fight(sc, seed=seed), run_id, seed, batch.param_values(point))
-            rows.append({t: got[t] for t in search.tables})
-        start += reps
+            got = fight(sc, seed=seed, events=events)
+            got_rows = run_rows(got, run_id, seed, batch.param_values(point), events)
+            rows.append({t: got_rows[t] for t in search.tables})
     return _sha(rows)
 
 

@@ -101,6 +101,28 @@ def test_a_new_design_plugs_in_with_one_entry(folder, monkeypatch, capsys):
     assert sorted(runs.round_trip.unique()) == [0, 1] and len(runs) == 80
 
 
+def test_the_first_batch_is_the_one_a_search_fights(folder, monkeypatch):
+    """The golden digests fight first_batch's runs: the run ids, seeds and columns it writes."""
+    import pandas as pd
+
+    from sim.search.driver import first_batch
+
+    monkeypatch.setitem(designs.KINDS, "twice", designs.Kind("twice", (), 1000, read_twice, Twice))
+    text = "scenario: duel.yaml\ndesign: twice\nparameters:\n  max_rounds: {choices: [1, 3]}\n"
+    search = load_search(write(folder, "t.yaml", text + "seed: 4\n"))
+    monkeypatch.chdir(folder)
+    batch = first_batch(search)
+    assert sorted(p.name for p in folder.iterdir()) == ["duel.yaml", "t.yaml"]  # nothing written
+    run_search(search, folder / "t", progress=False)
+    runs = pd.read_parquet(folder / "t" / "runs").sort_values("run_id")
+    first = runs[runs["batch"] == 0].to_dict("records")
+    assert [r["run_id"] for r in first] == list(range(batch.first_run, batch.stop)) != []
+    for row in first:
+        assert row["seed"] == batch.run_seed(row["run_id"])
+        want = batch.param_values(batch.point_of(row["run_id"]))
+        assert {k: row[k] for k in want} == want and set(want) >= {"batch", "point", "round_trip"}
+
+
 def test_the_progress_lines_show_the_estimate_as_it_narrows(folder, capsys):
     search = load_search(write(folder, "d.yaml", DUELLED))
     run_search(search, folder / "d", progress=True)
