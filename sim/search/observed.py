@@ -43,7 +43,7 @@ from typing import Any
 from sim.errors import SimError, did_you_mean
 from sim.scenario import Issue
 from sim.scenario.checks.document import _TOP_KEYS
-from sim.scenario.reader import read_text_file
+from sim.scenario.reader import bad_text, read_text_file, show
 
 SHARES = ("draws",)
 MEANS = ("rounds", "loser_out")
@@ -138,6 +138,10 @@ def read(spec: Any, source: str | None, sides: Sequence[str], bad: Bad) -> Obser
 
 
 def _from_csv(name: str, source: str | None, sides: Sequence[str], bad: Bad) -> Observed:
+    problem = bad_text(name, allow_breaks=False) if name else "is empty"  # a name is one line
+    if problem:
+        bad("observed", f"the file name {show(name)} {problem}")
+        return Observed(source or "", (), (), (), False)
     base = Path(source).parent if source else Path(".")
     path = Path(name) if Path(name).is_absolute() else base / name
     if not path.is_file():

@@ -5,12 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sim.cli import main
 from sim.scenario import ScenarioError
 from sim.search import load_search
 from sim.search.calibrate import ROW
 from tests.search.calib_helpers import AMBUSH, BANDITS, HILD_HD
+from tests.test_fuzz_cli import FUZZ, assert_clean, mutated, run
 
 GOOD_CSV = f"""\
 {BANDITS},battles,decisive,wins.guards,rounds,loser_out
@@ -126,3 +129,23 @@ def test_sim_sweep_exits_2_before_a_battle(
     assert main(["sweep", str(path), "--out", str(out)]) == 2
     assert "observed.csv:1: wins.pirates" in capsys.readouterr().err
     assert not out.exists()
+
+
+# ------------------------------------------------------------ hostile calibrations
+
+CALIBRATION = (
+    f"name: cal\nscenario: {AMBUSH}\ndesign: calibrate\nparameters:\n"
+    f"  battle.morale: {{choices: [all, none]}}\n  {HILD_HD}: {{low: 4, high: 8}}\n"
+    "observed: observed.csv\nlevels: 5\nstart: 20\nratio: 2\nbudget: 5000\n"
+)
+
+
+@FUZZ
+@given(mutated(CALIBRATION), mutated(GOOD_CSV) | st.just(GOOD_CSV.encode()))
+def test_hostile_calibrations_end_in_a_located_error(tmp_path_factory, experiment, table):
+    folder = tmp_path_factory.mktemp("fuzz")
+    (folder / "observed.csv").write_bytes(table)
+    path = folder / "cal.yaml"
+    path.write_bytes(experiment)
+    code, err = run("validate", path)
+    assert_clean(code, err, path)
