@@ -17,9 +17,12 @@ otherwise idle machine, and the page with it.
 
 Figures (the goals are for a 2-core machine):
 
-1. battles per second on one core, events off, ``sim sweep`` with Parquet, every scenario
+1. instructions per skirmish5 run through ``sim sweep`` (callgrind: ``benchmarks.instructions``,
+   needs valgrind); beside it battles per second on one core, events off, ``sim sweep`` with
+   Parquet, every scenario, and the yardstick of the machine's speed
 2. sweep throughput with 1 and 2 workers, and their ratio
-3. the same runs through ``mesa.batch_run(number_processes=2)``, and our ratio to it
+3. a 2-worker sweep as a share of its ceiling (the same runs' battles alone on 2 cores), and
+   the same runs through ``mesa.batch_run(number_processes=2)`` beside it
 4. time per round with 100, 1,000 and 10,000 fighters a side, small (forced) and large scale
 5. the exact odds table: every Deathwish weapon x armor 0-3 x TT 1-20
 6. peak RSS of the parent and of a worker during a 1,000,000-run quick-start sweep

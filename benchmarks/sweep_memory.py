@@ -7,9 +7,9 @@ bar). A background
 thread samples the parent's RSS (VmRSS) and peak RSS (VmHWM) from /proc/self/status every
 second, with the runs done so far (the finished chunks' ``runs`` parts). Prints runs, seconds,
 runs/s, the parent's peak RSS, its RSS at 10%, 50% and 100% of the runs, and the dataset's
-size on disk; ``--children`` adds the worker processes' RSS (children found through
-/proc/self/task/*/children, or by PPid). Linux only (/proc). The dataset is deleted at the
-end unless ``--keep DIR`` is given.
+size on disk; ``--children`` adds the worker processes' RSS (its children, or the children of
+the forkserver it started, found through /proc/PID/task/*/children, or by PPid). Linux only
+(/proc). The dataset is deleted at the end unless ``--keep DIR`` is given.
 
 Chunks default to the experiment's own choice (500 runs once N > 32,000). A watchdog
 reports a sweep that makes no progress for 15 s with no worker alive as STALLED (exit code
@@ -59,11 +59,12 @@ def status_kb(pid: int | str, keys: tuple[str, ...] = ("VmRSS", "VmHWM")) -> dic
     return out
 
 
-def child_pids() -> set[int]:
-    """This process's children: from /proc/self/task/*/children, else by scanning PPid."""
+def child_pids(parent: int | None = None) -> set[int]:
+    """The children of ``parent`` (this process): from /proc/PID/task/*/children, or PPid."""
+    me = parent or os.getpid()
     pids: set[int] = set()
     found = False
-    for task in Path("/proc/self/task").iterdir():
+    for task in Path(f"/proc/{me}/task").iterdir():
         try:
             text = (task / "children").read_text()
         except OSError:
@@ -72,14 +73,13 @@ def child_pids() -> set[int]:
         pids.update(int(p) for p in text.split())
     if found:
         return pids
-    me = str(os.getpid())
     for name in os.listdir("/proc"):
         if name.isdigit():
             try:
                 with open(f"/proc/{name}/status", encoding="ascii", errors="replace") as f:
                     for line in f:
                         if line.startswith("PPid:"):
-                            if line.split()[1] == me:
+                            if line.split()[1] == str(me):
                                 pids.add(int(name))
                             break
             except OSError:
@@ -87,13 +87,23 @@ def child_pids() -> set[int]:
     return pids
 
 
-def is_worker(pid: int) -> bool:
-    """A pool worker, not multiprocessing's resource tracker."""
-    try:
-        cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return False
-    return b"resource_tracker" not in cmd
+def worker_pids() -> set[int]:
+    """The pool's workers: children of this process, or of the forkserver it started.
+
+    Not multiprocessing's resource tracker, nor the forkserver itself (the workers are its
+    forks, so they share its command line: they are told apart by whose child they are).
+    """
+    pids: set[int] = set()
+    for pid in child_pids():
+        try:
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"multiprocessing.forkserver" in cmd:
+            pids |= child_pids(pid)
+        elif b"resource_tracker" not in cmd:
+            pids.add(pid)
+    return pids
 
 
 @dataclass
@@ -146,9 +156,7 @@ class Sampler:
         me = status_kb("self")
         s = Sample(time.monotonic() - self.start, self.runs_done(), me.get("VmRSS", 0), me["VmHWM"])
         self.live_workers = set()
-        for pid in child_pids():
-            if not is_worker(pid):
-                continue
+        for pid in worker_pids():
             st = status_kb(pid)
             if "VmRSS" not in st:
                 continue

@@ -22,7 +22,15 @@ SIM = ROOT / "sim"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     # the ground floor (sim.intervals and sim.charts: what the summaries and searches share)
-    ("sim.errors", "sim.version", "sim.dice", "sim.files", "sim.intervals", "sim.charts"),
+    (
+        "sim.errors",
+        "sim.version",
+        "sim.dice",
+        "sim.files",
+        "sim.workers",
+        "sim.intervals",
+        "sim.charts",
+    ),
     ("sim.rules",),  # pure rules per seed
     ("sim.options",),  # option groups of the frame
     ("sim.aftermath", "sim.space"),  # days after a battle; map geometry

@@ -80,3 +80,13 @@ def test_the_yardstick_toy_is_a_fixed_fair_battle():
     wins = sum(w == 0 for w in first) / len(first)
     assert 0.45 < wins < 0.55, wins  # mirrored sides: each wins about half
     assert rate(repeats=1, battles=50) > 0
+
+
+def test_instruction_counts_agree_to_the_printed_unit():
+    from benchmarks.instructions import RUNS, experiment, same
+
+    assert same([617_819_298, 617_821_451], 100)  # two counts of one 100-run sweep
+    assert not same([617_819_298, 617_919_298], 100)  # 1,000 a run apart: code changed
+    doc = experiment()  # figure 1's path: the sweep's tables, chunks, seed
+    assert (doc["tables"], doc["chunk"], doc["seed"]) == (["runs", "rounds", "fighters"], 500, 2026)
+    assert RUNS == 1_000  # the count the goal of 5.48 M was measured over

@@ -27,6 +27,7 @@ from tests.test_runner import (
     assert_same_data,
     cli,
     finish,
+    forkservers,
     pool_workers,
     run_ids,
     start,
@@ -61,24 +62,30 @@ def kill_parent_alone(tmp_path, sig):
     out = tmp_path / "out"
     args = ("sweep", path, "--out", out, "--executor", "processes", "--workers", 2)
     proc = start(*args)
+    workers, servers = [], []
     try:
         assert wait_for_parts(proc, out, 3), "the sweep ended before it could be killed"
         workers = pool_workers(proc.pid)
         assert len(workers) == 2, workers
+        servers = forkservers(proc.pid)  # where the workers were forked from, if anywhere
         os.kill(proc.pid, sig)
         killed = time.monotonic()
         while any(alive(w) for w in workers) and time.monotonic() - killed < 30:
             time.sleep(0.002)
         stopped = time.monotonic() - killed
         assert not any(alive(w) for w in workers), "workers still running 30 s after"
+        while any(alive(s) for s in servers) and time.monotonic() - killed < 30:
+            time.sleep(0.01)
+        assert not any(alive(s) for s in servers), "the forkserver outlived its sweep"
         stdout, err = finish(proc)
         after = parts_on_disk(out)
         time.sleep(1.0)  # a worker left running would write its next part by now
         assert parts_on_disk(out) == after, "a part was written after the workers stopped"
         return args, out, proc.returncode, stdout, err, stopped
     finally:
-        for w in pool_workers(proc.pid):
-            os.kill(w, signal.SIGKILL)
+        for w in [*workers, *servers]:
+            if alive(w):
+                os.kill(w, signal.SIGKILL)
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
 

@@ -341,8 +341,8 @@ def test_ctrl_c_processes_summary_counts_what_is_in_the_dataset(tmp_path):
     assert int(m[1]) == len(done_run_ids(out)), err
 
 
-def pool_workers(pid):
-    """Process ids of the multiprocessing children of ``pid``."""
+def _children(pid):
+    """``(process id, command line)`` of each child of ``pid``."""
     kids = []
     for d in Path("/proc").iterdir():
         if not d.name.isdigit():
@@ -352,9 +352,20 @@ def pool_workers(pid):
             cmd = (d / "cmdline").read_bytes()
         except OSError:
             continue
-        if int(stat.rsplit(")", 1)[1].split()[1]) == pid and b"spawn_main" in cmd:
-            kids.append(int(d.name))
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            kids.append((int(d.name), cmd))
     return kids
+
+
+def forkservers(pid):
+    """Process ids of the multiprocessing forkservers ``pid`` started."""
+    return [k for k, cmd in _children(pid) if b"multiprocessing.forkserver" in cmd]
+
+
+def pool_workers(pid):
+    """Process ids of the pool workers of the sweep ``pid``: spawned, or its forkserver's."""
+    spawned = [k for k, cmd in _children(pid) if b"spawn_main" in cmd]
+    return spawned + [k for server in forkservers(pid) for k, _ in _children(server)]
 
 
 @pytest.mark.slow

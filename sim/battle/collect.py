@@ -1,8 +1,8 @@
 """A battle's Mesa ``DataCollector``, built from what the battle keeps anyway, and its map.
 
 Every :class:`sim.battle.battle.Battle` has a ``datacollector`` (so ``mesa.batch_run(Battle, ...)``
-works with no subclass): a :class:`BattleCollector`, made on first use and filled from the
-battle's own records (its ``round_rows`` and ``states``, kept after every round), so a
+works with no subclass): a :class:`BattleCollector`, made on first use and filled by Mesa's
+own ``collect`` from the battle's records (its ``states``, kept after every round), so a
 battle that nobody asks pays nothing for it. Its model variables are, per side, ``SIDE
 active``, ``SIDE fleeing`` and ``SIDE hd`` (HD of those still in the fight) and the
 ``round``; its agent variables, per fighter, ``name``, ``side``, ``status``, ``hd`` and
@@ -15,10 +15,12 @@ examples collect (once in ``__init__``, once after each step).
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import mesa
 
+from sim.rules.common import OUT_OF_FIGHT
 from sim.space.map import SIDE_COLORS
 
 if TYPE_CHECKING:
@@ -36,9 +38,10 @@ def model_variable(side: str, what: str) -> str:
 class BattleCollector(mesa.DataCollector):
     """The battle's data, as Mesa's ``DataCollector`` gives it, from the battle's records.
 
-    Its reporters are real (a plain ``collect`` would compute the same values), but
-    :meth:`collect` only brings the tables up to the battle's current round, so collecting
-    twice, or after the end, never doubles a row.
+    Its reporters are real: :meth:`collect` runs Mesa's own ``collect`` once per round not
+    yet collected, on the battle as it stood at the end of that round (:class:`_RoundView`,
+    rebuilt from the battle's ``states``), so collecting twice, or after the end, never
+    doubles a row, and a battle nobody asks pays nothing.
     """
 
     def __init__(self, battle: BattleCore) -> None:
@@ -58,27 +61,44 @@ class BattleCollector(mesa.DataCollector):
             },
         )
         self.battle = battle
-        self.filled = 0  # rounds copied so far
+        self.filled = 0  # rounds collected so far
 
     def collect(self, model: Any = None) -> None:
         """Bring the tables up to the battle's last recorded round (``model`` is ignored)."""
         b = self.battle
-        by_round: dict[int, dict[str, dict[str, Any]]] = {}
-        for row in b.round_rows:
-            if row["round"] >= self.filled:
-                by_round.setdefault(row["round"], {})[row["side"]] = row
         for r in range(self.filled, len(b.states)):
-            self.model_vars["round"].append(r)
-            for side in b.sides:
-                row = by_round.get(r, {}).get(side) or _deployed(b, side)
-                self.model_vars[model_variable(side, "active")].append(row["active"])
-                self.model_vars[model_variable(side, "fleeing")].append(row["fleeing"])
-                self.model_vars[model_variable(side, "hd")].append(row["hd"])
-            self._agent_records[r] = [
-                (r, f.unique_id, f.name, f.side, st[0].value, st[1], st[3])
-                for f, st in zip(b.roster, b.states[r], strict=False)
-            ]
+            super().collect(_RoundView(b, r))
         self.filled = len(b.states)
+
+
+class _FighterThen:
+    """A fighter as it stood at the end of a round: what the reporters read of a Fighter."""
+
+    __slots__ = ("model", "unique_id", "name", "side", "status", "in_fight", "wg", "wounds_taken")
+
+    def __init__(self, model: _RoundView, f: Any, state: tuple[Any, ...]) -> None:
+        self.model, self.unique_id, self.name, self.side = model, f.unique_id, f.name, f.side
+        self.status, hd, _, self.wounds_taken = state[:4]
+        self.in_fight = self.status not in OUT_OF_FIGHT
+        self.wg = SimpleNamespace(hit_dice=hd)
+
+
+class _RoundView:
+    """The battle at the end of round ``r`` (0: the deployment), for Mesa's ``collect``.
+
+    It has what ``collect`` and the reporters read of a model: ``steps`` (and ``time``,
+    Mesa's newer step key), ``round``, ``agents`` (the fighters on the field by then) and
+    ``sides`` (each side's ``fighters``).
+    """
+
+    def __init__(self, b: BattleCore, r: int) -> None:
+        self.steps = self.time = self.round = r
+        self.agents = [
+            _FighterThen(self, f, st) for f, st in zip(b.roster, b.states[r], strict=False)
+        ]
+        self.sides = {s: SimpleNamespace(fighters=[]) for s in b.sides}
+        for f in self.agents:
+            self.sides[f.side].fighters.append(f)
 
 
 def _counter(side: str, status: str) -> Any:
@@ -87,17 +107,6 @@ def _counter(side: str, status: str) -> Any:
 
 def _side_hd(side: str) -> Any:
     return lambda m: sum(f.wg.hit_dice for f in m.sides[side].fighters if f.in_fight)
-
-
-def _deployed(b: BattleCore, side: str) -> dict[str, Any]:
-    """A side's counts at deployment (round 0 has no round row), from ``states[0]``."""
-    row = {"active": 0, "fleeing": 0, "hd": 0}
-    for f, st in zip(b.roster, b.states[0], strict=False):
-        if f.side == side:
-            row["active"] += st[0].value == "active"
-            row["fleeing"] += st[0].value == "fleeing"
-            row["hd"] += st[1] if st[0].value in ("active", "fleeing") else 0
-    return row
 
 
 TERRAIN_COLORS = {"wall": "#4d4d4d", "cover": "#a6d96a", "hazard": "#d8b365"}
@@ -123,7 +132,7 @@ def draw_space(battle: BattleCore, ax: Any = None) -> Any:
     """
     from matplotlib.patches import Rectangle
 
-    mesa_draw_space = _mesa_visualization().mpl_space_drawing.draw_space
+    mesa_draw_space = _mesa_visualization().draw_space
     if battle.field is None:
         raise ValueError(f"scenario {battle.scenario.name!r} has no map: nothing to draw")
     grid = battle.field.grid
@@ -150,7 +159,6 @@ def _mesa_visualization() -> Any:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)
             import mesa.visualization
-            import mesa.visualization.mpl_space_drawing
     except ImportError as err:  # pragma: no cover - the viz extra is in the test extras
         raise ImportError(
             "drawing with Mesa needs its visualization extra: pip install -e '.[viz]'"

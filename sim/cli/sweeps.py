@@ -23,6 +23,12 @@ from sim.errors import SimError
 def _sweep(a: argparse.Namespace) -> str:
     from pathlib import Path
 
+    from sim import workers as sweep_workers
+
+    workers, executor = _workers(a)
+    if executor == "processes":
+        sweep_workers.start()  # the workers' imports, beside this process's own from here on
+
     from sim import analysis
     from sim.experiment.load import load_experiment, wrong_kind
     from sim.experiment.runner import summary, sweep
@@ -31,12 +37,12 @@ def _sweep(a: argparse.Namespace) -> str:
     if (why := wrong_kind(a.experiment, "experiment")) is not None:
         raise SimError(why)
     if is_search(a.experiment):
-        return _search(a)
+        return _search(a, workers, executor)
     exp = load_experiment(a.experiment)  # every design point checked: exit 2 before a run
     print_warnings(exp_warnings(exp))
     if a.replicates is not None:
         exp = exp.preview(a.replicates)
-    workers, executor = _workers(a)
+    _warn_of_workers(a)
     out = Path(a.out) if a.out else Path("results") / exp.name
     result = sweep(
         exp,
@@ -61,18 +67,22 @@ def _sweep(a: argparse.Namespace) -> str:
 
 def _workers(a: argparse.Namespace) -> tuple[int, str]:
     """The workers and executor ``sim sweep`` runs with (the CPU count, processes)."""
-    cpus = os.cpu_count() or 1
     if a.workers is not None and a.workers < 1:
         raise SimError(f"--workers must be 1 or more, got {a.workers}")
-    if a.workers is not None and a.workers > cpus:
-        print(f"warning: --workers {a.workers} is more than the {cpus} CPUs", file=sys.stderr)
-    workers = a.workers or cpus
+    workers = a.workers or os.cpu_count() or 1
     executor = a.executor or ("processes" if workers > 1 else "serial")
     return (1 if executor == "serial" else workers), executor
 
 
-def _search(a: argparse.Namespace) -> str:
-    """``sim sweep`` of a search (``design: balance`` or ``optimize``): its answer."""
+def _warn_of_workers(a: argparse.Namespace) -> None:
+    """A warning when ``--workers`` asks for more workers than there are CPUs."""
+    cpus = os.cpu_count() or 1
+    if a.workers is not None and a.workers > cpus:
+        print(f"warning: --workers {a.workers} is more than the {cpus} CPUs", file=sys.stderr)
+
+
+def _search(a: argparse.Namespace, workers: int, executor: str) -> str:
+    """``sim sweep`` of a search (balance, optimize, calibrate) on ``workers``: its answer."""
     from pathlib import Path
 
     from sim import analysis
@@ -89,7 +99,7 @@ def _search(a: argparse.Namespace) -> str:
         raise SimError(
             "--rebuild-manifest is for sweeps; a search with a lost manifest is searched again"
         )
-    workers, executor = _workers(a)
+    _warn_of_workers(a)
     out = Path(a.out) if a.out else Path("results") / search.name
     result = run_search(
         search,

@@ -12,7 +12,8 @@ missing parts, refuses to mix rows of other code unless forced, and reads nothin
 not list. Pool workers stop when the sweep's process dies, even by SIGKILL (before they
 write another part); SIGTERM stops a sweep as Ctrl-C does.
 
-Executors: ``serial`` (in this process), ``processes`` (a process pool; workers are not
+Executors: ``serial`` (in this process), ``processes`` (a process pool whose workers come
+from a forkserver that has imported what they need, :mod:`sim.workers`; they are not
 recycled, as the Mesa id leak is worked around in :class:`sim.frame.agents.Fighter`), and
 ``dask`` (``distributed``'s ``concurrent.futures`` executor, on a local cluster or the
 scheduler at ``--scheduler``).
@@ -23,7 +24,6 @@ from __future__ import annotations
 import concurrent.futures as cf
 import contextlib
 import os
-import sys
 import threading
 import time
 import traceback
@@ -38,6 +38,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sim import files
+from sim import workers as sweep_workers
 from sim.dataset import records, store
 from sim.errors import SimError
 from sim.experiment.model import Experiment
@@ -123,7 +124,7 @@ def run_chunk(exp: RunPlan, out: str, chunk: int, start: int, stop: int) -> Chun
     fields = exp.param_fields()
     values: dict[int, dict[str, Any]] = {}  # a point's parameter columns (rows copy them)
     for run_id in range(start, stop):
-        _stop_if_orphaned()
+        sweep_workers.stop_if_orphaned()
         point = exp.point_of(run_id)
         seed = exp.run_seed(run_id)
         if point not in values:
@@ -174,7 +175,7 @@ def _write_chunk(
     parts: dict[str, dict[str, Any]] = {}
     counts = chunk_metadata({t: len(rows[t]) for t in exp.tables})
     for table in (*(t for t in exp.tables if t != "runs"), "runs"):
-        _stop_if_orphaned()  # a worker whose sweep died writes nothing more
+        sweep_workers.stop_if_orphaned()  # a worker whose sweep died writes nothing more
         runs = table == "runs"
         path = records.write_part(
             root, table, rows[table], part, fields if runs else (), counts if runs else None
@@ -184,69 +185,12 @@ def _write_chunk(
     return parts
 
 
-_PARENT: int | None = None
-"""In a pool worker: the process id of the sweep that started it."""
-
-
-def _stop_if_orphaned() -> None:
-    """End this pool worker at once if its sweep has died (it was given to another parent)."""
-    if _PARENT is not None and os.getppid() != _PARENT:
-        os._exit(70)
-
-
-def _watch_parent() -> None:
-    while True:
-        time.sleep(0.2)
-        _stop_if_orphaned()
-
-
-def _worker_init(parent: int) -> None:
-    """A pool worker leaves Ctrl-C and SIGTERM to its sweep, and dies with it.
-
-    On Linux the kernel kills the worker when the sweep dies (``PR_SET_PDEATHSIG``);
-    elsewhere, and as a second guard, a thread checks the parent every 0.2 s and the worker
-    checks it before every run and every part it writes.
-    """
-    import signal
-
-    global _PARENT
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    _PARENT = parent
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):
-            import ctypes
-
-            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    _stop_if_orphaned()  # the sweep died before the line above
-    threading.Thread(target=_watch_parent, name="sim-parent-watch", daemon=True).start()
-
-
 def done_run_ids(out: Path) -> set[int]:
     """Run ids in every ``runs`` part on disk (listed in the manifest or not)."""
     ids: set[int] = set()
     for part in sorted((out / "runs").glob("part-*.parquet")):
         ids.update(pq.read_table(part, columns=["run_id"]).column("run_id").to_pylist())
     return ids
-
-
-@contextlib.contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """Ignore Ctrl-C in this (main) thread for the block.
-
-    A process started meanwhile inherits the ignored SIGINT, so Python in it never turns
-    Ctrl-C into a KeyboardInterrupt, not even while it is still starting up.
-    """
-    import signal
-
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, old)
 
 
 _ACTIVE: list[threading.Event] = []
@@ -307,14 +251,13 @@ def _executor(
     kind: str, workers: int, scheduler: str | None
 ) -> tuple[cf.Executor, Callable[[], None]]:
     if kind == "processes":
-        import multiprocessing as mp
-
+        sweep_workers.start()  # its imports run while the dataset is prepared
         # No max_tasks_per_child: on CPython 3.11 it deadlocks once workers retire
         # (gh-115634). Workers need no recycling: Fighter's weak-keyed ids stop Mesa's leak.
         pool = cf.ProcessPoolExecutor(
             max_workers=workers,
-            mp_context=mp.get_context("spawn"),
-            initializer=_worker_init,
+            mp_context=sweep_workers.context(),  # forked from a preloaded forkserver
+            initializer=sweep_workers.init,
             initargs=(os.getpid(),),
         )
         return pool, lambda: pool.shutdown(wait=True, cancel_futures=True)
@@ -530,7 +473,7 @@ def run_chunks(
                         _unless(stop)
                         ledger.book(run_chunk(plan, str(root), cid, ids.start, ids.stop))
                 else:
-                    with _sigint_ignored():  # workers spawned now inherit it: no tracebacks
+                    with sweep_workers.sigint_ignored():  # workers started now inherit it
                         futures = [
                             pool.submit(run_chunk, plan, str(root), cid, ids.start, ids.stop)
                             for cid, ids in todo

@@ -25,8 +25,29 @@ everything below them (the ground floor's ``sim.intervals`` and ``sim.charts`` t
 nothing of the analysis above it, which reads its answer as a file.
 """
 
-from sim.search.driver import SearchResult, run_search
-from sim.search.load import is_search, load_search, parse_search
-from sim.search.spec import Search
+from __future__ import annotations
+
+from typing import Any
 
 __all__ = ["Search", "SearchResult", "is_search", "load_search", "parse_search", "run_search"]
+
+
+def __getattr__(name: str) -> Any:
+    """The package's names, imported when first asked for (PEP 562).
+
+    A pool worker that unpickles a batch (:mod:`sim.search.batch`) imports the package; it
+    needs none of the driver, the designs or their charts (a second of imports).
+    """
+    if name == "Search":
+        from sim.search.spec import Search
+
+        return Search
+    if name in ("SearchResult", "run_search"):
+        from sim.search import driver
+
+        return getattr(driver, name)
+    if name in ("is_search", "load_search", "parse_search"):
+        from sim.search import load
+
+        return getattr(load, name)
+    raise AttributeError(f"module 'sim.search' has no attribute {name!r}")

@@ -40,6 +40,24 @@ def test_nothing_below_the_search_imports_it():
     assert {u for u in users if not u.startswith(("sim.search", "sim.cli"))} == set()
 
 
+def test_a_worker_unpickling_a_batch_imports_little():
+    """The package's names come when asked for: a worker needs the batch, not the driver."""
+    import subprocess
+    import sys
+
+    code = "import sys, sim.search.batch; print(sorted(m for m in sys.modules if m in WATCH))"
+    watch = "WATCH = {'sim.search.driver', 'sim.search.designs', 'matplotlib', 'optuna'}; "
+    got = subprocess.run(
+        [sys.executable, "-c", watch + code], capture_output=True, text=True, check=True
+    )
+    assert got.stdout.strip() == "[]"
+    import sim.search
+
+    assert sim.search.load_search.__module__ == "sim.search.load"
+    with pytest.raises(AttributeError):
+        _ = sim.search.nothing
+
+
 class Twice:
     """A toy design: each of its values twice (20 battles each), then the answer."""
 
