@@ -21,7 +21,16 @@ ROOT = Path(__file__).resolve().parents[1]
 SIM = ROOT / "sim"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("sim.errors", "sim.version", "sim.dice", "sim.files", "sim.workers"),  # the ground floor
+    # the ground floor (sim.intervals and sim.charts: what the summaries and searches share)
+    (
+        "sim.errors",
+        "sim.version",
+        "sim.dice",
+        "sim.files",
+        "sim.workers",
+        "sim.intervals",
+        "sim.charts",
+    ),
     ("sim.rules",),  # pure rules per seed
     ("sim.options",),  # option groups of the frame
     ("sim.aftermath", "sim.space"),  # days after a battle; map geometry
@@ -32,6 +41,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("sim.dataset",),  # tables, manifest, lock
     ("sim.run",),  # one run: fight, campaign, replay
     ("sim.experiment",),  # experiments, designs, sweeps
+    ("sim.search",),  # searches: balance, optimize, calibrate (the answer is a file)
     ("sim.analysis",),  # summaries, intervals, charts, report, export
     ("sim.odds",),  # exact odds tables
     ("sim.page",),  # the replay page and frames

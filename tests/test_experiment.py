@@ -338,6 +338,11 @@ def test_missing_scenario_file(tmp_path):
     assert str(tmp_path / "no" / "such.yaml") in found["scenario"]  # relative to the file
 
 
+def test_a_scenario_path_with_a_line_break_is_refused_on_one_line(tmp_path):
+    found = check(tmp_path, "parameters:\n  max_rounds: [5]\n", scenario='"\\r0"')
+    assert found["scenario"].startswith("the path '\\r0' holds the control character U+000D")
+
+
 def test_scenario_key_left_out(tmp_path):
     path = write(tmp_path, "parameters:\n  max_rounds: [5]\n", scenario=None)
     with pytest.raises(ScenarioError) as err:

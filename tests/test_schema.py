@@ -78,7 +78,37 @@ def test_the_schema_knows_the_keys_the_loader_knows():
     assert tuple(campaign["properties"]) == _CAMPAIGN_KEYS
     assert tuple(campaign["properties"]["battles"]["items"]["properties"]) == _BATTLE_KEYS
     assert tuple(s["properties"]["map"]["properties"]) == _MAP_KEYS
-    assert tuple(schema.experiment_schema()["properties"]) == EXPERIMENT_KEYS
+    from sim.search.designs import KINDS
+
+    search = [k for kind in KINDS.values() for k in ("budget", *kind.keys)]
+    keys = tuple(dict.fromkeys([*EXPERIMENT_KEYS, *search]))
+    assert tuple(schema.experiment_schema()["properties"]) == keys
+    undescribed = [k for k, v in schema.experiment_schema()["properties"].items() if not v]
+    assert undescribed == []
+
+
+def test_the_schema_knows_each_search_and_what_it_needs():
+    from sim.search.designs import KINDS
+
+    v = validator("experiment")
+    design = schema.experiment_schema()["properties"]["design"]
+    assert set(KINDS) <= set(design["enum"])
+    examples = {
+        p.stem: yaml.safe_load(p.read_text()) for p in (ROOT / "experiments").glob("*.yaml")
+    }
+    for name, key in [
+        ("ambush_balance", "target"),
+        ("ambush_upgrade", "objective"),
+        ("ambush_calibration", "observed"),
+    ]:
+        doc = examples[name]
+        assert not list(v.iter_errors(doc))
+        del doc[key]
+        assert [e.message for e in v.iter_errors(doc)] == [f"'{key}' is a required property"]
+    calibration = examples["ambush_calibration"]
+    calibration.update(observed="rows.csv", levels=1, method="abc")
+    paths = sorted(".".join(map(str, e.absolute_path)) for e in v.iter_errors(calibration))
+    assert paths == ["levels", "method"]
 
 
 def test_every_fighter_field_the_loader_checks_is_in_the_schema():

@@ -84,6 +84,18 @@ class Dataset:
         return str(self.experiment.get("design") or "grid")
 
     @cached_property
+    def answer(self) -> dict[str, Any] | None:
+        """A search's answer (``search/answer.json``, :mod:`sim.search.journal`); else None."""
+        path = self.root / "search" / "answer.json"
+        if self.manifest.get("kind") != "search" or not path.is_file():
+            return None
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+            raise SimError(f"{path}: damaged ({type(err).__name__})") from None
+        return data if isinstance(data, dict) else None
+
+    @cached_property
     def runs(self) -> pd.DataFrame:
         """One row per battle (``sides`` left as lists), sorted by run id."""
         frame = self.arrow("runs").to_pandas()

@@ -105,11 +105,39 @@ def render(ds: analysis.Dataset, s: analysis.Summary) -> str:
             made_by=m.get("sim_version", "?"),
             root=str(ds.root),
             by=", ".join(s.by) or "none (all runs together)",
+            answer=_answer_sections(ds),
             parts=parts,
             version=__version__,
         )
         + "\n"
     )
+
+
+def _answer_sections(ds: analysis.Dataset) -> list[Part]:
+    """A search's answer (``search/answer.json``), as ``sim analyze`` prints it, charts inline.
+
+    Read from the dataset folder, whatever the design: the report knows no search. Only
+    charts inside the dataset's ``search/`` folder are embedded.
+    """
+    answer = ds.answer
+    if answer is None:
+        return []
+    out = [_h2(f"Answer ({answer.get('design', 'search')} search)")]
+    out += [_p(str(line)) for line in answer.get("lines", [])]
+    for table in answer.get("tables", []):
+        out += [
+            {"kind": "h3", "text": str(table["title"])},
+            _table(table["headers"], table["rows"], keys=1),
+        ]
+    folder = (ds.root / "search").resolve()
+    for chart in answer.get("charts", []):
+        path = (ds.root / str(chart["file"])).resolve()
+        if path.is_file() and path.parent == folder:
+            data = base64.b64encode(path.read_bytes()).decode("ascii")
+            out.append(
+                {"kind": "img", "alt": str(chart.get("title") or chart["file"]), "data": data}
+            )
+    return out
 
 
 def _aftermath_sections(ds: analysis.Dataset, s: analysis.Summary) -> list[Part]:

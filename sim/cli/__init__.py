@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from sim.cli.battles import add_replay, add_run, add_validate
 from sim.cli.catalogue import option_rows
-from sim.cli.common import EXIT_USAGE, Parser, SweepFailed, SweepInterrupted
+from sim.cli.common import EXIT_USAGE, Parser, SearchUnanswered, SweepFailed, SweepInterrupted
 from sim.cli.info import add_options, add_schema, add_tables
 from sim.cli.odds import add_odds
 from sim.cli.sweeps import add_analyze, add_export, add_sweep
@@ -63,6 +63,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SweepFailed as err:
         print(err.output)
         print(str(err), file=sys.stderr)
+        return 1
+    except SearchUnanswered as err:
+        print(err.output)
         return 1
     except OSError as err:  # the filesystem said no: one line, never a traceback
         where = f"{err.filename}: " if err.filename else ""

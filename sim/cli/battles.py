@@ -224,7 +224,12 @@ def _validate_one(file: str) -> tuple[str, list[str]]:
     from sim.experiment.load import is_experiment, load_experiment
     from sim.scenario import load_scenario
     from sim.scenario.notes import scenario_notes
+    from sim.search import is_search, load_search
+    from sim.search.spec import check_experiment
 
+    if is_search(file):
+        search = load_search(file)
+        return text.search_line(file, search), exp_warnings(check_experiment(search))
     if is_experiment(file):
         exp = load_experiment(file)
         return text.experiment_line(file, exp), exp_warnings(exp)

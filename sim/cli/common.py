@@ -24,6 +24,17 @@ class SweepInterrupted(SimError):
     """A sweep stopped by Ctrl-C: what is done is kept (exit code 130)."""
 
 
+class SearchUnanswered(SimError):
+    """A search that ended without an answer (no value reaches the target): exit code 1.
+
+    Its output (what it found, and why it cannot answer) goes to stdout.
+    """
+
+    def __init__(self, output: str) -> None:
+        super().__init__(output)
+        self.output = output
+
+
 class SweepFailed(SimError):
     """A sweep some of whose runs failed: its output, then the failures (exit code 1)."""
 

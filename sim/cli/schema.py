@@ -18,41 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from sim import files
+from sim.cli.schema_experiment import experiment_schema
+from sim.cli.schema_parts import SCHEMA_URI, Schema, _closed, _text, _whole
 
-SCHEMA_URI = "https://json-schema.org/draft/2020-12/schema"
 FILES = {"scenario": "scenario.schema.json", "experiment": "experiment.schema.json"}
 """The file ``sim schema --out DIR`` writes for each kind of file."""
-
-Schema = dict[str, Any]
-
-
-def _whole(low: int | None = None, high: int | None = None, doc: str = "") -> Schema:
-    out: Schema = {"type": "integer"}
-    if low is not None:
-        out["minimum"] = low
-    if high is not None:
-        out["maximum"] = high
-    if doc:
-        out["description"] = doc
-    return out
-
-
-def _text(doc: str = "", examples: list[str] | None = None) -> Schema:
-    out: Schema = {"type": "string"}
-    if doc:
-        out["description"] = doc
-    if examples:
-        out["examples"] = examples
-    return out
-
-
-def _closed(properties: dict[str, Schema], doc: str = "", **more: Any) -> Schema:
-    """An object with these keys and no others."""
-    out: Schema = {"type": "object", "properties": properties, "additionalProperties": False}
-    if doc:
-        out["description"] = doc
-    out.update(more)
-    return out
 
 
 def options_schema(*classes: Any, doc: str = "") -> Schema:
@@ -455,49 +425,6 @@ def scenario_schema() -> Schema:
         "description": "A sim battle scenario (docs/scenario-format.md); sim validate checks it.",
         **_closed(props, required=["sides"]),
         "$defs": dict(defs),
-    }
-
-
-# ---------------------------------------------------------------------------------------
-# experiment files
-
-
-def experiment_schema() -> Schema:
-    """The JSON Schema of an experiment file (docs/experiments.md)."""
-    from sim.dataset.records import TABLES
-    from sim.experiment.designs import DESIGNS
-    from sim.experiment.model import KEYS
-
-    value_range = _closed(
-        {"low": {"type": "number"}, "high": {"type": "number"}, "choices": {"type": "array"}}
-    )
-    props: dict[str, Schema] = {
-        "name": _text("default: the file's name"),
-        "description": _text(),
-        "scenario": _text("the base scenario, relative to this file"),
-        "set": {"type": "array", "items": _text("PATH=VALUE"), "description": "fixed overrides"},
-        "design": {"type": "string", "enum": list(DESIGNS), "default": "grid"},
-        "parameters": {
-            "type": "object",
-            "description": "PATH to a list of values (grid) or {low, high} / {choices}",
-            "additionalProperties": {"anyOf": [{"type": "array"}, value_range]},
-        },
-        "samples": _whole(1, None, "points drawn (random, lhs, ...)"),
-        "points": {"type": "array", "items": {"type": "object"}, "description": "list design"},
-        "replicates": _whole(1, None, "runs per point (default 1)"),
-        "seed": _whole(0, None, "the master seed"),
-        "tables": {"type": "array", "items": {"type": "string", "enum": list(TABLES)}},
-        "chunk": _whole(1, None, "runs per Parquet part"),
-    }
-    extra = [k for k in KEYS if k not in props]
-    for k in extra:  # keys a newer design reads: allowed, not yet described
-        props[k] = {}
-    return {
-        "$schema": SCHEMA_URI,
-        "$id": "sim-experiment",
-        "title": "sim experiment",
-        "description": "A sim experiment (docs/experiments.md); sim sweep runs it.",
-        **_closed({k: props[k] for k in KEYS}, required=["scenario"]),
     }
 
 

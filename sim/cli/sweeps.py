@@ -10,6 +10,7 @@ from typing import Any
 
 from sim.cli import text
 from sim.cli.common import (
+    SearchUnanswered,
     SweepFailed,
     SweepInterrupted,
     add_format,
@@ -20,33 +21,28 @@ from sim.errors import SimError
 
 
 def _sweep(a: argparse.Namespace) -> str:
-    import os
     from pathlib import Path
 
     from sim import workers as sweep_workers
 
-    cpus = os.cpu_count() or 1
-    if a.workers is not None and a.workers < 1:
-        raise SimError(f"--workers must be 1 or more, got {a.workers}")
-    workers = a.workers or cpus
-    executor = a.executor or ("processes" if workers > 1 else "serial")
+    workers, executor = _workers(a)
     if executor == "processes":
         sweep_workers.start()  # the workers' imports, beside this process's own from here on
 
     from sim import analysis
     from sim.experiment.load import load_experiment, wrong_kind
     from sim.experiment.runner import summary, sweep
+    from sim.search import is_search
 
     if (why := wrong_kind(a.experiment, "experiment")) is not None:
         raise SimError(why)
+    if is_search(a.experiment):
+        return _search(a, workers, executor)
     exp = load_experiment(a.experiment)  # every design point checked: exit 2 before a run
     print_warnings(exp_warnings(exp))
     if a.replicates is not None:
         exp = exp.preview(a.replicates)
-    if a.workers is not None and a.workers > cpus:
-        print(f"warning: --workers {a.workers} is more than the {cpus} CPUs", file=sys.stderr)
-    if executor == "serial":
-        workers = 1
+    _warn_of_workers(a)
     out = Path(a.out) if a.out else Path("results") / exp.name
     result = sweep(
         exp,
@@ -67,6 +63,67 @@ def _sweep(a: argparse.Namespace) -> str:
     if analysis.failure_groups(ds):
         raise SweepFailed(text_out, analysis.failures_text(ds))
     return text_out
+
+
+def _workers(a: argparse.Namespace) -> tuple[int, str]:
+    """The workers and executor ``sim sweep`` runs with (the CPU count, processes)."""
+    if a.workers is not None and a.workers < 1:
+        raise SimError(f"--workers must be 1 or more, got {a.workers}")
+    workers = a.workers or os.cpu_count() or 1
+    executor = a.executor or ("processes" if workers > 1 else "serial")
+    return (1 if executor == "serial" else workers), executor
+
+
+def _warn_of_workers(a: argparse.Namespace) -> None:
+    """A warning when ``--workers`` asks for more workers than there are CPUs."""
+    cpus = os.cpu_count() or 1
+    if a.workers is not None and a.workers > cpus:
+        print(f"warning: --workers {a.workers} is more than the {cpus} CPUs", file=sys.stderr)
+
+
+def _search(a: argparse.Namespace, workers: int, executor: str) -> str:
+    """``sim sweep`` of a search (balance, optimize, calibrate) on ``workers``: its answer."""
+    from pathlib import Path
+
+    from sim import analysis
+    from sim.search import load_search, run_search
+    from sim.search.driver import summary_line
+    from sim.search.spec import check_experiment
+
+    search = load_search(a.experiment)  # every checked value: exit 2 before a battle
+    print_warnings(exp_warnings(check_experiment(search)))
+    for flag in ("limit", "replicates"):
+        if getattr(a, flag) is not None:
+            raise SimError(f"--{flag} is for sweeps: a search fights at most its budget: battles")
+    if a.rebuild_manifest:
+        raise SimError(
+            "--rebuild-manifest is for sweeps; a search with a lost manifest is searched again"
+        )
+    _warn_of_workers(a)
+    out = Path(a.out) if a.out else Path("results") / search.name
+    result = run_search(
+        search,
+        out,
+        workers=workers,
+        executor=executor,
+        scheduler=a.scheduler,
+        resume=a.resume,
+        force=a.force,
+    )
+    head = "\n".join([*result.notes, summary_line(search, result, executor, workers)])
+    if result.interrupted or result.answer is None:
+        raise SweepInterrupted(
+            f"{head}\ninterrupted: {result.spent:,} battles are in the dataset; "
+            "finish with --resume"
+        )
+    body = text.answer_text(result.answer, out)
+    output = f"{head}\n\n{body}\n\n(sim analyze {out} prints this again)"
+    ds = analysis.load(out)
+    if analysis.failure_groups(ds):
+        raise SweepFailed(output, analysis.failures_text(ds))
+    if result.answer.get("exit"):
+        raise SearchUnanswered(output)
+    return output
 
 
 def _analyze(a: argparse.Namespace) -> str:
@@ -101,6 +158,8 @@ def _analyze(a: argparse.Namespace) -> str:
         return _sensitivity(a, ds)
     s = analysis.summarize(ds, a.by or None, labels)
     out = text.summary_text(ds, s, a.format)
+    if ds.answer is not None and a.format == "table":  # a search's: its answer first
+        out = f"{text.answer_text(ds.answer, ds.root)}\n\n{out}"
     notes = []
     if a.plot:
         name = ds.manifest.get("experiment_name") or ds.root.name
@@ -171,7 +230,11 @@ def _export(a: argparse.Namespace) -> str:
 
 def add_sweep(sub: Any) -> None:
     """Add ``sim sweep`` to the subcommands ``sub``."""
-    p_sw = sub.add_parser("sweep", help="run an experiment's battles into a Parquet dataset")
+    p_sw = sub.add_parser(
+        "sweep",
+        help="run an experiment's battles into a Parquet dataset (a search, design: balance "
+        "or optimize, fights only where its answer is, and prints it)",
+    )
     p_sw.add_argument("experiment", help="an experiment YAML file")
     p_sw.add_argument("--out", help="dataset directory (default: results/<experiment name>/)")
     p_sw.add_argument("--workers", type=int, help="parallel workers (default: CPU count)")

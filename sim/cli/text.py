@@ -302,6 +302,15 @@ def experiment_line(file: str, exp: Any) -> str:
     )
 
 
+def search_line(file: str, search: Any) -> str:
+    """``sim validate``'s line for a good search: its design, parameters and budget."""
+    names = ", ".join(search.parameters)
+    return (
+        f"{file}: ok ({search.design} search {search.name} over {names}, at most "
+        f"{search.budget:,} battles; every value checked against {search.scenario_path})"
+    )
+
+
 # ---------------------------------------------------------------------------------------
 # one run (sim run, sim replay)
 
@@ -437,6 +446,17 @@ def summary_text(ds: Any, s: Any, fmt: str) -> str:
             *_after_sections(ds, s.by, s.names),
         ]
     )
+
+
+def answer_text(answer: Mapping[str, Any], root: Any) -> str:
+    """A search's answer (``DIR/search/answer.json``) as ``sim sweep`` and ``analyze`` print it."""
+    parts = ["\n".join(answer.get("lines", []))]
+    for table in answer.get("tables", []):
+        parts += [f"{table['title']}:", render_table(table["headers"], table["rows"])]
+    charts = [f"{root}/{c['file']}" for c in answer.get("charts", [])]
+    if charts:
+        parts.append("charts: " + ", ".join(charts))
+    return "\n\n".join(parts)
 
 
 def sensitivity_text(ds: Any, sens: Any, fmt: str) -> str:

@@ -511,7 +511,7 @@ def open_manifest(root: Path) -> tuple[dict[str, Any], list[str]]:
     if bad:
         again = (
             f"sim sweep {m.get('experiment_file')} --out {root} --resume"
-            if m.get("kind") == "sweep"
+            if m.get("kind") in ("sweep", "search")
             else "sim run again with --out into a new folder"
         )
         raise SimError(f"{root}: damaged parts: {store.describe(bad)}; to run them again: {again}")

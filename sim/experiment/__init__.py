@@ -5,7 +5,10 @@
 its parameters into points, :mod:`~sim.experiment.checks` checks every point before the
 first battle, :mod:`~sim.experiment.runner` runs the battles on an executor (serial,
 processes, Dask) and streams them into a dataset, :mod:`~sim.experiment.resume` prepares a
-dataset to run into or resume.
+dataset to run into or resume, :mod:`~sim.experiment.progress` shows how far a sweep is.
+The searches (:mod:`sim.search`, above this package) run their batches through the
+runner's pool (:func:`~sim.experiment.runner.open_pool`,
+:func:`~sim.experiment.runner.run_chunks`).
 
 May import: ``sim.run``, ``sim.dataset`` and everything below them; nothing above.
 """

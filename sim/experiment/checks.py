@@ -41,11 +41,18 @@ MAX_SHOWN = 12
 Locate = Callable[[str], "int | None"]
 
 
-def check_design(exp: Experiment, locate: Locate, set_offset: int) -> list[Issue]:
+def check_design(
+    exp: Experiment,
+    locate: Locate,
+    set_offset: int,
+    name_points: Callable[[Sequence[int]], str] | None = None,
+) -> list[Issue]:
     """Every problem of the experiment's ``set:`` entries and design points (none: all good).
 
     ``locate`` gives lines of the experiment file; ``set_offset`` is the number of
-    overrides before the file's ``set:`` entries in ``exp.overrides``.
+    overrides before the file's ``set:`` entries in ``exp.overrides``. ``name_points``
+    says which points a message concerns (default: ``design points 0, 4``); a search
+    (:mod:`sim.search`), whose points are only the values it checks, names them its way.
     """
     try:
         base, base_locate = read_yaml(exp.scenario_text, exp.scenario_path)
@@ -69,7 +76,7 @@ def check_design(exp: Experiment, locate: Locate, set_offset: int) -> list[Issue
             good.add(key)
         for where, message in problems:
             found.setdefault((where, message), []).append(k)
-    return _report(exp, found, locate)
+    return _report(exp, found, locate, name_points)
 
 
 def _with_sets(
@@ -177,13 +184,18 @@ def _where(exp: Experiment, k: int, param: str | None) -> str:
 
 
 def _report(
-    exp: Experiment, found: Mapping[tuple[str, str], Sequence[int]], locate: Locate
+    exp: Experiment,
+    found: Mapping[tuple[str, str], Sequence[int]],
+    locate: Locate,
+    name_points: Callable[[Sequence[int]], str] | None = None,
 ) -> list[Issue]:
     """One issue per distinct (place, message), naming its points; at most MAX_SHOWN."""
     issues = []
     n = len(exp.points)
     for (where, message), ks in list(found.items())[:MAX_SHOWN]:
-        if len(ks) == n and n > 1:
+        if name_points is not None:
+            message += name_points(ks)
+        elif len(ks) == n and n > 1:
             message += " (every design point)"
         elif exp.design != "list" and "design point" not in message:
             shown = ", ".join(str(k) for k in ks[:5])

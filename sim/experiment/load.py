@@ -19,7 +19,7 @@ from sim.errors import SimError, did_you_mean
 from sim.experiment import designs
 from sim.experiment.checks import check_design
 from sim.experiment.designs import DESIGNS, MAX_POINTS
-from sim.experiment.model import KEYS, MAX_FILE, MAX_RUNS, SEEDS, Experiment
+from sim.experiment.model import KEYS, MAX_FILE, MAX_RUNS, SEARCHES, SEEDS, Experiment
 from sim.scenario import Issue, ScenarioError, read_yaml
 from sim.scenario.reader import bad_text, read_text_file, show
 
@@ -94,19 +94,19 @@ def parse_experiment(text: str, source: str, check_points: bool = True) -> Exper
         if key not in KEYS:
             hint = did_you_mean(str(key), KEYS) or "; known: " + ", ".join(KEYS)
             bad(str(key), f"unknown key {key!r}{hint}")
-    name = _name(doc.get("name"), Path(source).name, bad)
-    scenario_path, scenario_text = _scenario(doc, source, bad)
-    sets = _sets(doc.get("set") or [], bad)
-    replicates = _whole(doc.get("replicates", 1), "replicates", 1, MAX_RUNS, bad) or 1
-    seed = _whole(doc.get("seed", 0), "seed", 0, 2**63 - 1, bad) or 0
+    name = read_name(doc.get("name"), Path(source).name, bad)
+    scenario_path, scenario_text = read_scenario_key(doc, source, bad)
+    sets = read_sets(doc.get("set") or [], bad)
+    replicates = whole(doc.get("replicates", 1), "replicates", 1, MAX_RUNS, bad) or 1
+    seed = whole(doc.get("seed", 0), "seed", 0, 2**63 - 1, bad) or 0
     seeds = doc.get("seeds", "independent")
     if seeds not in SEEDS:
         bad("seeds", f"expected independent or shared, got {seeds!r}")
     design, points, params, point_labels = _design(doc, seed, replicates, bad)
-    tables = _tables(doc.get("tables", ["runs"]), bad)
-    _labels(doc.get("labels", {}), params, bad)
+    tables = read_tables(doc.get("tables", ["runs"]), bad)
+    check_labels(doc.get("labels", {}), params, bad)
     chunk = _chunk(doc.get("chunk"), len(points) * replicates, bad)
-    overrides = _overrides(sets, params, scenario_path, scenario_text)
+    overrides = base_overrides(sets, params, scenario_path, scenario_text)
     if issues:
         raise ScenarioError(issues)
     exp = Experiment(
@@ -137,10 +137,10 @@ def _chunk(value: Any, runs: int, bad: Any) -> int:
     """Runs per Parquet part: as given, or chosen from the size (about 64 parts)."""
     if value is None:
         return max(1, min(500, math.ceil(runs / 64))) if runs else 1
-    return _whole(value, "chunk", 1, 1_000_000, bad) or 1
+    return whole(value, "chunk", 1, 1_000_000, bad) or 1
 
 
-def _overrides(
+def base_overrides(
     sets: Sequence[str], params: Sequence[str], scenario_path: str, scenario_text: str
 ) -> list[str]:
     """The ``set:`` entries, after ``rules={system: ...}`` when a ``rules.*`` path varies.
@@ -155,7 +155,7 @@ def _overrides(
     return overrides
 
 
-def _sets(sets: Any, bad: Any) -> list[str]:
+def read_sets(sets: Any, bad: Any) -> list[str]:
     """``set:``: the fixed ``PATH=VALUE`` overrides of every run."""
     if not isinstance(sets, list) or not all(isinstance(s, str) for s in sets):
         bad("set", "expected a list of PATH=VALUE overrides")
@@ -163,11 +163,14 @@ def _sets(sets: Any, bad: Any) -> list[str]:
     return sets
 
 
-def _scenario(doc: Mapping[str, Any], source: str, bad: Any) -> tuple[str, str]:
+def read_scenario_key(doc: Mapping[str, Any], source: str, bad: Any) -> tuple[str, str]:
     """The base scenario's path and text (empty if it is missing)."""
     scen = doc.get("scenario")
     if not isinstance(scen, str) or not scen:
         bad("scenario", "the base scenario's path is required")
+        return "", ""
+    if problem := bad_text(scen, allow_breaks=False):  # a path is one line, as its message
+        bad("scenario", f"the path {show(scen)} {problem}")
         return "", ""
     sp = (Path(source).parent / scen) if not Path(scen).is_absolute() else Path(scen)
     if not sp.exists() and not sp.is_symlink():
@@ -180,7 +183,7 @@ def _scenario(doc: Mapping[str, Any], source: str, bad: Any) -> tuple[str, str]:
         return "", ""
 
 
-def _labels(labels: Any, params: list[str], bad: Any) -> None:
+def check_labels(labels: Any, params: list[str], bad: Any) -> None:
     """``labels:``: a name for the charts and tables of each swept parameter it maps."""
     if not isinstance(labels, dict):
         bad(
@@ -202,8 +205,11 @@ def _design(
 ) -> tuple[str, list[dict[str, Any]], list[str], list[str | None]]:
     """The design's name, points, parameters and point labels; its size counted first."""
     design = doc.get("design", "grid")
-    if design not in DESIGNS:
-        bad("design", f"unknown design {design!r}; one of {', '.join(DESIGNS)}")
+    if isinstance(design, str) and design in SEARCHES:  # a search's (sim.search, above)
+        bad("design", f"design {design!r} is a search: sim sweep runs it (from Python: sim.search)")
+        return "grid", [], [], []
+    if not isinstance(design, str) or design not in DESIGNS:
+        bad("design", f"unknown design {design!r}; one of {', '.join((*DESIGNS, *SEARCHES))}")
         return "grid", [], [], []
     if design in designs.SAMPLED:
         samples = doc.get("samples")
@@ -222,7 +228,7 @@ def _design(
     return design, points, params, labels
 
 
-def _tables(value: Any, bad: Any) -> list[str]:
+def read_tables(value: Any, bad: Any) -> list[str]:
     """The tables to record: ``runs`` always, then the others asked for, in their order."""
     if not isinstance(value, list) or any(t not in TABLES for t in value):
         bad("tables", f"expected a list of tables from {', '.join(TABLES)}")
@@ -234,7 +240,7 @@ MAX_NAME = 100
 """Longest experiment name (it names the default output folder, results/<name>/)."""
 
 
-def _name(value: Any, file: str, bad: Any) -> str:
+def read_name(value: Any, file: str, bad: Any) -> str:
     """The experiment's name: ``name:``, or the file's name without its extension.
 
     A name is a name, not a path: it names the default output folder ``results/<name>/``,
@@ -269,7 +275,8 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 43 else text[:40] + "..."
 
 
-def _whole(value: Any, path: str, low: int, high: int, bad: Any) -> int | None:
+def whole(value: Any, path: str, low: int, high: int, bad: Any) -> int | None:
+    """``value`` if it is a whole number ``low..high``; else None, and ``bad`` says why."""
     if isinstance(value, bool) or not isinstance(value, int):
         bad(path, f"expected a whole number, got {value!r}")
         return None

@@ -58,6 +58,8 @@ from sim.dataset.records import fingerprint
 from sim.errors import SimError
 
 SEEDS = ("independent", "shared")
+SEARCHES = ("balance", "optimize", "calibrate")
+"""Designs of the searches (:mod:`sim.search`), whose files this package does not read."""
 LABEL = "label"
 """The runs table's column of a ``list`` design's point labels (when it has any)."""
 KEYS = (
@@ -163,7 +165,7 @@ class Experiment:
         types = {f.name: f.type for f in (fields or self.param_fields())}
         pt = self.points[point]
         values = {
-            p: _column_value(pt[p], types[p]) if p in pt else None  # left at the base's value
+            p: column_value(pt[p], types[p]) if p in pt else None  # left at the base's value
             for p in self.parameters
         }
         if LABEL in types:
@@ -177,7 +179,7 @@ class Experiment:
         null for a point with none).
         """
         fields = [
-            pa.field(p, _arrow_type([pt[p] for pt in self.points if p in pt]))
+            pa.field(p, arrow_type([pt[p] for pt in self.points if p in pt]))
             for p in self.parameters
         ]
         if any(x is not None for x in self.point_labels):
@@ -201,7 +203,7 @@ class Experiment:
             yield cid, range(start, min(start + self.chunk, total))
 
 
-def _column_value(v: Any, kind: pa.DataType) -> Any:
+def column_value(v: Any, kind: pa.DataType) -> Any:
     """A parameter value as its column stores it.
 
     Text columns hold strings as written and anything else (numbers, lists, null) as JSON.
@@ -213,7 +215,7 @@ def _column_value(v: Any, kind: pa.DataType) -> Any:
     return v
 
 
-def _arrow_type(values: Sequence[Any]) -> pa.DataType:
+def arrow_type(values: Sequence[Any]) -> pa.DataType:
     """The column type of a parameter: bool, int64, float64, or JSON text for the rest.
 
     Whole numbers beyond 64 bits (or too large for a float) are kept as text, as written.

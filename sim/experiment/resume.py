@@ -70,6 +70,21 @@ def sim_parts(out: Path) -> int:
     return sum(len(list((out / t).glob("part-*.parquet"))) for t in records.TABLES)
 
 
+def check_names(out: Path, ours: tuple[str, ...] = ()) -> None:
+    """Refuse a link where sim's names belong in ``out``, or a lock file that is not sim's.
+
+    The names are :data:`OURS` and ``ours`` (a search's ``search`` folder).
+    """
+    if not out.is_dir():
+        return
+    for name in (*OURS, *ours):
+        if files.is_link(out / name):
+            raise files.link_error(out / name)
+    why = store.lock_is_ours(out)
+    if why is not None:
+        raise SimError(why)
+
+
 def check_folder(exp: Experiment, out: Path, resume: bool, rebuild: bool) -> None:
     """Refuse, reading only, a folder ``out`` that this sweep may not write in.
 
@@ -80,12 +95,7 @@ def check_folder(exp: Experiment, out: Path, resume: bool, rebuild: bool) -> Non
     """
     if not out.is_dir():
         return
-    for name in OURS:
-        if files.is_link(out / name):
-            raise files.link_error(out / name)
-    why = store.lock_is_ours(out)
-    if why is not None:
-        raise SimError(why)
+    check_names(out)
     if not has_content(out):
         return
     if not (out / "manifest.json").exists():
@@ -130,7 +140,7 @@ def prepare(
     if not (out / "manifest.json").exists():
         return _new(exp, out), set(), notes
     m = _existing(exp, out)
-    changed = _drop_damaged(out, m, resume, notes)
+    changed = drop_damaged(out, m, resume, notes)
     done = listed_run_ids(m)
     if not resume and len(done) < exp.planned_runs:
         raise SimError(
@@ -139,21 +149,21 @@ def prepare(
         )
     wanted = min(limit, exp.planned_runs) if limit else exp.planned_runs
     if not set(range(wanted)) <= done or changed:
-        _check_schema(out, m)
-        changed = _check_code(out, m, force, notes) or changed
+        check_schema(out, m)
+        changed = check_code(out, m, force, notes) or changed
     ours = {f"part-{cid:06d}.parquet" for cid, _ in exp.chunks()}  # replaced when run
     extra = [e for e in store.unlisted(out, m["parts"], exp.tables) if e.split("/")[1] not in ours]
     if extra:
         listed = ", ".join(extra[:5])
         notes.append(f"ignored {len(extra)} files the manifest does not list: {listed}")
     for table in exp.tables:  # parts whose writer was killed (never through a link)
-        files.remove_matching(out / table, out, _killed_part)
+        files.remove_matching(out / table, out, killed_part)
     if changed:
         records.write_manifest(out, m)
     return m, done, notes
 
 
-def _killed_part(name: str) -> bool:
+def killed_part(name: str) -> bool:
     """A temporary part file a killed writer left (:func:`sim.files.write_file`'s name)."""
     return name.startswith(".part-") and name.endswith(".tmp")
 
@@ -178,24 +188,33 @@ def _new(exp: Experiment, out: Path) -> dict[str, Any]:
 
 def _existing(exp: Experiment, out: Path) -> dict[str, Any]:
     """The manifest of ``out``, whole, listing its parts, and of this experiment."""
+    return existing_manifest(out, exp.name, exp.fingerprint(), _hint(exp, out))
+
+
+def existing_manifest(out: Path, name: str, fingerprint: str, hint: str) -> dict[str, Any]:
+    """The manifest of the dataset ``out``: whole, listing its parts, of experiment ``name``.
+
+    ``fingerprint`` is the experiment's (:meth:`Experiment.fingerprint`); ``hint`` ends
+    the message of a damaged manifest (how to recover the parts).
+    """
     try:
         m = records.read_manifest(out)
         records.check_manifest(out, m)
     except SimError as err:
-        raise SimError(f"{err}; {_hint(exp, out)}") from None
-    if m.get("fingerprint") != exp.fingerprint():
+        raise SimError(f"{err}; {hint}") from None
+    if m.get("fingerprint") != fingerprint:
         raise SimError(
             f"{out}: holds a dataset of experiment {m.get('experiment_name')!r} "
-            f"(fingerprint {m.get('fingerprint')}), not this one ({exp.name!r}, "
-            f"{exp.fingerprint()}): the experiment, scenario or overrides differ; "
+            f"(fingerprint {m.get('fingerprint')}), not this one ({name!r}, "
+            f"{fingerprint}): the experiment, scenario or overrides differ; "
             "choose another --out"
         )
     if "parts" not in m:
-        raise SimError(f"{out}: made by an older sim that listed no parts; {_hint(exp, out)}")
+        raise SimError(f"{out}: made by an older sim that listed no parts; {hint}")
     return m
 
 
-def _drop_damaged(out: Path, m: dict[str, Any], resume: bool, notes: list[str]) -> bool:
+def drop_damaged(out: Path, m: dict[str, Any], resume: bool, notes: list[str]) -> bool:
     """Unlist every part of a chunk with a damaged part, to run again (True if any)."""
     bad = store.damage(out, m["parts"])
     if bad and not resume:
@@ -209,7 +228,7 @@ def _drop_damaged(out: Path, m: dict[str, Any], resume: bool, notes: list[str]) 
     return bool(bad)
 
 
-def _check_schema(out: Path, m: dict[str, Any]) -> None:
+def check_schema(out: Path, m: dict[str, Any]) -> None:
     """Refuse to add to (or relist) a dataset of an older schema: one dataset, one schema."""
     if m.get("schema_version") != records.SCHEMA_VERSION:
         raise SimError(
@@ -219,7 +238,7 @@ def _check_schema(out: Path, m: dict[str, Any]) -> None:
         )
 
 
-def _check_code(out: Path, m: dict[str, Any], force: bool, notes: list[str]) -> bool:
+def check_code(out: Path, m: dict[str, Any], force: bool, notes: list[str]) -> bool:
     """Refuse to add runs under other code unless forced; record a forced resume (True)."""
     code = store.code_fingerprint()
     if m.get("code") == code:

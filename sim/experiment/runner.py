@@ -24,7 +24,6 @@ from __future__ import annotations
 import concurrent.futures as cf
 import contextlib
 import os
-import sys
 import threading
 import time
 import traceback
@@ -33,8 +32,9 @@ from collections.abc import Callable, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sim import files
@@ -42,9 +42,45 @@ from sim import workers as sweep_workers
 from sim.dataset import records, store
 from sim.errors import SimError
 from sim.experiment.model import Experiment
+from sim.experiment.progress import Progress
 from sim.experiment.resume import check_folder, chunk_metadata, prepare
 
 EXECUTORS = ("serial", "processes", "dask")
+
+
+class RunPlan(Protocol):
+    """What :func:`run_chunk` fights: numbered runs, each a point's scenario and a seed.
+
+    An :class:`~sim.experiment.model.Experiment` is one; so is a search's batch
+    (:mod:`sim.search`), whose runs continue the numbering of the batches before it.
+    """
+
+    @property
+    def scenario_text(self) -> str:
+        """The base scenario's text."""
+
+    @property
+    def scenario_path(self) -> str:
+        """Where the base scenario was read from (for its messages)."""
+
+    @property
+    def tables(self) -> tuple[str, ...]:
+        """The tables to record (``runs`` first)."""
+
+    def point_of(self, run_id: int) -> int:
+        """The point (of this plan) run ``run_id`` fights."""
+
+    def run_seed(self, run_id: int) -> int:
+        """The seed of run ``run_id``."""
+
+    def param_values(self, point: int, fields: Any = None) -> dict[str, Any]:
+        """The parameter columns of a point's ``runs`` rows."""
+
+    def param_fields(self) -> list[pa.Field]:
+        """The Arrow fields of the parameter columns."""
+
+    def point_overrides(self, point: int) -> list[str]:
+        """The ``--set`` overrides that build a point's scenario."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +111,7 @@ class SweepResult:
     manifest: dict[str, Any] = field(default_factory=dict)
 
 
-def run_chunk(exp: Experiment, out: str, chunk: int, start: int, stop: int) -> ChunkResult:
+def run_chunk(exp: RunPlan, out: str, chunk: int, start: int, stop: int) -> ChunkResult:
     """Fight runs ``start..stop-1`` and write the chunk's parts; a failing run is a row."""
     from sim.run.core import fight, run_rows
     from sim.scenario import parse_scenario
@@ -125,7 +161,7 @@ def run_chunk(exp: Experiment, out: str, chunk: int, start: int, stop: int) -> C
 
 
 def _write_chunk(
-    exp: Experiment,
+    exp: RunPlan,
     root: Path,
     chunk: int,
     rows: dict[str, list[dict[str, Any]]],
@@ -157,93 +193,28 @@ def done_run_ids(out: Path) -> set[int]:
     return ids
 
 
-class Progress:
-    """A progress bar (tqdm) on a terminal; otherwise a plain line every few seconds.
-
-    A plain line's rate and ETA count from the first chunk done, so the workers' start
-    (seconds of imports, before any run ends) does not make the ETA of a short sweep read
-    minutes; the first line says how long the first chunk took, the last the sweep's rate.
-    The bar likewise: a bar of the start-up until the first chunk is done, then the bar
-    of the runs, whose rate and ETA count from there.
-    """
-
-    def __init__(self, total: int, initial: int, stream: Any = None) -> None:
-        self.stream = stream or sys.stderr
-        self.total, self.count, self.start = total, initial, time.monotonic()
-        self.first = initial
-        self.since: tuple[float, int] | None = None  # (time, count) of the first update
-        self.last_line = 0.0
-        self.bar = None
-        if getattr(self.stream, "isatty", lambda: False)():
-            self.bar = self._bar(initial, "starting", leave=False)
-
-    def _bar(self, initial: int, desc: str | None = None, leave: bool = True) -> Any:
-        from tqdm import tqdm
-
-        return tqdm(
-            total=self.total,
-            initial=initial,
-            desc=desc,
-            unit="run",
-            file=self.stream,
-            smoothing=0.1,
-            dynamic_ncols=True,
-            leave=leave,
-        )
-
-    def update(self, n: int) -> None:
-        """Count ``n`` more runs done."""
-        self.count += n
-        now = time.monotonic()
-        if self.bar is not None:
-            if self.since is None:  # the first chunk: the workers have started
-                self.since = (now, self.count)
-                self.bar.close()
-                self.bar = self._bar(self.count)
-            else:
-                self.bar.update(n)
-            return
-        share = 100 * self.count / max(self.total, 1)
-        done = f"progress: {self.count}/{self.total} runs ({share:.0f}%)"
-        if self.count >= self.total:  # the last line: the whole sweep's rate
-            rate = (self.count - self.first) / max(now - self.start, 1e-9)
-            print(f"{done}, {rate:.0f} runs/s, ETA 0s", file=self.stream, flush=True)
-            return
-        if self.since is None:
-            self.since = (now, self.count)
-            self.last_line = now
-            print(
-                f"{done}, first chunk done in {now - self.start:.1f}s", file=self.stream, flush=True
-            )
-            return
-        if now - self.last_line >= 5:
-            self.last_line = now
-            then, counted = self.since
-            rate = (self.count - counted) / max(now - then, 1e-9)
-            left = (self.total - self.count) / rate if rate > 0 else float("inf")
-            eta = f"{left:.0f}s" if left != float("inf") else "?"
-            print(f"{done}, {rate:.0f} runs/s, ETA {eta}", file=self.stream, flush=True)
-
-    def close(self) -> None:
-        """Finish the bar."""
-        if self.bar is not None:
-            self.bar.close()
+_ACTIVE: list[threading.Event] = []
+"""The event of the outermost :func:`interrupts` block now running (nested blocks share it)."""
 
 
 @contextlib.contextmanager
-def _interrupts() -> Iterator[threading.Event]:
+def interrupts() -> Iterator[threading.Event]:
     """In the main thread, Ctrl-C and SIGTERM stop the block (a KeyboardInterrupt).
 
     Each also sets the event yielded, which the block checks after every chunk: Python
     drops a KeyboardInterrupt raised inside a weak reference's callback (Mesa's agents have
-    them), and the sweep must stop all the same.
+    them), and the sweep must stop all the same. A block inside another (a search's batch
+    inside the search) shares the outer block's handlers and event.
     """
     import signal
 
-    stop = threading.Event()
     if threading.current_thread() is not threading.main_thread():
-        yield stop
+        yield threading.Event()
         return
+    if _ACTIVE:
+        yield _ACTIVE[-1]
+        return
+    stop = threading.Event()
 
     def interrupt(signum: int, frame: Any) -> None:
         stop.set()
@@ -252,12 +223,28 @@ def _interrupts() -> Iterator[threading.Event]:
     old_term = signal.signal(signal.SIGTERM, interrupt)
     ctrl_c = signal.getsignal(signal.SIGINT) is signal.default_int_handler
     old_int = signal.signal(signal.SIGINT, interrupt) if ctrl_c else None
+    _ACTIVE.append(stop)
     try:
         yield stop
     finally:
+        _ACTIVE.pop()
         signal.signal(signal.SIGTERM, old_term)
         if old_int is not None:
             signal.signal(signal.SIGINT, old_int)
+
+
+def open_pool(
+    kind: str, workers: int, scheduler: str | None
+) -> tuple[cf.Executor | None, Callable[[], None]]:
+    """The executor that runs chunks (None for ``serial``) and the function that closes it.
+
+    Opened once and kept: a sweep submits every chunk to it, a search (:mod:`sim.search`)
+    every batch's chunks. Connecting comes first, so an unreachable ``--scheduler`` fails
+    before anything is written.
+    """
+    if kind == "serial":
+        return None, lambda: None
+    return _executor(kind, workers, scheduler)
 
 
 def _executor(
@@ -325,18 +312,48 @@ def sweep(
     manifest from the experiment and the whole chunks on disk.
     """
     root = Path(out)
+    check_run_options(executor, workers, limit)
+    with claimed(root, lambda: check_folder(exp, root, resume, rebuild_manifest)):
+        return _locked_sweep(
+            exp,
+            root,
+            workers,
+            executor,
+            scheduler,
+            resume,
+            limit,
+            progress,
+            force,
+            rebuild_manifest,
+        )
+
+
+def check_run_options(executor: str, workers: int, limit: int | None = None) -> None:
+    """Refuse an unknown executor, fewer than one worker, or a ``--limit`` below 1."""
     if executor not in EXECUTORS:
         raise SimError(f"unknown executor {executor!r}; one of {', '.join(EXECUTORS)}")
     if workers < 1:
         raise SimError(f"--workers must be 1 or more, got {workers}")
     if limit is not None and limit < 1:
         raise SimError(f"--limit must be 1 or more, got {limit}")
+
+
+@contextlib.contextmanager
+def claimed(root: Path, check: Callable[[], object]) -> Iterator[None]:
+    """Hold the dataset folder ``root`` (made if need be, and locked) for the block.
+
+    An existing folder is first shown to ``check``, which raises to refuse it (a link
+    where sim's names belong, a lock or a manifest not sim's, a folder of other files;
+    :func:`~sim.experiment.resume.check_folder`) and writes nothing. A folder made here
+    is removed again if the block ends before a manifest was written, so a refused or
+    failed start leaves nothing behind.
+    """
     if root.exists() and not root.is_dir():
         raise SimError(f"{root}: is a file, not a folder; choose another --out")
-    check_folder(exp, root, resume, rebuild_manifest)  # reads only: refused untouched
+    check()  # reads only: a folder this run may not write in is refused untouched
     try:
         root.mkdir(parents=True)
-        created = True  # by this sweep: removed again if it ends before a manifest
+        created = True  # by this run: removed again if it ends before a manifest
     except FileExistsError:
         created = False
     except OSError as err:
@@ -344,18 +361,7 @@ def sweep(
     lock_made = not files.is_link(root / store.LOCK_NAME) and not (root / store.LOCK_NAME).exists()
     with store.locked(root):  # only the holder may remove what it made
         try:
-            return _locked_sweep(
-                exp,
-                root,
-                workers,
-                executor,
-                scheduler,
-                resume,
-                limit,
-                progress,
-                force,
-                rebuild_manifest,
-            )
+            yield
         finally:
             if not (root / "manifest.json").exists():  # refused, or nothing was made
                 if lock_made:
@@ -377,10 +383,7 @@ def _locked_sweep(
     force: bool,
     rebuild: bool,
 ) -> SweepResult:
-    pool: cf.Executor | None = None
-    close: Callable[[], None] = lambda: None  # noqa: E731
-    if executor != "serial":  # connect first: a failure leaves no manifest-only dataset
-        pool, close = _executor(executor, workers, scheduler)
+    pool, close = open_pool(executor, workers, scheduler)  # first: no manifest-only dataset
     try:
         manifest, done, notes = prepare(
             exp, root, resume, force=force, rebuild=rebuild, limit=limit
@@ -395,7 +398,8 @@ def _locked_sweep(
             notes=notes,
             manifest=manifest,
         )
-        _run_chunks(exp, root, pool, close, todo, result, progress)
+        bar = Progress(result.selected, result.already) if progress else None
+        run_chunks(exp, root, pool, close, todo, result, bar)
     finally:
         close()
     return result
@@ -408,9 +412,9 @@ class _Ledger:
     (a finished chunk not yet listed runs again on resume).
     """
 
-    def __init__(self, root: Path, result: SweepResult, progress: bool) -> None:
+    def __init__(self, root: Path, result: SweepResult, bar: Any, close_bar: bool) -> None:
         self.root, self.result = root, result
-        self.bar = Progress(result.selected, result.already) if progress else None
+        self.bar, self.close_bar = bar, close_bar
         self.start = self.last_save = time.monotonic()
         self.booked: set[int] = set()
 
@@ -436,34 +440,42 @@ class _Ledger:
         if self.booked:
             with contextlib.suppress(OSError):  # unlisted chunks run again on resume
                 records.write_manifest(self.root, self.result.manifest)
-        if self.bar is not None:
+        if self.bar is not None and self.close_bar:
             self.bar.close()
         self.result.seconds = time.monotonic() - self.start
 
 
-def _run_chunks(
-    exp: Experiment,
+def run_chunks(
+    plan: RunPlan,
     root: Path,
     pool: cf.Executor | None,
     close: Callable[[], None],
     todo: list[tuple[int, range]],
     result: SweepResult,
-    progress: bool,
+    bar: Any = None,
+    close_bar: bool = True,
 ) -> None:
-    """Run ``todo``; SIGTERM and Ctrl-C stop it with what is done kept."""
-    ledger = _Ledger(root, result, progress)
+    """Run the chunks ``todo`` of ``plan`` into ``root``, booking each into ``result``.
+
+    ``pool`` runs them (None: here, in order); every finished chunk's parts are listed in
+    ``result.manifest`` (written at most once a second, and at the end). SIGTERM and
+    Ctrl-C stop it with what is done kept (``result.interrupted``; ``close`` shuts the
+    pool). ``bar`` counts the runs done (``update(n)``), closed at the end if
+    ``close_bar``.
+    """
+    ledger = _Ledger(root, result, bar, close_bar)
     futures: list[cf.Future[ChunkResult]] = []
     try:
-        with _interrupts() as stop:
+        with interrupts() as stop:
             try:
                 if pool is None:
                     for cid, ids in todo:
                         _unless(stop)
-                        ledger.book(run_chunk(exp, str(root), cid, ids.start, ids.stop))
+                        ledger.book(run_chunk(plan, str(root), cid, ids.start, ids.stop))
                 else:
                     with sweep_workers.sigint_ignored():  # workers started now inherit it
                         futures = [
-                            pool.submit(run_chunk, exp, str(root), cid, ids.start, ids.stop)
+                            pool.submit(run_chunk, plan, str(root), cid, ids.start, ids.stop)
                             for cid, ids in todo
                         ]
                     for fut in cf.as_completed(futures):

@@ -89,9 +89,12 @@ def _point_overrides(
 ) -> list[str]:
     """The ``--set`` overrides of the run's design point.
 
-    From the manifest's ``points``, the values exactly as written; in a dataset without
-    them, from the row's parameter columns.
+    A search's (:mod:`sim.search`) from its manifest's ``point_overrides``, by the row's
+    ``point`` column; a sweep's from the manifest's ``points``, the values exactly as
+    written; in a dataset without them, from the row's parameter columns.
     """
+    if "point_overrides" in manifest and "point" in row:
+        return list(manifest["point_overrides"][int(row["point"])])
     if "points" in manifest:
         point = manifest["points"][run_id // int(manifest.get("replicates", 1))]
         return [f"{p}={json.dumps(point[p])}" for p in params if p in point]

@@ -133,8 +133,10 @@ def parent_path(path: str) -> str:
 
 # --------------------------------------------------------------------------- reading YAML
 _TAG = "tag:yaml.org,2002:"
-_SCALAR_TAGS = {_TAG + t for t in ("null", "bool", "int", "float", "str", "timestamp", "binary")}
-_AS_TEXT = {_TAG + "merge", _TAG + "value"}  # plain ``<<`` and ``=`` as values: just text
+_SCALAR_TAGS = {_TAG + t for t in ("null", "bool", "int", "float", "str")}
+# Plain ``<<`` and ``=`` as values are just text, and so is a date (2001-12-14): no field
+# takes a date, and a datetime is no value a --set override or a dataset column can hold.
+_AS_TEXT = {_TAG + "merge", _TAG + "value", _TAG + "timestamp"}
 _MERGE = _TAG + "merge"
 
 

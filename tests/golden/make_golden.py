@@ -4,7 +4,9 @@ For every scenario in ``scenarios/``: the ``sim run --format json`` text and the
 ``sim run --events`` text for seeds 0..4, and every table row (events included) over
 seeds 0..19; the two scenarios statted for every system (mirror, skirmish_all_rules) under
 each of the four. For every experiment in ``experiments/``: the rows of the first two
-replicates of every design point, with their real run ids and seeds, as the sweep writes them.
+replicates of every design point, with their real run ids and seeds, as the sweep writes them
+(a search, ``design: balance``, ``optimize`` or ``calibrate``: of every point of its first
+batch, as the search fights it).
 
 A refactor leaves these digests unchanged. A behaviour change regenerates them in its own
 commit, which says why::
@@ -90,6 +92,32 @@ def experiment_digest(path: Path) -> str:
     return _sha(rows)
 
 
+def search_digest(path: Path) -> str:
+    """sha256 of the rows of the first REPLICATES runs of every point of a search's first batch.
+
+    The batch is the driver's own (:func:`sim.search.driver.first_batch`): the same run ids,
+    seeds, point ids and columns (``batch``, ``point``, the design's) a search writes.
+    """
+    from sim.run import fight, run_rows
+    from sim.scenario import parse_scenario
+    from sim.search import load_search
+    from sim.search.driver import first_batch
+
+    search = load_search(path)
+    batch = first_batch(search)
+    events = "events" in search.tables
+    rows = []
+    for point in range(len(batch.replicates)):
+        sc = parse_scenario(batch.scenario_text, batch.scenario_path, batch.point_overrides(point))
+        start = batch.first_run + sum(batch.replicates[:point])
+        for run_id in range(start, start + min(REPLICATES, batch.replicates[point])):
+            seed = batch.run_seed(run_id)
+            got = fight(sc, seed=seed, events=events)
+            got_rows = run_rows(got, run_id, seed, batch.param_values(point), events)
+            rows.append({t: got_rows[t] for t in search.tables})
+    return _sha(rows)
+
+
 def compute() -> dict[str, Any]:
     """Every golden digest, recomputed with today's code."""
     out: dict[str, Any] = {"scenarios": {}, "systems": {}, "experiments": {}}
@@ -99,8 +127,11 @@ def compute() -> dict[str, Any]:
         for system in SYSTEMS:
             path = ROOT / "scenarios" / f"{name}.yaml"
             out["systems"][f"{name}@{system}"] = table_digest(path, (f"rules.system={system}",))
+    from sim.search import is_search
+
     for path in sorted((ROOT / "experiments").glob("*.yaml")):
-        out["experiments"][path.stem] = experiment_digest(path)
+        digest = search_digest if is_search(path) else experiment_digest
+        out["experiments"][path.stem] = digest(path)
     return out
 
 

@@ -142,6 +142,14 @@ def test_read_yaml_locates_paths():
     assert doc == {"1": True, "no": 2}  # keys are taken as written
 
 
+def test_only_plain_data_is_read():
+    # a date is its text and binary is refused: neither is a value a --set override, a JSON
+    # answer or a dataset column holds (the hostile search files found a !!binary choice)
+    doc, _ = read_yaml("a: 2001-12-14\nb: [2001-12-14 21:59:43.10]\n", "f.yaml")
+    assert doc == {"a": "2001-12-14", "b": ["2001-12-14 21:59:43.10"]}
+    assert errors("a: !!binary aGk=\n") == ["t.yaml:1: a: unsupported tag !!binary"]
+
+
 def test_loader_uses_only_safe_yaml():
     package = Path(sim.scenario.__file__).parent
     for path in package.rglob("*.py"):

@@ -1,0 +1,134 @@
+"""The JSON Schema of experiment files: sweeps' keys and the searches' (``sim schema``)."""
+
+from __future__ import annotations
+
+from sim.cli.schema_parts import SCHEMA_URI, Schema, _closed, _text, _whole
+
+
+def experiment_schema() -> Schema:
+    """The JSON Schema of an experiment file (docs/experiments.md, docs/search.md)."""
+    from sim.dataset.records import TABLES
+    from sim.experiment.designs import DESIGNS
+    from sim.experiment.model import KEYS, SEEDS
+    from sim.search.designs import KINDS
+
+    choices = {"anyOf": [{"type": "array"}, {"type": "object"}]}
+    value_range = _closed(
+        {"low": {"type": "number"}, "high": {"type": "number"}, "choices": choices}
+    )
+    props: dict[str, Schema] = {
+        "name": _text("default: the file's name"),
+        "description": _text(),
+        "scenario": _text("the base scenario, relative to this file"),
+        "set": {"type": "array", "items": _text("PATH=VALUE"), "description": "fixed overrides"},
+        "design": {"type": "string", "enum": [*DESIGNS, *KINDS], "default": "grid"},
+        "parameters": {
+            "type": "object",
+            "description": "PATH to a list of values (grid) or {low, high} / {choices}",
+            "additionalProperties": {"anyOf": [{"type": "array"}, value_range]},
+        },
+        "samples": _whole(1, None, "points drawn (random, lhs, ...)"),
+        "points": {"type": "array", "items": {"type": "object"}, "description": "list design"},
+        "replicates": _whole(1, None, "runs per point (default 1); optimize: battles per trial"),
+        "seed": _whole(0, None, "the master seed"),
+        "tables": {"type": "array", "items": {"type": "string", "enum": list(TABLES)}},
+        "chunk": _whole(1, None, "runs per Parquet part"),
+        "seeds": {
+            "type": "string",
+            "enum": list(SEEDS),
+            "default": SEEDS[0],
+            "description": "shared: replicate r meets the same dice at every point (paired)",
+        },
+        "second_order": {"type": "boolean", "description": "sobol: second-order indices too"},
+        "labels": {
+            "type": "object",
+            "additionalProperties": _text(),
+            "description": "names for swept parameters in tables and charts: PATH: NAME",
+        },
+        **_search_properties(),
+    }
+    keys = list(
+        dict.fromkeys([*KEYS, *(k for kind in KINDS.values() for k in ("budget", *kind.keys))])
+    )
+    for k in keys:  # keys a newer design reads: allowed (tests/test_schema.py: described)
+        props.setdefault(k, {})
+    return {
+        "$schema": SCHEMA_URI,
+        "$id": "sim-experiment",
+        "title": "sim experiment",
+        "description": "A sim experiment (docs/experiments.md); sim sweep runs it.",
+        **_closed({k: props[k] for k in keys}, required=["scenario"], allOf=_search_requires()),
+    }
+
+
+def _search_properties() -> dict[str, Schema]:
+    """The keys of a search: balance, optimize, calibrate (docs/search.md, calibration.md)."""
+    from sim.search.calibrate import DISTANCES, METHODS
+
+    share = {"anyOf": [{"type": "number"}, _text("a share: 0.5 or 50%")]}
+    best = {"type": "string", "enum": ["max", "min", "maximize", "minimize"]}
+    objective = _closed(
+        {"side": _text("a side of the scenario"), "wins": best, "losses": best, "rounds": best},
+        "{side: SIDE, wins: max|min}, {side: SIDE, losses: max|min} or {rounds: max|min}",
+    )
+    return {
+        "budget": _whole(1, None, "a search: the most battles it may fight"),
+        "target": _closed(
+            {"side": _text(), "wins": share, "of": {"type": "string", "enum": ["decisive", "all"]}},
+            "balance: the side and the share of its wins to find",
+            required=["side", "wins"],
+        ),
+        "tolerance": {
+            "anyOf": [share, _closed({"value": {"type": "number"}})],
+            "description": "balance: the 95% interval's half-width to stop at (default 2%)",
+        },
+        "start": _whole(
+            2,
+            100000,
+            "balance: battles at each value of the coarse start (5 or more, default 50); "
+            "calibrate: battles at each cell and row to begin with (default 20)",
+        ),
+        "link": {"type": "string", "enum": ["logit", "probit"], "default": "logit"},
+        "objective": objective,
+        "second": objective,
+        "parallel": _whole(1, 64, "optimize: trials asked together (one batch)"),
+        "confirm": _closed(
+            {"top": _whole(1, 100), "replicates": _whole(2, None)},
+            "optimize: the top candidates fought again with shared seeds",
+        ),
+        "observed": {
+            "anyOf": [
+                _text("a CSV file beside the experiment"),
+                {"type": "array", "items": {"type": "object"}, "minItems": 1},
+            ],
+            "description": "calibrate: the observed table, each row a setting of the scenario "
+            "(PATH columns), its battles and the statistics seen there (wins.SIDE, draws, "
+            "rounds, loser_out, decisive)",
+        },
+        "distance": {"type": "string", "enum": list(DISTANCES), "default": DISTANCES[0]},
+        "method": {"type": "string", "enum": list(METHODS), "default": METHODS[0]},
+        "levels": _whole(
+            2,
+            101,
+            "morris: the grid's levels (2..100, default 4); calibrate: values of a real "
+            "range on the prior's grid (default 9)",
+        ),
+        "ratio": {
+            "type": "number",
+            "minimum": 0.1,
+            "maximum": 1000,
+            "description": "calibrate: a plausible cell's battles per observed battle (default 2)",
+        },
+    }
+
+
+def _search_requires() -> list[Schema]:
+    """What each search design needs besides its parameters (its loader says so too)."""
+    needs = {"balance": ["target"], "optimize": ["objective"], "calibrate": ["observed"]}
+    return [
+        {
+            "if": {"properties": {"design": {"const": design}}, "required": ["design"]},
+            "then": {"required": ["parameters", *keys]},
+        }
+        for design, keys in needs.items()
+    ]

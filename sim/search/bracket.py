@@ -1,0 +1,315 @@
+"""Where a balance search fights next, and when it stops: pure functions of the points so far.
+
+Given every measured point (a parameter value, the battles fought there and the target's
+successes among those counted), :func:`next_step` says what the search does next:
+
+1. **Coarse start**: five values spread over the range (whole numbers: up to five), each
+   ``start`` battles.
+2. **Bracket**: two neighbouring measured values whose win rates lie either side of the
+   target. None: the rates are all on one side, so the end of the range nearest the target
+   is fought until its Wilson interval says whether it reaches the target
+   (``unreached``: the curve never gets there) or not.
+3. **Whole numbers**: a gap in the bracket is filled at the fitted crossing's neighbours
+   (or its middle); once the bracket is two adjacent values, both are fought until their
+   Wilson intervals are within the tolerance. The answer is the two values, and the one
+   nearer the target. When neither reaches it (the nearer's measured rate is further than
+   the tolerance from the target: the rate jumps across it from one number to the next,
+   like 42.6% to 1.0%) the status is ``unreached``; decided at once when both values'
+   intervals are clear of the target's band, one above it and one below.
+4. **Real numbers**: the fitted crossing (:mod:`sim.search.glm`) with its 95% Fieller
+   interval; the next battles go either side of the crossing, half an interval away, as many
+   as the interval needs to shrink to the tolerance (at most twice what it already has).
+   The search stops when the share's interval at the crossing is within the tolerance and
+   some measured value is near the target; a bracket narrower than 1/10,000 of the range
+   whose ends are both far from the target is a ``jump``.
+
+Every step is a function of the points alone, so a resumed search takes the same path.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sim.search.glm import Z95, Crossing, Fit, fit_response
+
+COARSE = 5
+"""Values of the coarse start."""
+RESOLUTION = 1e-4
+"""The narrowest bracket of a real parameter, as a share of its range."""
+GROWTH = 2.0
+"""A batch brings a point at most this many times the battles it has (or ``start``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """How a balance search runs: the range, the target and when it is close enough."""
+
+    low: float
+    high: float
+    whole: bool
+    target: float
+    tolerance: float
+    """The half-width of the 95% interval, in share (0.02: two points), to stop at."""
+    tolerance_value: float | None = None
+    """Or the crossing's half-width in the parameter's units, when given."""
+    link: str = "logit"
+    start: int = 50
+    min_batch: int = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """A measured value: battles fought (``runs``), counted (``n``) and successes (``k``)."""
+
+    x: float
+    k: int
+    n: int
+    runs: int
+
+    @property
+    def rate(self) -> float:
+        """The measured share (NaN with nothing counted)."""
+        return self.k / self.n if self.n else math.nan
+
+    def wilson(self) -> tuple[float, float]:
+        """The share's 95% Wilson interval (0..1 with nothing counted)."""
+        return wilson(self.k, self.n)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What a balance search does next, and where it stands.
+
+    ``status``: ``search`` (fight ``runs``: value and battles), or the end:
+    ``answered``, ``unreached`` (no value reaches the target), ``jump`` (the share jumps
+    across the target), ``flat`` (every value gives about the target), ``edge`` (only an
+    end of the range reaches it).
+    """
+
+    status: str
+    runs: tuple[tuple[float, int], ...] = ()
+    fit: Fit | None = None
+    crossing: Crossing | None = None
+    bracket: tuple[Point, Point] | None = None
+    nearest: Point | None = None
+    note: str = ""
+    points: tuple[Point, ...] = field(default=())
+
+
+def wilson(k: int, n: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of ``k`` in ``n`` (0..1 when ``n`` is 0)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p, z2 = k / n, Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return (0.0 if k == 0 else max(0.0, centre - half), 1.0 if k == n else min(1.0, centre + half))
+
+
+def next_step(rule: Rule, measured: Sequence[Point]) -> Step:
+    """The next step of the search after ``measured`` (every value fought so far)."""
+    pts = tuple(sorted(measured, key=lambda p: p.x))
+    if not pts:
+        return Step("search", tuple((x, rule.start) for x in coarse(rule)))
+    counted = [p for p in pts if p.n > 0]
+    fit = fit_response(
+        [p.x for p in counted],
+        [p.k for p in counted],
+        [p.n for p in counted],
+        rule.link,
+        rule.low,
+        rule.high,
+    )
+    cross = fit.crossing(rule.target, rule.low, rule.high) if fit is not None else None
+    pair = straddle(counted, rule.target, cross)
+    if pair is None:
+        step = _edge(rule, pts, counted)
+    elif rule.whole:
+        step = _whole(rule, pts, pair, cross)
+    else:
+        step = _real(rule, pts, pair, cross)
+    return Step(step.status, step.runs, fit, cross, pair, step.nearest, step.note, points=pts)
+
+
+def around(pts: Sequence[Point], x: float) -> tuple[Point, Point] | None:
+    """The measured values nearest ``x`` below and above it (None if one side has none)."""
+    below = [p for p in pts if p.x <= x]
+    above = [p for p in pts if p.x > x]
+    return (below[-1], above[0]) if below and above else None
+
+
+def coarse(rule: Rule) -> list[float]:
+    """The values of the coarse start: spread evenly over the range, its ends included."""
+    if rule.whole:
+        count = min(COARSE, int(rule.high - rule.low) + 1)
+        return sorted({int(round(v)) for v in np.linspace(rule.low, rule.high, count)})
+    return [float(v) for v in np.linspace(rule.low, rule.high, COARSE)]
+
+
+def straddle(
+    pts: Sequence[Point], target: float, cross: Crossing | None
+) -> tuple[Point, Point] | None:
+    """Two neighbouring measured values whose rates lie either side of the target.
+
+    Of several (noise near the crossing, or a curve that turns), the one holding the
+    fitted crossing, else the one nearest it, else the first.
+    """
+    pairs = [
+        (a, b)
+        for a, b in zip(pts, pts[1:], strict=False)
+        if (a.rate - target) * (b.rate - target) <= 0
+    ]
+    if not pairs:
+        return None
+    if cross is None:
+        return pairs[0]
+    return min(
+        pairs,
+        key=lambda ab: (
+            0.0
+            if ab[0].x <= cross.x <= ab[1].x
+            else min(abs(ab[0].x - cross.x), abs(ab[1].x - cross.x))
+        ),
+    )
+
+
+def needed(rule: Rule, p: Point) -> int:
+    """Battles to add at ``p`` so that its Wilson interval is within the tolerance (0: none).
+
+    At most ``GROWTH`` times what it has (at least ``start``), so a point far from the
+    target is not fought to the end on the strength of a few battles.
+    """
+    lo, hi = p.wilson()
+    if (hi - lo) / 2 <= rule.tolerance:
+        return 0
+    share = min(max(p.rate if p.n else 0.5, 0.05), 0.95)
+    want = Z95 * Z95 * share * (1 - share) / (rule.tolerance * rule.tolerance)
+    counted = p.n / p.runs if p.runs else 1.0
+    more = math.ceil(max(want - p.n, 1) / max(counted, 0.05))
+    return max(rule.start, min(more, int(GROWTH * max(p.runs, rule.start))))
+
+
+def _band(rule: Rule, p: Point, width: float = 1.0) -> str:
+    """Where ``p``'s interval lies against the target's band: ``in``, ``above``, ``below``."""
+    lo, hi = p.wilson()
+    if lo > rule.target + width * rule.tolerance:
+        return "above"
+    if hi < rule.target - width * rule.tolerance:
+        return "below"
+    return "in"
+
+
+def _edge(rule: Rule, pts: Sequence[Point], counted: Sequence[Point]) -> Step:
+    """Every rate on one side of the target: fight the nearest end until it is clear."""
+    ends = [p for p in counted if p.x in (pts[0].x, pts[-1].x)] or list(counted)
+    if not ends:  # nothing counted yet (every battle a draw, counting decisive ones)
+        return Step(
+            "search", tuple((p.x, needed(rule, p) or rule.start) for p in (pts[0], pts[-1]))
+        )
+    end = min(ends, key=lambda p: abs(p.rate - rule.target))
+    more = needed(rule, end)
+    if more:
+        return Step("search", ((end.x, more),), nearest=end)
+    if _band(rule, end) != "in":
+        return Step("unreached", nearest=end, note="every value is on one side of the target")
+    flat = all(_band(rule, p) == "in" and not needed(rule, p) for p in (pts[0], pts[-1]))
+    return Step("flat" if flat else "edge", nearest=end)
+
+
+def _whole(
+    rule: Rule, pts: Sequence[Point], pair: tuple[Point, Point], cross: Crossing | None
+) -> Step:
+    """A whole-number parameter: fill the bracket's gap, then measure its two ends."""
+    a, b = pair
+    if b.x - a.x > 1:
+        if cross is not None and a.x < cross.x < b.x:
+            inside = {
+                min(max(math.floor(cross.x), a.x + 1), b.x - 1),
+                max(min(math.ceil(cross.x), b.x - 1), a.x + 1),
+            }
+        else:
+            inside = {math.floor((a.x + b.x) / 2)}
+        return Step("search", tuple((float(x), rule.start) for x in sorted(inside)))
+    nearer = min(pair, key=lambda p: (abs(p.rate - rule.target), p.x))
+    if {_band(rule, a), _band(rule, b)} == {"above", "below"}:
+        return Step("unreached", nearest=nearer)  # both clearly off: no need to be precise
+    more = [(p.x, needed(rule, p)) for p in pair]
+    if any(m for _, m in more):
+        return Step("search", tuple((x, m) for x, m in more if m))
+    reached = abs(nearer.rate - rule.target) <= rule.tolerance
+    return Step("answered" if reached else "unreached", nearest=nearer)
+
+
+def _real(
+    rule: Rule, pts: Sequence[Point], pair: tuple[Point, Point], cross: Crossing | None
+) -> Step:
+    """A real parameter: battles either side of the fitted crossing until it is precise."""
+    res = (rule.high - rule.low) * RESOLUTION
+    counted = [p for p in pts if p.n]
+    if cross is None or not cross.bounded:
+        return _unclear(rule, pts, pair, res)
+    for a, b in (around(counted, cross.x) or pair, pair):
+        if {_band(rule, a), _band(rule, b)} == {"above", "below"}:
+            return _bisect(rule, a, b, res)  # neighbours clearly either side: a gap, or a jump
+    precise = (
+        cross.points <= rule.tolerance
+        if rule.tolerance_value is None
+        else cross.half <= rule.tolerance_value
+    )
+    if precise:
+        return Step("answered")
+    return Step("search", _around(rule, pts, cross, res))
+
+
+def _unclear(rule: Rule, pts: Sequence[Point], pair: tuple[Point, Point], res: float) -> Step:
+    """No crossing with an interval: the ends until they are precise; flat, or a bisection."""
+    ends = (pts[0], pts[-1])
+    more = tuple((p.x, m) for p in ends if (m := needed(rule, p)))
+    if more:
+        return Step("search", more)
+    if all(_band(rule, p) == "in" for p in ends):
+        return Step("flat", nearest=min(ends, key=lambda p: abs(p.rate - rule.target)))
+    return _bisect(rule, *pair, res)
+
+
+def _bisect(rule: Rule, a: Point, b: Point, res: float) -> Step:
+    """Between two neighbours clearly either side of the target: the middle, or a jump."""
+    if b.x - a.x > res:
+        return Step("search", ((_round(rule, (a.x + b.x) / 2), 2 * rule.start),))
+    nearer = min((a, b), key=lambda p: abs(p.rate - rule.target))
+    if {_band(rule, a), _band(rule, b)} == {"above", "below"}:
+        return Step("jump", nearest=nearer)
+    more = tuple((p.x, m) for p in (a, b) if (m := needed(rule, p)))
+    if more:
+        return Step("search", more)
+    return Step("answered", nearest=nearer)
+
+
+def _around(
+    rule: Rule, pts: Sequence[Point], cross: Crossing, res: float
+) -> tuple[tuple[float, int], ...]:
+    """The next batch either side of the crossing: as many battles as the interval needs."""
+    base = Z95 * Z95 * rule.target * (1 - rule.target)
+    have = base / max(cross.points, 1e-9) ** 2  # counted battles' worth at the crossing
+    if rule.tolerance_value is None:
+        ratio = (cross.points / rule.tolerance) ** 2
+    else:
+        ratio = (cross.half / rule.tolerance_value) ** 2
+    more = min(max(have * (ratio - 1) * 1.15, rule.min_batch), GROWTH * max(have, rule.min_batch))
+    counted = sum(p.n for p in pts) / max(sum(p.runs for p in pts), 1)
+    runs = math.ceil(more / max(counted, 0.05))
+    d = min(max(cross.half, res), (rule.high - rule.low) / 4)
+    xs = sorted({_round(rule, min(max(cross.x + s * d, rule.low), rule.high)) for s in (-1, 1)})
+    return tuple((x, math.ceil(runs / len(xs))) for x in xs)
+
+
+def _round(rule: Rule, x: float) -> float:
+    """A real value on a fine grid of the range (a millionth of it): plain to read back."""
+    span = rule.high - rule.low
+    if span <= 0:
+        return rule.low
+    return float(round(x, max(0, 6 - math.floor(math.log10(span)))))

@@ -1,0 +1,182 @@
+"""What a search keeps in its dataset folder besides the tables: its journal and its answer.
+
+``DIR/search/journal.json`` lists every batch the search planned, written before the
+batch's first battle: its stage, points (indexes into the manifest's ``points``, whose
+``point_overrides`` build each point's scenario), battles per point, run ids and chunks,
+and what the design noted of it; after the batch, the estimate it led to. A resumed
+search follows it: each batch is planned again from the battles before it and must be the
+one the journal lists (or the search refuses: the code or data differ), and only its
+missing chunks are fought.
+
+``DIR/search/answer.json`` is the answer, written once the search ends: ``design``,
+``status``, ``exit``, ``lines`` (the answer in words), ``tables`` (each ``{title,
+headers, rows}``), ``charts`` (each ``{file, title}``, PNG files in ``DIR/search/``) and
+``data`` (the figures, for programs). ``sim analyze`` and the HTML report read it
+(:attr:`sim.analysis.Dataset.answer`) without knowing the design. Both files, and the
+charts, are written whole and inside the dataset folder only (:func:`sim.files.write_file`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from sim import files
+from sim.dataset import records, store
+from sim.errors import SimError
+from sim.experiment.resume import (
+    check_code,
+    check_schema,
+    drop_damaged,
+    existing_manifest,
+    killed_part,
+)
+from sim.search.core import Answer
+from sim.search.spec import Search
+
+FOLDER = "search"
+JOURNAL = "journal.json"
+ANSWER = "answer.json"
+
+
+def _read(path: Path) -> dict[str, Any] | None:
+    if files.is_link(path):
+        raise files.link_error(path)
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_bytes().decode("utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
+        raise SimError(
+            f"{path}: damaged ({type(err).__name__}); search again into another --out"
+        ) from None
+    if not isinstance(data, dict):
+        raise SimError(f"{path}: damaged (not a JSON object); search again into another --out")
+    return data
+
+
+def _write(root: Path, name: str, data: dict[str, Any]) -> None:
+    text = json.dumps(data, indent=1, sort_keys=True, default=_plain) + "\n"
+    files.write_file(root / FOLDER / name, text.encode("utf-8"), replace=True, within=root)
+
+
+def _plain(value: Any) -> Any:
+    """Numpy scalars as plain numbers (the answer's figures)."""
+    if hasattr(value, "item"):
+        return value.item()
+    raise TypeError(f"not JSON: {type(value).__name__}")
+
+
+def read_journal(root: Path) -> dict[str, Any] | None:
+    """The search's journal (None if there is none)."""
+    return _read(root / FOLDER / JOURNAL)
+
+
+def write_journal(root: Path, journal: dict[str, Any]) -> None:
+    """Write the journal, whole."""
+    _write(root, JOURNAL, journal)
+
+
+def read_answer(root: Path) -> dict[str, Any] | None:
+    """The search's answer (None if it has not ended)."""
+    return _read(root / FOLDER / ANSWER)
+
+
+def write_answer(root: Path, design: str, answer: Answer) -> dict[str, Any]:
+    """Draw the answer's charts into ``DIR/search/`` and write ``answer.json``; its data."""
+    from sim.charts import png_bytes
+
+    charts = []
+    for name, fig in answer.charts:
+        files.write_file(root / FOLDER / name, png_bytes(fig), replace=True, within=root)
+        title = fig.axes[0].get_title() if fig.axes else name
+        charts.append({"file": f"{FOLDER}/{name}", "title": title})
+    data = {
+        "design": design,
+        "status": answer.status,
+        "exit": answer.exit,
+        "lines": answer.lines,
+        "tables": answer.tables,
+        "charts": charts,
+        "data": answer.data,
+    }
+    _write(root, ANSWER, data)
+    return data
+
+
+def fresh_manifest(search: Search) -> dict[str, Any]:
+    """The manifest of a new search dataset: no points and no parts yet.
+
+    ``planned_runs`` is the budget (the most battles); ``points`` and ``point_overrides``
+    grow as the search plans its batches.
+    """
+    from sim.scenario import parse_scenario
+
+    base = parse_scenario(search.scenario_text, search.scenario_path, search.overrides)
+    m = records.manifest(
+        kind="search",
+        experiment_name=search.name,
+        experiment_file=search.path,
+        experiment_text=search.text,
+        scenario_file=search.scenario_path,
+        scenario_texts={base.name: search.scenario_text},
+        points=(),
+        overrides=search.overrides,
+        parameters=search.parameters,
+        master_seed=search.seed,
+        tables=search.tables,
+        fingerprint=search.fingerprint(),
+    )
+    m.update(planned_runs=search.budget, design=search.design, point_overrides=[])
+    return m
+
+
+def prepare(
+    search: Search, root: Path, resume: bool, force: bool
+) -> tuple[dict[str, Any], dict[str, Any], list[str]]:
+    """The (locked) dataset's manifest and journal: new, or checked to go on with.
+
+    A finished search's are returned as they are. An unfinished one is refused without
+    ``resume``; with it, damaged parts are dropped (their chunks are fought again) and a
+    dataset of other code is refused unless ``force``.
+    """
+    notes: list[str] = []
+    if not (root / "manifest.json").exists():
+        manifest = fresh_manifest(search)
+        journal: dict[str, Any] | None = {"design": search.design, "batches": []}
+        assert journal is not None
+        try:
+            write_journal(root, journal)
+            records.write_manifest(root, manifest)
+        except OSError as err:
+            raise SimError(f"{root}: cannot write the dataset: {err.strerror or err}") from None
+        return manifest, journal, notes
+    hint = "search again into another --out"
+    manifest = existing_manifest(root, search.name, search.fingerprint(), hint)
+    journal = read_journal(root)
+    if journal is None or not isinstance(journal.get("batches"), list):
+        raise SimError(f"{root}: the search's journal ({FOLDER}/{JOURNAL}) is missing; {hint}")
+    if journal.get("finished") and read_answer(root) is not None:
+        return manifest, journal, notes
+    changed = drop_damaged(root, manifest, resume, notes)
+    fought = sum(
+        int(r["stop"]) - int(r["first"])
+        for n, r in manifest["parts"].items()
+        if n.startswith("runs/")
+    )
+    if not resume:
+        raise SimError(
+            f"{root}: already holds this search, unfinished ({fought} battles fought); use "
+            "--resume to finish it, or choose another --out"
+        )
+    check_schema(root, manifest)
+    changed = check_code(root, manifest, force, notes) or changed
+    for table in search.tables:  # parts whose writer was killed (never through a link)
+        files.remove_matching(root / table, root, killed_part)
+    extra = store.unlisted(root, manifest["parts"], search.tables)
+    if extra:
+        notes.append(f"{len(extra)} files the manifest does not list are fought again or ignored")
+    if changed:
+        records.write_manifest(root, manifest)
+    return manifest, journal, notes

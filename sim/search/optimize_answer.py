@@ -1,0 +1,277 @@
+"""An optimize search's progress and answer.
+
+The candidates for the confirmation are distinct points ranked by every battle the search
+fought at each (:func:`sim.search.optimize.candidates`). The answer is read from the
+confirmation's battles alone: fought with shared seeds, they give each candidate an
+unbiased estimate and pairs of battles that met the same dice, so the difference between
+the best and the runner-up is a paired one, mean and 95% Student-t interval over the
+replicates both finished.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sim.intervals import t975, wilson
+from sim.search import optplot
+from sim.search.core import Answer, History
+from sim.search.optimize import Objective, Optimize, best_first, scores, searched
+from sim.search.spec import Search
+
+
+def describe(design: Optimize, history: History, point: int) -> str:
+    """A point's parameters, as the answer names them."""
+    values = history.points[point]
+    return ", ".join(
+        f"{design.search.label(p.name)} = {p.shown(values[p.name])}" for p in design.params
+    )
+
+
+def shown(o: Objective, v: float) -> str:
+    """An objective's value: a percentage for a win rate, else two decimals."""
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "-"
+    return f"{100 * v:.1f}%" if o.share else f"{v:.2f}"
+
+
+def with_ci(o: Objective, mean: float, lo: float, hi: float) -> str:
+    """``61.0% [56.1-65.7]`` (a win rate) or ``1.25 [1.10-1.40]``."""
+    if o.share:
+        return f"{shown(o, mean)} [{100 * lo:.1f}-{100 * hi:.1f}]"
+    sep = " to " if lo < 0 else "-"
+    return f"{shown(o, mean)} [{lo:.2f}{sep}{hi:.2f}]"
+
+
+def interval(o: Objective, values: np.ndarray[Any, Any]) -> tuple[float, float, float, int]:
+    """Mean and 95% interval of a candidate's scores: Wilson for a win rate, else Student-t."""
+    v = values[~np.isnan(values)]
+    n = len(v)
+    if not n:
+        return math.nan, math.nan, math.nan, 0
+    if o.share:
+        p, lo, hi = wilson(float(v.sum()), n)
+        return float(p), float(lo), float(hi), n
+    mean = float(v.mean())
+    half = t975(n - 1) * float(v.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
+    return mean, mean - half, mean + half, n
+
+
+def paired(
+    values_a: np.ndarray[Any, Any], values_b: np.ndarray[Any, Any]
+) -> tuple[float, float, float, int]:
+    """Mean difference ``a - b`` over the replicates both finished, and its 95% t interval."""
+    size = min(len(values_a), len(values_b))
+    d = values_a[:size] - values_b[:size]
+    d = d[~np.isnan(d)]
+    n = len(d)
+    if n < 2:
+        return math.nan, math.nan, math.nan, n
+    mean = float(d.mean())
+    half = t975(n - 1) * float(d.std(ddof=1)) / math.sqrt(n)
+    return mean, mean - half, mean + half, n
+
+
+def confirmed(
+    design: Optimize, history: History
+) -> tuple[list[int], dict[int, np.ndarray[Any, Any]]]:
+    """The confirmation's points, best first, and each one's scores by replicate."""
+    runs = history.runs[history.runs["trial"].isna()].sort_values("run_id")
+    frame = scores(design, runs)
+    by_point: dict[int, np.ndarray[Any, Any]] = {}
+    for point, group in frame.groupby("point", sort=False):
+        cols = [f"o{i}" for i in range(len(design.s.objectives))]
+        by_point[int(point)] = group.sort_values("replicate")[cols].to_numpy()
+    means = pd.DataFrame(
+        {
+            "o0": {p: np.nanmean(v[:, 0]) for p, v in by_point.items()},
+            "battles": {p: len(v) for p, v in by_point.items()},
+        }
+    )
+    order = [int(i) for i in best_first(design, means).index] if len(means) else []
+    return order, by_point
+
+
+def progress_line(design: Optimize, history: History) -> str:
+    """One line: the best point so far by the search's battles, or the confirmation's."""
+    o = design.s.objectives[0]
+    stage = history.batches[-1].get("stage") if history.batches else ""
+    if stage == "confirm":
+        order, by_point = confirmed(design, history)
+        best = order[0]
+        mean, lo, hi, n = interval(o, by_point[best][:, 0])
+        return (
+            f"confirmed best {describe(design, history, best)}: {o.name} {with_ci(o, mean, lo, hi)}"
+        )
+    table = searched(design, history)
+    asked = len(design.trials(history))
+    if not len(table):
+        return f"trial {asked} of {design.s.trials}: no finished battle yet"
+    best = int(best_first(design, table).index[0])
+    row = table.loc[best]
+    return (
+        f"trial {asked} of {design.s.trials}: best so far {describe(design, history, best)}: "
+        f"{o.name} {shown(o, row['o0'])} ({int(row['battles'])} battles)"
+    )
+
+
+def answer(design: Optimize, history: History) -> Answer:
+    """The answer: the confirmed ranking (or front), the best and its runner-up."""
+    order, by_point = confirmed(design, history)
+    table = searched(design, history)
+    objs = design.s.objectives
+    head = (
+        f"optimize: {' and '.join(f'{o.direction} {o.name}' for o in objs)}; "
+        f"{len(design.trials(history))} trials over {len(table)} points, then the top "
+        f"{len(order)} again with {len(by_point[order[0]]) if order else 0} shared seeds; "
+        f"{history.spent:,} battles"
+    )
+    if not order:
+        return Answer("unanswered", 1, [head, "no battle of the search finished: no answer."])
+    lines = [head, *_verdict(design, history, order, by_point)]
+    tables = [_ranking(design, history, order, by_point), _search_table(design, history, table)]
+    charts = [("history.png", optplot.history(design, history))]
+    if len(objs) == 2:
+        boxes = [[interval(o, by_point[p][:, i]) for i, o in enumerate(objs)] for p in order]
+        charts.append(("front.png", optplot.front(design, table, boxes)))
+    else:
+        names = [describe(design, history, p) for p in order]
+        rows = [interval(objs[0], by_point[p][:, 0]) for p in order]
+        charts.append(("ranking.png", optplot.ranking(design, names, rows)))
+    data = _data(design, history, order, by_point)
+    return Answer("answered", 0, lines, tables, charts, data)
+
+
+def _verdict(
+    design: Optimize, history: History, order: list[int], by_point: dict[int, Any]
+) -> list[str]:
+    o = design.s.objectives[0]
+    best = order[0]
+    mean, lo, hi, n = interval(o, by_point[best][:, 0])
+    lines = [
+        f"best: {describe(design, history, best)}: {o.name} {with_ci(o, mean, lo, hi)} "
+        f"over {n} battles (95% interval)."
+    ]
+    if len(design.s.objectives) == 2:
+        lines[0] = "the Pareto front (no candidate beats another on both objectives): below."
+        return lines
+    if len(order) < 2:
+        return [*lines, "only one candidate: no runner-up to compare with."]
+    second = order[1]
+    m2, lo2, hi2, _ = interval(o, by_point[second][:, 0])
+    d, dlo, dhi, pairs = paired(by_point[best][:, 0], by_point[second][:, 0])
+    unit = 100 if o.share else 1
+    word = "points" if o.share else o.name.split()[-1]
+    clear = (dlo > 0 or dhi < 0) if not math.isnan(dlo) else False
+    verdict = (
+        "the best is clearly better"
+        if clear
+        else "not clearly better: the two are within the noise"
+    )
+    return [
+        *lines,
+        f"runner-up: {describe(design, history, second)}: {o.name} {with_ci(o, m2, lo2, hi2)}.",
+        f"best minus runner-up: {unit * d:+.1f} {word} [{unit * dlo:+.1f} to {unit * dhi:+.1f}] "
+        f"(paired over {pairs} shared seeds): {verdict}.",
+    ]
+
+
+def _ranking(
+    design: Optimize, history: History, order: list[int], by_point: dict[int, Any]
+) -> dict[str, Any]:
+    objs = design.s.objectives
+    headers = ["rank", *(design.search.label(p.name) for p in design.params), "battles"]
+    headers += [f"{o.name} [95% CI]" for o in objs]
+    if len(objs) == 1:
+        headers.append("vs best, paired [95% CI]")
+    rows = []
+    best = by_point[order[0]][:, 0]
+    for rank, point in enumerate(order, 1):
+        v = history.points[point]
+        row = [str(rank), *(p.shown(v[p.name]) for p in design.params), str(len(by_point[point]))]
+        for i, o in enumerate(objs):
+            mean, lo, hi, _ = interval(o, by_point[point][:, i])
+            row.append(with_ci(o, mean, lo, hi))
+        if len(objs) == 1:
+            if rank == 1:
+                row.append("-")
+            else:
+                d, dlo, dhi, _ = paired(by_point[point][:, 0], best)
+                u = 100 if objs[0].share else 1
+                row.append(f"{u * d:+.1f} [{u * dlo:+.1f} to {u * dhi:+.1f}]")
+        rows.append(row)
+    title = (
+        "Ranking, confirmed with shared seeds"
+        if len(objs) == 1
+        else "Pareto front, confirmed with shared seeds"
+    )
+    return {"title": title, "headers": headers, "rows": rows}
+
+
+def _search_table(design: Optimize, history: History, table: pd.DataFrame) -> dict[str, Any]:
+    objs = design.s.objectives
+    headers = [*(design.search.label(p.name) for p in design.params), "trials", "battles"]
+    headers += [f"{o.name} (search)" for o in objs]
+    rows = []
+    for point, row in best_first(design, table).head(10).iterrows():
+        v = history.points[int(point)]
+        cells = [
+            *(p.shown(v[p.name]) for p in design.params),
+            str(int(row["trials"])),
+            str(int(row["battles"])),
+        ]
+        cells += [shown(o, row[f"o{i}"]) for i, o in enumerate(objs)]
+        rows.append(cells)
+    return {
+        "title": "The search's best points (by every battle it fought at each)",
+        "headers": headers,
+        "rows": rows,
+    }
+
+
+def _data(
+    design: Optimize, history: History, order: list[int], by_point: dict[int, Any]
+) -> dict[str, Any]:
+    cands = []
+    for point in order:
+        entry: dict[str, Any] = {
+            "point": point,
+            "values": history.points[point],
+            "battles": len(by_point[point]),
+        }
+        for i, o in enumerate(design.s.objectives):
+            mean, lo, hi, n = interval(o, by_point[point][:, i])
+            entry[f"objective{i + 1}"] = {"mean": mean, "lo": lo, "hi": hi, "n": n}
+        cands.append(entry)
+    out: dict[str, Any] = {
+        "objectives": [
+            {"what": o.what, "side": o.side, "direction": o.direction} for o in design.s.objectives
+        ],
+        "trials": len(design.trials(history)),
+        "battles": history.spent,
+        "candidates": cands,
+    }
+    if len(order) > 1 and len(design.s.objectives) == 1:
+        d, lo, hi, n = paired(by_point[order[0]][:, 0], by_point[order[1]][:, 0])
+        out["best_minus_runner_up"] = {"mean": d, "lo": lo, "hi": hi, "pairs": n}
+    return out
+
+
+class OptimizeDesign(Optimize):
+    """The optimize design the driver runs (:class:`sim.search.core.Design`)."""
+
+    def progress(self, history: History) -> str:
+        """The best point so far (by the mean of its battles), or the confirmation's."""
+        return progress_line(self, history)
+
+    def answer(self, history: History) -> Answer:
+        """The answer (:func:`answer`)."""
+        return answer(self, history)
+
+
+def make(search: Search) -> OptimizeDesign:
+    """The optimize design of ``search``."""
+    return OptimizeDesign(search)

@@ -1,0 +1,149 @@
+"""design: optimize, end to end: the known best of a small space, and a sweep's guarantees."""
+
+import json
+import os
+import signal
+
+import pandas as pd
+import pytest
+
+from sim.cli import main
+from sim.search import load_search, run_search
+from tests.search.helpers import DUEL, duel_win, write
+from tests.test_runner import finish, start, wait_for_parts
+
+WEAPONS = ["Glock 20", "AKM", "M16", "S&W 500"]
+SERIOUS = [0.25, 0.75]
+
+OPTIMIZED = f"""\
+name: optimized
+scenario: duel.yaml
+design: optimize
+parameters:
+  sides.shooter.fighters[0].deathwish.weapon: {{choices: [{", ".join(WEAPONS)}]}}
+  rules.options.incapacitate_serious: {{choices: [0.25, 0.75]}}
+objective: {{side: shooter, wins: max}}
+budget: 3200
+replicates: 20
+parallel: 8
+confirm: {{top: 3, replicates: 800}}
+seed: 1
+"""
+
+SMALL = (
+    OPTIMIZED.replace("budget: 3200", "budget: 500")
+    .replace("replicates: 20", "replicates: 10")
+    .replace("{top: 3, replicates: 800}", "{top: 2, replicates: 50}")
+)
+
+
+@pytest.fixture
+def folder(tmp_path):
+    write(tmp_path, "duel.yaml", DUEL)
+    return tmp_path
+
+
+def answer_of(out):
+    return json.loads((out / "search" / "answer.json").read_text())
+
+
+def runs_of(out):
+    frame = pd.read_parquet(out / "runs").sort_values("run_id", ignore_index=True)
+    return frame.drop(columns=["sides"])
+
+
+def exact(values):
+    return float(
+        duel_win(
+            values["sides.shooter.fighters[0].deathwish.weapon"],
+            values["rules.options.incapacitate_serious"],
+        )
+    )
+
+
+def test_optimize_finds_the_brute_force_best_and_the_runner_up_gap(folder, capsys):
+    """One search (seed 1); how often such an interval holds the truth: test_coverage.py."""
+    brute = {(w, s): float(duel_win(w, s)) for w in WEAPONS for s in SERIOUS}
+    best = max(brute, key=brute.get)
+    assert best == ("S&W 500", 0.75)
+    exp = write(folder, "o.yaml", OPTIMIZED)
+    out = folder / "o"
+    assert main(["sweep", str(exp), "--out", str(out), "--workers", "1"]) == 0
+    text = capsys.readouterr().out
+    data = answer_of(out)["data"]
+    first, second = data["candidates"][:2]
+    found = tuple(
+        first["values"][k]
+        for k in (
+            "sides.shooter.fighters[0].deathwish.weapon",
+            "rules.options.incapacitate_serious",
+        )
+    )
+    assert found == best
+    o = first["objective1"]
+    assert o["lo"] <= brute[best] <= o["hi"]
+    gap = data["best_minus_runner_up"]
+    truth = exact(first["values"]) - exact(second["values"])
+    assert gap["lo"] <= truth <= gap["hi"]
+    assert gap["pairs"] == 800
+    assert "best minus runner-up:" in text and "Ranking, confirmed with shared seeds:" in text
+    # the confirmation's battles share their seeds, replicate by replicate
+    confirm = runs_of(out)[lambda r: r.trial.isna()]
+    seeds = confirm.groupby("point").seed.apply(list)
+    assert len(seeds) == 3 and all(s == seeds.iloc[0] for s in seeds)
+
+
+def test_the_study_is_kept_in_sqlite_in_the_dataset(folder):
+    import optuna
+
+    out = folder / "o"
+    search = load_search(write(folder, "o.yaml", SMALL))
+    run_search(search, out, progress=False)
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    study = optuna.load_study(study_name="search", storage=f"sqlite:///{out}/search/study.db")
+    trials = runs_of(out).trial.dropna().nunique()
+    assert len(study.trials) == trials == search.settings.trials
+    assert study.best_trial.params["sides.shooter.fighters[0].deathwish.weapon"] in WEAPONS
+
+
+def test_two_objectives_give_the_pareto_front_by_nsga2(folder, capsys):
+    text = SMALL.replace(
+        "objective: {side: shooter, wins: max}",
+        "objective: {side: shooter, wins: max}\nsecond: {rounds: min}",
+    )
+    exp = write(folder, "o.yaml", text)
+    out = folder / "o"
+    assert main(["sweep", str(exp), "--out", str(out), "--workers", "1"]) == 0
+    printed = capsys.readouterr().out
+    assert "Pareto front, confirmed with shared seeds:" in printed
+    assert (out / "search" / "front.png").exists()
+    journal = json.loads((out / "search" / "journal.json").read_text())
+    attrs = journal["batches"][0]["note"]["trials"][0]["system_attrs"]
+    assert "NSGAIISampler:generation" in attrs
+
+
+@pytest.mark.slow
+def test_serial_and_processes_give_the_same_search(folder):
+    search = load_search(write(folder, "o.yaml", SMALL))
+    run_search(search, folder / "s", progress=False)
+    run_search(search, folder / "p", workers=2, executor="processes", progress=False)
+    assert runs_of(folder / "s").equals(runs_of(folder / "p"))
+    assert answer_of(folder / "s") == answer_of(folder / "p")
+
+
+def test_a_killed_search_resumes_to_the_same_trials_and_answer(folder, capsys):
+    exp = write(folder, "o.yaml", SMALL)
+    clean = folder / "clean"
+    run_search(load_search(exp), clean, progress=False)
+    out = folder / "killed"
+    proc = start("sweep", exp, "--out", out, "--workers", "1")
+    assert wait_for_parts(proc, out, 24), "the search ended before it could be killed"
+    os.killpg(proc.pid, signal.SIGKILL)
+    finish(proc)
+    assert main(["sweep", str(exp), "--out", str(out), "--resume", "--workers", "1"]) == 0
+    capsys.readouterr()
+    assert runs_of(out).equals(runs_of(clean))
+    assert answer_of(out) == answer_of(clean)
+    a = json.loads((out / "search" / "journal.json").read_text())
+    b = json.loads((clean / "search" / "journal.json").read_text())
+    assert a == b

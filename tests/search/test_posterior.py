@@ -1,0 +1,122 @@
+"""The calibration's arithmetic: the grid, the likelihood, intervals, the predictive check."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats as st
+
+from sim.search import posterior as post
+from sim.search.observed import Observed, Row, statistics
+from sim.search.space import Param
+
+SIDES = ("a", "b")
+STATS = statistics(SIDES)
+
+
+def test_the_grid_has_every_choice_every_small_whole_and_levels_of_a_real() -> None:
+    assert post.grid_values(Param("m", "choices", choices=("all", "none")), 9) == ("all", "none")
+    assert post.grid_values(Param("h", "whole", 3, 9), 5) == (3, 4, 5, 6, 7, 8, 9)
+    assert post.grid_values(Param("r", "whole", 0, 100), 5) == (0, 25, 50, 75, 100)
+    assert post.grid_values(Param("x", "real", 0.0, 1.0), 3) == (0.0, 0.5, 1.0)
+    grid = post.Grid(
+        (Param("h", "whole", 1, 2), Param("x", "real", 0.0, 1.0)), ((1, 2), (0.0, 1.0))
+    )
+    assert grid.size == 4 and grid.cell(1) == {"h": 1, "x": 1.0} == grid.cells()[1]
+
+
+def runs(
+    cells: list[int], rows: list[str], winner: list[str | None], rounds: list[int]
+) -> pd.DataFrame:
+    """Battles as a search reads them back (every fighter of the loser down)."""
+    n = len(cells)
+    frame = pd.DataFrame(
+        {"cell": cells, "observed": rows, "failed": [False] * n, "winner": winner, "rounds": rounds}
+    )
+    for s in SIDES:
+        frame[f"fighters.{s}"] = 4
+        frame[f"down.{s}"] = [4 if w is not None and w != s else 0 for w in winner]
+    return frame
+
+
+def table(
+    value: float, battles: int, stat: str = "wins.a", decisive: int | None = None
+) -> Observed:
+    """One observed row of one statistic."""
+    row = Row("1", 2, (("max_rounds", 5),), ((stat, value),), battles, decisive)
+    return Observed("t.csv", (row,), (STATS[stat],), ("max_rounds",), False)
+
+
+def test_a_share_is_weighed_by_the_beta_binomial_of_both_samples() -> None:
+    # cell 0: a wins 8 of 10; cell 1: 2 of 10
+    frame = runs(
+        [0] * 10 + [1] * 10, ["1"] * 20, ["a"] * 8 + ["b"] * 2 + ["a"] * 2 + ["b"] * 8, [1] * 20
+    )
+    sims = post.simulated(frame, 2, ["1"], [STATS["wins.a"]], SIDES)
+    assert sims.n["wins.a"][:, 0].tolist() == [10, 10]
+    obs = table(0.75, 20, decisive=20)
+    ll = post.loglik(sims, obs)
+    assert ll[0] == pytest.approx(st.betabinom.logpmf(15, 20, 8.5, 2.5))
+    assert ll[1] == pytest.approx(st.betabinom.logpmf(15, 20, 2.5, 8.5))
+    weights = post.posterior(ll)
+    assert weights[0] > 0.95 and weights.sum() == pytest.approx(1.0)
+
+
+def test_the_loser_out_and_draws_count_over_their_own_battles() -> None:
+    frame = runs([0, 0, 0, 0], ["1"] * 4, ["a", "b", None, None], [1, 2, 3, 3])
+    frame.loc[1, "down.a"] = 2  # a lost with 2 of 4 down
+    values = post.battle_values(frame, [STATS["loser_out"], STATS["draws"], STATS["rounds"]], SIDES)
+    assert values["loser_out"].tolist()[:2] == [1.0, 0.5] and values["loser_out"].isna().sum() == 2
+    assert values["draws"].tolist() == [0.0, 0.0, 1.0, 1.0]
+    assert values["rounds"].mean() == 2.25
+
+
+def test_a_mean_far_from_a_cells_battles_is_unlikely_there() -> None:
+    frame = runs([0] * 20 + [1] * 20, ["1"] * 40, ["a"] * 40, [1, 2] * 10 + [3, 4] * 10)
+    sims = post.simulated(frame, 2, ["1"], [STATS["rounds"]], SIDES)
+    ll = post.loglik(sims, table(1.5, 30, "rounds"))
+    assert ll[0] - ll[1] > 10
+
+
+def test_intervals_of_each_kind() -> None:
+    m = post.interval(
+        Param("m", "choices", choices=("x", "y", "z")), ("x", "y", "z"), np.array([0.2, 0.78, 0.02])
+    )
+    assert (m.fitted, m.chosen, m.spans) == ("y", ("y", "x"), False)
+    h = post.interval(
+        Param("h", "whole", 1, 5), (1, 2, 3, 4, 5), np.array([0.0, 0.1, 0.8, 0.1, 0.0])
+    )
+    assert (h.lo, h.fitted, h.hi, h.spans) == (2, 3, 4, False)
+    flat = post.interval(Param("h", "whole", 1, 5), (1, 2, 3, 4, 5), np.full(5, 0.2))
+    assert (flat.lo, flat.hi, flat.spans) == (1, 5, True)
+    x = post.interval(Param("x", "real", 0.0, 1.0), (0.0, 0.5, 1.0), np.array([0.0, 1.0, 0.0]))
+    assert (x.lo, x.fitted, x.hi) == pytest.approx((0.2625, 0.5, 0.7375))
+    edge = post.interval(Param("x", "real", 0.0, 1.0), (0.0, 0.5, 1.0), np.array([1.0, 0.0, 0.0]))
+    assert edge.low_end and not edge.spans
+
+
+def test_the_plausible_cells_hold_all_but_what_is_left_out() -> None:
+    assert post.plausible(np.array([0.001, 0.6, 0.399]), 0.999) == [1, 2]
+    assert post.plausible(np.array([0.0005, 0.9995]), 0.999) == [1]
+
+
+def test_the_predictive_check_names_what_the_model_cannot_give() -> None:
+    frame = runs([0] * 40, ["1"] * 40, ["a"] * 20 + ["b"] * 20, [1] * 40)
+    sims = post.simulated(frame, 1, ["1"], [STATS["wins.a"]], SIDES)
+    weights = np.array([1.0])
+    fine = post.predictive(sims, table(0.5, 40, decisive=40), weights, np.random.default_rng(1))
+    far = post.predictive(sims, table(0.95, 40, decisive=40), weights, np.random.default_rng(1))
+    assert not fine[0].fails and fine[0].lo < 0.5 < fine[0].hi
+    assert far[0].fails and far[0].p < 0.01
+
+
+def test_the_simulators_own_table() -> None:
+    frame = runs([0] * 4, ["1"] * 4, ["a", "a", "b", None], [1, 2, 3, 4]).assign(
+        max_rounds=[5, 5, 6, 6]
+    )
+    rows = post.table_rows(frame, ["max_rounds"], [STATS["wins.a"], STATS["rounds"]], SIDES)
+    assert rows == [
+        {"max_rounds": 5, "battles": 2, "decisive": 2, "wins.a": 1.0, "rounds": 1.5},
+        {"max_rounds": 6, "battles": 2, "decisive": 1, "wins.a": 0.0, "rounds": 3.5},
+    ]
