@@ -771,6 +771,17 @@ sides:
 # red's average HD is 3.5: rounding decides its pool
 WG_LARGE_HALF = WG_LARGE.replace("{name: r, count: 4", "{name: r, count: 3")
 
+# the same, morale off, red going for the enemy leader: leader killing fells blue's, and
+# what blue keeps then shows
+WG_LARGE_LK = WG_LARGE.replace(
+    f"tactic: {NO_DODGE}",
+    "tactic: {name: balanced, params: {dodge: never, mighty: never, leader_killing: always}}",
+    1,
+).replace("max_rounds: 30", "max_rounds: 30\nbattle: {morale: none}")
+
+# the uneven first move at large scale: 8 guns against 2, one round
+WG_FIRST_MOVE_LARGE = WG_FIRST_MOVE_UNEVEN.replace("large_scale_above: 100", "large_scale_above: 4")
+
 # the same, fought as the seed's faction pools
 WG_POOLS = WG_LARGE.replace("max_rounds: 30", "max_rounds: 30\nbattle: {large_scale: pools}")
 WG_POOLS_HALF = WG_LARGE_HALF.replace(
@@ -1624,6 +1635,10 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "battle.morale_hd": _probes(DW_MORALE, ("full",), seeds=60, focus=BLUE),
     "battle.large_scale": _probes(WG_LARGE, ("pools",)),
     "battle.initiative": _probes(WG_FIRST_MOVE_UNEVEN, ("sides",)),
+    "battle.large_turns": _probes(WG_FIRST_MOVE_LARGE, ("popcorn",)),
+    "battle.large_initiative": _probes(WG_FIRST_MOVE_LARGE, ("everyone",)),
+    "battle.rank_and_file": _probes(WG_LARGE, (False,)),
+    "battle.leader_down": _probes(WG_LARGE_LK, ("none",)),
     "battle.morale": (
         Probe(WG_LEADERS, ("none", "goal_failed", "leader_out", "quiet_rounds")),
         Probe(WG_SIX, ("half_out",)),

@@ -70,10 +70,11 @@ def faction_turn(b: Battle, s: SideState, e: SideState) -> None:
             out = Status.DEAD if b.frame.finish == "kill" else Status.INCAPACITATED
             b.set_status(lead, out)
             b.harmed(None, lead, 1, 0)
-            before = e.pool.hit_dice
-            e.pool, loss = wargame.leader_down(e.pool, options=b.frame)
-            b.note(e.name, "leader down", result=loss.describe())
-            casualties(b, e, before - e.pool.hit_dice, chooser=s)
+            if b.opts.leader_down == "one_hd":
+                before = e.pool.hit_dice
+                e.pool, loss = wargame.leader_down(e.pool, options=b.frame)
+                b.note(e.name, "leader down", result=loss.describe())
+                casualties(b, e, before - e.pool.hit_dice, chooser=s)
         else:
             before = s.pool.hit_dice
             s.pool, loss = wargame.lose_hd(

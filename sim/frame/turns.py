@@ -36,7 +36,8 @@ class TurnFrame(MoraleFrame):
         """A round of turns: popcorn initiative at small scale (RULES.md 1.6).
 
         At large scale the factions take turns one member at a time
-        (:meth:`_faction_turns`), or fight as the seed's pools (:mod:`sim.frame.pools`).
+        (:meth:`_faction_turns`; with ``battle.large_turns: popcorn`` the small scale's
+        popcorn instead), or fight as the seed's pools (:mod:`sim.frame.pools`).
         """
         if self.large and self.large_mode == "pools":
             pools.pools_round(self)
@@ -44,7 +45,7 @@ class TurnFrame(MoraleFrame):
         fighters = [f for f in self.all_fighters() if f.in_fight]
         if not fighters:
             return
-        if self.large:
+        if self.large and self.opts.large_turns == "alternate":
             self._faction_turns()
             return
         first = self.next_first
@@ -185,7 +186,8 @@ class TurnFrame(MoraleFrame):
         comes only when the scale changes again.
         """
         if self.side_order is None:
-            self.side_order = self._side_order(leaders_only=True)
+            leaders = self.opts.large_initiative == "leaders"
+            self.side_order = self._side_order(leaders_only=leaders)
         late = [n for n, s in self.sides.items() if n not in self.side_order and s.in_fight()]
         return self.side_order + late
 
