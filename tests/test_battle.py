@@ -1050,20 +1050,6 @@ def test_a_fighter_healed_back_mid_round_takes_its_turn_last_that_round(monkeypa
     assert {seed: _log(brawl, seed) for seed in (65, 245)} == heaps
 
 
-class _ScanHeap:
-    """The turn order's reference: the member with the smallest key now, by a plain scan."""
-
-    def __init__(self, key, member, fighters=(), *, lazy=None):
-        self.key, self.member = key, member
-        self.fighters = fighters if isinstance(fighters, list) else list(fighters)
-
-    def push(self, f):
-        pass
-
-    def top(self):
-        return min((f for f in self.fighters if self.member(f)), key=self.key, default=None)
-
-
 @pytest.mark.parametrize(
     ("path", "seeds"),
     [("scenarios/skirmish5.yaml", (22, 72, 92)), ("scenarios/brawl.yaml", (0, 4, 5))],
@@ -1071,7 +1057,7 @@ class _ScanHeap:
 def test_large_scale_factions_send_members_as_a_scan_would(monkeypatch, path, seeds):
     """A faction sends its most harmless (or most ready) member now, the ones back last.
 
-    At large scale with turns the factions' heaps are built at the round's start. A member
+    At large scale with turns the factions' queues are built at the round's start. A member
     harmed since (skirmish5) must be filed again under its new key, and one brought back
     into the fight (the brawl's healer) filed at all, behind the rest while it goes last
     (RULES.md 1.6). These seeds picked otherwise than the scan before both were.
@@ -1081,13 +1067,75 @@ def test_large_scale_factions_send_members_as_a_scan_would(monkeypatch, path, se
 
     large = load_scenario(path, ["rules.options.large_scale_above=2"])
     heaps = {seed: _log(large, seed) for seed in seeds}
-    monkeypatch.setattr(turns, "FighterHeap", _ScanHeap)
+    monkeypatch.setattr(turns, "FactionQueue", _ScanQueue)
     assert {seed: _log(large, seed) for seed in seeds} == heaps
+
+
+class _ScanQueue:
+    """The faction queue's reference: the member it would send now, by a plain scan."""
+
+    def __init__(self, tactic, fighters):
+        from sim.frame.sides import _back_ones_last
+        from sim.scenario.tactics import harmlessness, readiness
+
+        self.fighters = fighters
+        self.ready = _back_ones_last(readiness)
+        harmless = _back_ones_last(harmlessness)
+        self.first = harmless if tactic.name_next == "enemy_first" else self.ready
+
+    def push(self, f):
+        pass
+
+    def top(self, after_enemy):
+        waiting = [f for f in self.fighters if f.in_fight and not f.acted]
+        return min(waiting, key=self.first if after_enemy else self.ready, default=None)
+
+
+@pytest.mark.parametrize(
+    ("path", "small"),
+    [
+        ("scenarios/pass.yaml", "rules.options.large_scale_above=100000"),
+        ("scenarios/bridge.yaml", "rules.options.large_scale_above=100000"),
+        ("scenarios/ford.yaml", "rules.options.large_scale_above=100000"),
+        ("scenarios/adders.yaml", "frame.large_scale_above=100000"),
+    ],
+)
+def test_with_the_seed_rules_off_large_scale_fights_as_small_scale(path, small):
+    """Large scale with turns differs from small scale only by named rules (rules.md 1.7).
+
+    With the leaders' roll, the rank and file and the fallen leader's 1 HD switched off, a
+    large-scale battle is fought event for event as the same battle at small scale: the
+    factions' alternation sends the members popcorn would name, the first one included.
+    """
+    from sim.scenario import load_scenario
+
+    off = [
+        "battle.large_initiative=everyone",
+        "battle.rank_and_file=false",
+        "battle.leader_down=none",
+    ]
+    large, forced = load_scenario(path, off), load_scenario(path, [small])
+    for seed in range(12):
+        moves = [[e for e in _log(sc, seed) if e["action"] != "scale"] for sc in (large, forced)]
+        assert moves[0] == moves[1], seed
+
+
+def test_a_faction_opens_the_large_scale_war_game_with_its_readiest_member():
+    """The first turn after the leaders' roll is the readiest member's, as at small scale."""
+    from sim.scenario import load_scenario
+
+    for seed in range(5):
+        b = Battle(load_scenario("scenarios/pass.yaml"), seed=seed, events=True)
+        b.step()
+        first = b.log[0]["result"].removesuffix(" first")
+        opener = next(e for e in b.log if e["action"] in ("attack", "mighty attack"))
+        side = b.sides[first]
+        assert opener["actor"] == max(side.fighters, key=lambda f: f.spec.hit_dice).name
 
 
 def test_a_member_brought_back_at_large_scale_is_sent_after_the_others():
     """Its faction's key puts those who go last (RULES.md 1.6) behind every other member."""
-    from sim.frame.turns import _back_ones_last
+    from sim.frame.sides import _back_ones_last
     from sim.scenario import load_scenario
     from sim.scenario.tactics import harmlessness
 

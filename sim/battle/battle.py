@@ -35,7 +35,7 @@ from sim.errors import SimError, unknown
 from sim.frame.agents import Fighter
 from sim.frame.core import END_REASONS, STATUSES, FighterState, Outcome
 from sim.frame.field import Battlefield
-from sim.frame.sides import FighterHeap, SideState
+from sim.frame.sides import FactionQueue, FighterHeap, SideState
 from sim.frame.turns import TurnFrame
 from sim.options import BattleOptions
 from sim.rules import wargame
@@ -106,9 +106,10 @@ class Battle(TurnFrame):
         self.next_first: Fighter | None = None
         self.side_order: list[str] | None = None  # large scale: rolled once, then alternate
         self.next_side = 0  # large scale with turns: whose turn comes next in side_order
+        self.last_side: str | None = None  # large scale with turns: whose turn was the last
         self.small_until: int | None = None  # see switch_scale(hold=True)
         self.queue: dict[str, tuple[FighterHeap, FighterHeap]] | None = None  # see _turns
-        self.faction_queue: dict[str, FighterHeap] | None = None  # see _faction_turns
+        self.faction_queue: dict[str, FactionQueue] | None = None  # see _faction_turns
         self.deferred = 0  # > 0 inside together(): triggers and the end wait
         self.sides: dict[str, SideState] = {}
         self.roster: list[Fighter] = []  # every fighter in the order it joined
@@ -348,6 +349,7 @@ class Battle(TurnFrame):
         self.scale_switches += 1
         self.side_order = None
         self.next_side = 0
+        self.last_side = None
         for s in self.sides.values():
             s.pool = None
         word = "large" if large else "small"

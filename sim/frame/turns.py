@@ -8,12 +8,10 @@ rule system takes each turn (:mod:`sim.systems`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from sim.frame import pools
 from sim.frame.agents import Fighter
 from sim.frame.morale import MoraleFrame
-from sim.frame.sides import FighterHeap, _is_waiting
+from sim.frame.sides import FactionQueue, FighterHeap, _is_waiting
 from sim.rules import wargame
 from sim.scenario.tactics import harmlessness, readiness
 
@@ -50,9 +48,7 @@ class TurnFrame(MoraleFrame):
             return
         first = self.next_first
         if first is None or not first.in_fight:
-            side = self._side_order(leaders_only=False)[0]
-            allies = [f for f in self.sides[side].fighters if f.in_fight]
-            first = self.sides[side].tactic.name_next_actor(allies, [])
+            first = self._opener(self._side_order(leaders_only=False)[0])
         actor: Fighter | None = first
         last: Fighter | None = None
         self.queue = self._waiting(fighters)
@@ -73,43 +69,48 @@ class TurnFrame(MoraleFrame):
         """Large scale, ``turns``: the factions alternate, one member's turn at a time.
 
         The order is the one the leaders rolled (:meth:`large_order`); on its turn a faction
-        sends one member (the leader confirming the maneuver [S]): as the small-scale naming
-        would, its most harmless one first (tactic ``name_next: enemy_first``, keeping its
-        strongest for the end of the round) or its most ready one (``ally_first``). A faction
-        whose members have all acted passes, so a bigger faction's last members act at the
-        end of the round, and the alternation carries on into the next round (RULES.md 1.12
-        [I]: the small-scale War Game's interleaved turns, with the sides taking turns). A
-        member brought back into the fight is sent after the others while it goes last
-        (RULES.md 1.6). The heaps are the battle's ``faction_queue`` for the round, so that a
-        member harmed (:meth:`harmed`) or brought back (:meth:`set_status`) is filed again.
+        sends one member (the leader confirming the maneuver [S]), as the small-scale naming
+        would name it (:class:`~sim.frame.sides.FactionQueue`): with ``name_next:
+        enemy_first`` its most harmless while an enemy faction still has members to send
+        (keeping its strongest for the end of the round), then its readiest. A faction whose
+        members have all acted passes, so a bigger faction's last members act at the end of
+        the round, and the alternation carries on into the next round (RULES.md 1.12 [I]:
+        the small-scale War Game's interleaved turns, with the sides taking turns). The
+        queues are the battle's ``faction_queue`` for the round, so that a member harmed
+        (:meth:`harmed`) or brought back (:meth:`set_status`) is filed again. The first turn
+        after the leaders' roll is the first faction's readiest member's, as the small
+        scale's first turn is the first side's (:meth:`_opener`).
         """
+        fresh = self.side_order is None
         order = self.large_order()
-        queues = {
-            n: FighterHeap(
-                _back_ones_last(
-                    harmlessness if self.sides[n].tactic.name_next == "enemy_first" else readiness
-                ),
-                _is_waiting,
-                self.sides[n].fighters,
-            )
-            for n in order
-        }
+        queues = {n: FactionQueue(self.sides[n].tactic, self.sides[n].fighters) for n in order}
         at, idle, last = self.next_side, 0, None
+        opener = self._opener(order[at % len(order)]) if fresh else None
         self.faction_queue = queues
         while not self.ended and idle < len(order):
             name = order[at % len(order)]
             at += 1
-            f = queues[name].top()
+            f, opener = opener or queues[name].top(self.last_side != name), None
             if f is None:
                 idle += 1
                 continue
             idle = 0
             self.take_turn(f)
             self.mark_acted(f)
-            self.next_side, last = at % len(order), f
+            self.next_side, last, self.last_side = at % len(order), f, name
         self.faction_queue = None
         if last is not None and not self.ended:
             self._name_first(last)
+
+    def _opener(self, side: str) -> Fighter | None:
+        """The first to act of side ``side`` when it has won the initiative.
+
+        Its tactic names it with no enemy to name: its readiest member (most HD to spend),
+        at either scale [H], so that a faction opens a large-scale War Game with the member a
+        side opens a small-scale one with.
+        """
+        allies = [f for f in self.sides[side].fighters if f.in_fight]
+        return self.sides[side].tactic.name_next_actor(allies, [])
 
     def _name_first(self, last: Fighter) -> None:
         """The last to act in a round names the first of the next (RULES.md 1.6 [S]).
@@ -228,10 +229,3 @@ class TurnFrame(MoraleFrame):
         if not f.acted:
             f.acted = True
             self.sides[f.side].waiting -= f.active
-
-
-def _back_ones_last(
-    key: Callable[[Fighter], tuple[int, ...]],
-) -> Callable[[Fighter], tuple[int, ...]]:
-    """``key`` with the members who go last (brought back into the fight) after the rest."""
-    return lambda f: (f.wg.goes_last, *key(f))
