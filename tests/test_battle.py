@@ -1012,7 +1012,7 @@ def test_a_fleeing_fighters_blow_that_ends_the_battle_leaves_it_on_the_field():
             Side(
                 name,
                 tuple(FighterSpec(f"{name}{i}", hit_dice=hd) for i, hd in enumerate(hds)),
-                tactic=TacticSpec("aggressive"),
+                tactic=TacticSpec("aggressive", {"pursue": True}),  # red strikes blue3
             )
             for name, hds in spec.items()
         ),
@@ -1145,3 +1145,34 @@ def test_a_member_brought_back_at_large_scale_is_sent_after_the_others():
     assert key(weak) < key(strong)  # the most harmless first ...
     weak.wg.goes_last = True
     assert key(strong) < key(weak)  # ... unless it was brought back
+
+
+def test_war_game_fighters_let_the_fleeing_go_unless_their_tactic_pursues():
+    """Once every enemy left is fleeing, nobody strikes at them (``tactic.pursue: false``).
+
+    A creature damaged while fleeing may spend its HD again (RULES.md 1.8), so the pursuers'
+    blows bought blows back, often on the winners' leader, whose fall routed them too:
+    four against four in gambeson ended in mutual routs that pursuing alone produced.
+    """
+    from sim.scenario import load_scenario
+
+    def fought(pursue):
+        sides = ("men-at-arms", "raiders")
+        sets = [f"sides.{s}.tactic.params.pursue={str(pursue).lower()}" for s in sides]
+        scenario = load_scenario("scenarios/armor_trial.yaml", sets)
+        return [Battle(scenario, seed=seed, events=True) for seed in range(40)]
+
+    let_go = fought(False)
+    for b in let_go:
+        b.run()
+        fleeing: set[str] = set()
+        for e in b.log:
+            if e["action"] == "status":
+                (fleeing.add if e["result"] == "fleeing" else fleeing.discard)(e["actor"])
+            elif "attack" in e["action"] and e["actor"] not in fleeing:
+                assert e["target"] not in fleeing, (b.log.index(e), e)
+    pursued = fought(True)
+    for b in pursued:
+        b.run()
+    routs = [sum(b.end_reason == "mutual_rout" for b in runs) for runs in (let_go, pursued)]
+    assert routs[0] == 0 < routs[1], routs

@@ -349,6 +349,21 @@ sides:
       - {name: B3, hit_dice: 4, weapon: spear}
 """
 
+# four a side with leaders in gambeson: one side routs, and its fleeing may be pursued
+WG_ROUT = """
+rules: wargame
+max_rounds: 30
+sides:
+  red:
+    leader: R 1
+    fighters:
+      - {name: R, count: 4, hit_dice: 4, armor: [gambeson], weapon: plain}
+  blue:
+    leader: B 1
+    fighters:
+      - {name: B, count: 4, hit_dice: 4, armor: [gambeson], weapon: plain}
+"""
+
 # six a side at small scale: half out, then more out, so morale triggers can fire again
 WG_SIX = """
 rules: {system: wargame, options: {large_scale_above: 100}}
@@ -1677,6 +1692,7 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "tactic.break_free": _probes(classic(WG_TANGLE), (False,), sides=("blue",)),
     "tactic.distract": _probes(WG_DISTRACT, (True,), sides=("blue",)),
     "tactic.leader_killing": _probes(WG_LARGE, ("always",)),
+    "tactic.pursue": _probes(WG_ROUT, (True,)),
     "tactic.defence_share": _probes(TWOWP_MELEE, (0.5,)),
     "tactic.protect_leader": _probes(TWOWP_MELEE, (False,)),
     "tactic.objective_share": _probes(WG_OBJECT, (0.0, 1.0), sides=("red",)),

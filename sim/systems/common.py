@@ -43,6 +43,15 @@ def targets(b: Battle, f: Fighter) -> list[Fighter]:
     return active or enemies
 
 
+def only_fleeing(b: Battle, f: Fighter) -> bool:
+    """True when ``f`` has enemies in the fight and every one of them is fleeing."""
+    side = f.side
+    for s in b.sides.values():  # (a loop, not any() of a generator: every maneuver asks)
+        if s.name != side and s.active:
+            return False
+    return b.has_enemies(f)
+
+
 def choose_target(b: Battle, f: Fighter) -> Fighter | None:
     """The enemy ``f``'s tactic chooses among :func:`targets`.
 
