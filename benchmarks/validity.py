@@ -56,6 +56,9 @@ MASTER_SEED = 14  # the issue's number; every battle's seed derives from it and 
 MAX_ROUNDS = 50  # every study scenario (the default): a battle still on after it is a draw
 FORCE_SMALL = 100_000  # large_scale_above that keeps any battle here at small scale
 ATTRITION = {"morale": "none", "initiative": "sides"}  # battle options of the attrition studies
+# Study e's sides fight without the leader large scale names (the frame's own continuity);
+# what leaders add is attributed rule by rule in the shipped scenarios' study (issue 30)
+LEADERLESS = {"faction_leader": "none"}
 Z99 = 2.5758293035489004  # two-sided 99%: the standard normal's 99.5% quantile
 Z99_ONE_SIDED = 2.3263478740408408  # one-sided 99%: the 99% quantile
 SIDE_A, SIDE_B = "A", "B"
@@ -1078,7 +1081,9 @@ def continuity_study(
     plan = {}
     for s in systems:
         for sc in ("large", "small (forced)"):
-            text = config_text(s, "everyday", n, m, large_scale_above=_scale_arg(sc))
+            text = config_text(
+                s, "everyday", n, m, battle=LEADERLESS, large_scale_above=_scale_arg(sc)
+            )
             key = f"scale/{s}/{n}v{m}"
             plan[s, sc] = Point(f"{key}/{sc}", text, runs, seed_key=key)
     got = runner.run(list(plan.values()))
@@ -1409,11 +1414,12 @@ READING = """## Reading the results
   combat as at small scale, where sensible popcorn naming (each side names the enemy's most
   harmless fighter next) interleaves the sides in the same way. What large scale adds needs a
   leader (only leader killing reaches the enemy leader, and a faction that loses its leader
-  falters), and these study sides have none: so the two scales give the same figures, the
-  continuity the invariants ask for. The seed's literal faction pools (`battle: {large_scale:
-  pools}`) are still there as an option; they ignore head count (a pool has the members'
-  average HD) and, since a dodge costs half an attack, two pools dodge each other's one
-  attack a round until morale decides.
+  falters); these study sides name none, and study e fights them without the one large scale
+  would name (`battle.faction_leader: none`): so the two scales give the same figures, the
+  continuity the invariants ask for. What the seed's leader rules add is study f's. The
+  seed's literal faction pools (`battle: {large_scale: pools}`) are still there as an option;
+  they ignore head count (a pool has the members' average HD) and, since a dodge costs half
+  an attack, two pools dodge each other's one attack a round until morale decides.
 - **The War Game is nearly deterministic between identical unarmored fighters.** A blow needs
   no roll to land and a dodge is a choice, so chance enters only through armor, weapon
   effects, morale and initiative. Whoever acts last in a round can spend every HD while its
@@ -1755,9 +1761,11 @@ def _scale_section(res: Results, charts: Mapping[str, str]) -> str:
     lines = ["## e. Small and large scale\n"]
     lines.append(
         "**What.** The same battle just above the large-scale threshold, everyday fighters "
-        "and the default battle rules (morale on): at large scale (the default: more than 10 "
-        "fighters) and forced small (`large_scale_above: 100000`, under `rules.options` for "
-        "the War Game and `frame:` for the others). Both arms fight with the same seeds, so "
+        "and the default battle rules (morale on) but for the leader large scale would name "
+        "(`battle.faction_leader: none`; study f measures what leaders add): at large scale "
+        "(the default: more than 10 fighters) and forced small (`large_scale_above: "
+        "100000`, under `rules.options` for the War Game and `frame:` for the others). Both "
+        "arms fight with the same seeds, so "
         "the difference is measured on paired battles. Then the bigger side at large scale "
         "for 10 v 8, 12 v 8, 16 v 8 and 20 v 16.\n\n"
         "**Why.** Crossing the threshold by one fighter must not change who wins "

@@ -84,6 +84,15 @@ class BattleOptions:
         choices=("one_hd", "none"),
         tag="I",
     )
+    faction_leader: str = option(
+        "most_hd",
+        "large scale: a side whose scenario names no leader gets one when it first fights at "
+        "large scale [S: 'name a leader for these factions']: its member in the fight with the "
+        "most HD (less wounds without War Game HD), ties to the first listed, its leader "
+        "from then on (an event says who; not under 2W2P, which has no factions); 'none': it "
+        "fights without one, out of reach of leader killing",
+        choices=("most_hd", "none"),
+    )
     initiative: str = option(
         "everyone",
         "small-scale initiative: everyone rolls 1 HD and the side with the highest die goes "

@@ -1176,3 +1176,50 @@ def test_war_game_fighters_let_the_fleeing_go_unless_their_tactic_pursues():
         b.run()
     routs = [sum(b.end_reason == "mutual_rout" for b in runs) for runs in (let_go, pursued)]
     assert routs[0] == 0 < routs[1], routs
+
+
+# --------------------------------------------------------------------------- leaders named
+def _leaderless(n=6, battle=None, rules="wargame", **kw):
+    red = (*fighters("r", n - 2, hit_dice=4), FighterSpec("rk", hit_dice=6), *fighters("rx", 1))
+    return Scenario(
+        sides=(Side("red", red), Side("blue", fighters("b", n, hit_dice=4, **kw))),
+        rules=rules,
+        battle=battle or {},
+    )
+
+
+def test_at_large_scale_a_side_without_a_leader_gets_its_member_with_the_most_hd():
+    """RULES.md 1.12 [S]: "name a leader for these factions"; ties go to the first listed."""
+    b = Battle(_leaderless(), seed=1, events=True)
+    assert b.large
+    named = [(e["actor"], e["target"]) for e in b.log if e["action"] == "names a leader"]
+    assert named == [("red", "rk"), ("blue", "b0")]
+    assert b.sides["red"].leader_fighter() is by_name(b, "rk") and by_name(b, "rk").leader
+    b.run()
+    rows = {r["name"]: r for r in b.fighters_frame().to_dict("records")}
+    assert rows["rk"]["leader"] and rows["b0"]["leader"] and not rows["b1"]["leader"]
+    assert b.outcome().sides["red"]["leader_status"] == by_name(b, "rk").status.value
+
+
+def test_no_leader_is_named_at_small_scale_nor_with_the_option_off_nor_under_2w2p():
+    small = Battle(_leaderless(n=5), seed=1)
+    assert not small.large and not small.sides["red"].leaders
+    off = Battle(_leaderless(battle={"faction_leader": "none"}), seed=1)
+    assert off.large and not off.sides["red"].leaders and not off.sides["blue"].leaders
+    fronts = Battle(_leaderless(rules="2w2p"), seed=1)
+    assert fronts.large and not fronts.sides["red"].leaders
+
+
+def test_a_leader_is_named_when_reinforcements_lift_the_battle_to_large_scale():
+    from sim.scenario import Event
+
+    sc = replace(
+        _leaderless(n=5),
+        events=(Event(1, "reinforce", "blue", fighters("late", 2, hit_dice=7)),),
+    )
+    b = Battle(sc, seed=3, events=True)
+    assert not b.large and not b.sides["blue"].leaders  # 10 at the start: small scale
+    b.step()  # round 1 starts with the reinforcements: 12, large scale
+    assert b.sides["blue"].leader_fighter().name == "late0"  # 7 HD, the first listed
+    assert b.sides["red"].leader_fighter().name == "rk"
+    assert [e["round"] for e in b.log if e["action"] == "names a leader"] == [1, 1]

@@ -794,6 +794,10 @@ WG_LARGE_LK = WG_LARGE.replace(
     1,
 ).replace("max_rounds: 30", "max_rounds: 30\nbattle: {morale: none}")
 
+# the same with no leader named: at large scale the simulator names one, morale checks
+# when it falls
+WG_LARGE_LEADERLESS = WG_LARGE.replace("    leader: r 1\n", "").replace("    leader: b 1\n", "")
+
 # the uneven first move at large scale: 8 guns against 2, one round
 WG_FIRST_MOVE_LARGE = WG_FIRST_MOVE_UNEVEN.replace("large_scale_above: 100", "large_scale_above: 4")
 
@@ -1654,6 +1658,7 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "battle.large_initiative": _probes(WG_FIRST_MOVE_LARGE, ("everyone",)),
     "battle.rank_and_file": _probes(WG_LARGE, (False,)),
     "battle.leader_down": _probes(WG_LARGE_LK, ("none",)),
+    "battle.faction_leader": _probes(WG_LARGE_LEADERLESS, ("none",)),
     "battle.morale": (
         Probe(WG_LEADERS, ("none", "goal_failed", "leader_out", "quiet_rounds")),
         Probe(WG_SIX, ("half_out",)),

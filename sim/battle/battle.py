@@ -123,6 +123,8 @@ class Battle(TurnFrame):
             self._add_side(s)
         self.system.check_sides(len(self.sides))
         self.large = self._should_be_large()
+        if self.large:
+            self._name_leaders()
         if self.field is not None:
             self.field.snapshot()
         self._record_states()
@@ -334,9 +336,38 @@ class Battle(TurnFrame):
 
     def _check_scale(self) -> None:
         large = self._should_be_large()
-        if large == self.large:
+        if large != self.large:
+            self.switch_scale(large)
+        if self.large:
+            self._name_leaders()
+
+    def _name_leaders(self) -> None:
+        """At large scale every faction has a leader (RULES.md 1.12 [S]: "name a leader").
+
+        A side whose scenario names none gets one the first time it fights at large scale:
+        its member in the fight with the most HD (as a morale roll counts them: HD less
+        wounds under the systems without War Game HD), ties to the first listed
+        (``battle.faction_leader``; ``none`` names nobody). It stays the side's leader at
+        either scale, and an event says who. A system without factions (2W2P, whose fronts
+        fight alike at every scale) names none.
+        """
+        if self.opts.faction_leader == "none" or not self.system.factions:
             return
-        self.switch_scale(large)
+        for s in self.sides.values():
+            if s.leaders:
+                continue
+            members = [f for f in s.fighters if f.in_fight]
+            if not members:
+                continue
+            lead = max(members, key=self.morale_hd)  # the first of the most HD
+            lead.leader = True
+            s.leaders.append(lead)
+            self.note(
+                s.name,
+                "names a leader",
+                lead.name,
+                result=f"the member with the most HD ({self.morale_hd(lead)})",
+            )
 
     def switch_scale(self, large: bool, *, hold: bool = False) -> None:
         """Change scale (RULES.md 1.12); individuals keep their own state.

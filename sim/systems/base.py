@@ -106,6 +106,14 @@ class RuleSystem(Protocol):
     def jumps_in(self) -> bool:
         """Whether a fighter may spend HD to act out of turn (War Game 1.6)."""
 
+    @property
+    def factions(self) -> bool:
+        """Whether its battles fight as factions at large scale (War Game 1.12).
+
+        A system that fights every scale alike (2W2P's fronts) has no factions: the frame
+        names them no leaders.
+        """
+
 
 class System:
     """Defaults a rule system inherits: a turn per fighter, no range, the frame's own HD."""
@@ -114,6 +122,7 @@ class System:
     rules: ClassVar[ModuleType]
     aftermath: ClassVar[type[Aftermath]]
     jumps_in: ClassVar[bool] = False
+    factions: ClassVar[bool] = True
 
     def build_options(self, values: Mapping[str, Any], where: str) -> Any:
         """The system's options (its ``Options`` record) from a scenario's values."""
