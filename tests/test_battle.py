@@ -1223,3 +1223,42 @@ def test_a_leader_is_named_when_reinforcements_lift_the_battle_to_large_scale():
     assert b.sides["blue"].leader_fighter().name == "late0"  # 7 HD, the first listed
     assert b.sides["red"].leader_fighter().name == "rk"
     assert [e["round"] for e in b.log if e["action"] == "names a leader"] == [1, 1]
+
+
+# --------------------------------------------------------------------------- pools, members
+def _pools(reading, n=8, m=6, **battle):
+    return Scenario(
+        sides=(
+            Side("red", fighters("r", n, hit_dice=4, armor=("gambeson",)), leader="r0"),
+            Side("blue", fighters("b", m, hit_dice=4, armor=("gambeson",)), leader="b0"),
+        ),
+        options={"pool": reading},
+        battle={"large_scale": "pools", **battle},
+    )
+
+
+def test_with_members_a_faction_takes_a_turn_for_each_active_member():
+    """``wargame.pool: members``: the factions alternate, a turn for each active member, the
+    bigger one finishing the round alone; the pool's HD are its head count, its dice (for
+    dodging) the average HD, and every maneuver costs the pool nothing."""
+    b = Battle(_pools("members", morale="none"), seed=4, events=True)
+    b.step()
+    pools = [e["result"] for e in b.log if e["action"] == "faction pool"]
+    assert pools == ["8 HD, armor 3", "6 HD, armor 3"]
+    turns = [e["actor"] for e in b.log if e["action"] in ("faction attack", "faction hazard")]
+    first, other = turns[0], "red" if turns[0] == "blue" else "blue"
+    assert turns[:10] == [first, other] * 5
+    for side in ("red", "blue"):  # no more turns than members, no fewer than still active
+        assert b.sides[side].active <= turns.count(side) <= len(b.sides[side].fighters)
+    dodges = [e for e in b.log if "dodged" in e["result"]]
+    assert len(dodges) == 8  # each pool's 4 dice, all spent on dodges
+
+
+def test_pools_never_stall_for_want_of_harm_with_members():
+    """The literal pools dodge each other's one attack a round: with morale off every battle
+    is a draw at max_rounds. With a turn a member, numbers and blows decide."""
+    literal = [Battle(_pools("literal", morale="none"), seed=s).run() for s in range(20)]
+    assert {o.end_reason for o in literal} == {"max_rounds"}
+    members = [Battle(_pools("members", morale="none"), seed=s).run() for s in range(20)]
+    assert all(o.end_reason == "defeat" and o.rounds < 10 for o in members)
+    assert sum(o.winner == "red" for o in members) > 15  # eight against six

@@ -1587,7 +1587,7 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "wargame.weak_cover": _probes(WG_COVER, ("protects",)),
     "wargame.loud_armor": _probes(WG_LOUD, ("silent",)),
     "wargame.large_scale_above": _probes(WG_LEADERS, (3,)),
-    "wargame.pool": _probes(WG_POOLS, ("headcount",)),
+    "wargame.pool": _probes(WG_POOLS, ("headcount", "members")),
     "wargame.faction_rounding": _probes(WG_POOLS_HALF, ("down",)),
     # 2W2P
     "2w2p.unskilled_weight": _probes(TWOWP_STUDENT, (1,), focus=AFTER),

@@ -24,25 +24,84 @@ if TYPE_CHECKING:
 def pools_round(b: Battle) -> None:
     """Large-scale War Game: the sides take turns in the order rolled once (RULES.md 1.6).
 
-    A faction with no active member takes no action (its fleeing members still run).
+    ``wargame.pool: literal`` (or ``headcount``): each faction takes one turn a round.
+    ``members``: as many turns as it has active members, the sides alternating one turn at a time and a faction
+    whose turns are spent passing (the alternation carries on into the next round, as with
+    factions taking turns). A faction with no active member takes no action; its fleeing
+    members run as its first turn of the round comes.
     """
-    for name in b.large_order():
-        s = b.sides[name]
-        if b.ended or not b.large:
-            return
-        if s.defeated:
-            continue
-        if s.pool is not None and s.active:
-            enemies = [
-                o for o in b.sides.values() if o is not s and o.pool is not None and not o.defeated
-            ]
-            if enemies:
-                enemy = max(enemies, key=lambda o: o.pool.hit_dice if o.pool else 0)
+    if b.frame.pool != "members":
+        for name in b.large_order():
+            s = b.sides[name]
+            if b.ended or not b.large:
+                return
+            if s.defeated:
+                continue
+            enemy = _enemy_pool(b, s)
+            if s.pool is not None and s.active and enemy is not None:
                 faction_turn(b, s, enemy)
-        for f in s.fighters:
-            if f.status == Status.FLEEING:
-                flee(b, f)
+            _run(b, s)
+        return
+    order = b.large_order()
+    turns = dict.fromkeys(order, 0)
+    ran: set[str] = set()
+    at, idle = b.next_side, 0
+    while not b.ended and b.large and idle < len(order):
+        name = order[at % len(order)]
+        at += 1
+        s = b.sides[name]
+        if name not in ran:
+            ran.add(name)
+            _run(b, s)
+            if b.ended or not b.large:
+                return
+        enemy = _enemy_pool(b, s)
+        if s.defeated or s.pool is None or turns[name] >= s.active or enemy is None:
+            idle += 1
+            continue
+        idle = 0
+        turns[name] += 1
+        faction_turn(b, s, enemy)
+        b.next_side = at % len(order)
         b.check_end()
+
+
+def _enemy_pool(b: Battle, s: SideState) -> SideState | None:
+    """The enemy faction ``s`` attacks: the pool with the most HD."""
+    enemies = [o for o in b.sides.values() if o is not s and o.pool is not None and not o.defeated]
+    return max(enemies, key=lambda o: o.pool.hit_dice if o.pool else 0, default=None)
+
+
+def _run(b: Battle, s: SideState) -> None:
+    """The fleeing members of faction ``s`` run (once a round)."""
+    for f in s.fighters:
+        if f.status == Status.FLEEING:
+            flee(b, f)
+    b.check_end()
+
+
+def _can_act(b: Battle, pool: wargame.Combatant) -> bool:
+    """Whether a faction can make a maneuver now: pay for it, or, with ``wargame.pool:
+    members``, not be distracted (a distraction keeps it from spending HD this round [S])."""
+    if b.frame.pool == "members":
+        return not pool.distracted
+    return wargame.can_maneuver(pool, "attack", b.frame)
+
+
+def _pay(b: Battle, s: SideState, kind: str) -> int:
+    """Dice of faction ``s``'s maneuver of ``kind`` now, paid; 0 if it cannot make one.
+
+    The cost is a creature's: 2 HD, or 1 when the pool has a single HD [S]. With
+    ``wargame.pool: literal`` or ``headcount`` the pool pays it out of its HD to spend; with
+    ``members`` the member whose turn it is pays, and the pool's dice are left for dodging.
+    """
+    assert s.pool is not None
+    if b.frame.pool == "members":
+        return min(wargame.MANEUVER_COST, s.pool.hit_dice)
+    price = wargame.price_now(s.pool, kind, b.frame)
+    if price:
+        s.pool, _ = wargame.pay_maneuver(s.pool, kind, b.frame)
+    return price
 
 
 def faction_weapon(s: SideState) -> str:
@@ -58,12 +117,12 @@ def faction_turn(b: Battle, s: SideState, e: SideState) -> None:
     """
     assert s.pool is not None and e.pool is not None
     s.pool = wargame.start_turn(s.pool)
-    if not wargame.can_maneuver(s.pool, "attack", b.frame):
+    if not _can_act(b, s.pool):
         return
     t = s.tactic
     lead = e.leader_fighter()
     if t.leader_killing == "always" and lead is not None and lead.in_fight:
-        s.pool, _ = wargame.pay_maneuver(s.pool, "leader_killing", b.frame)
+        _pay(b, s, "leader_killing")
         lk = wargame.roll_leader_killing(b.rng)
         b.note(s.name, "leader killing", lead.name, dice=f"d8={lk.roll}", result=lk.describe())
         if lk.success:
@@ -89,8 +148,8 @@ def faction_turn(b: Battle, s: SideState, e: SideState) -> None:
     mighty = t.wants_mighty(wargame.effective_pool(e.pool), wargame.can_dodge(e.pool))
     if mighty:
         s.pool = wargame.declare_mighty(s.pool)
-    s.pool, paid = wargame.pay_maneuver(s.pool, "attack", b.frame)
-    roll = wargame.roll_damage(paid.cost, b.rng, b.frame.damage, max_damage=b.frame.max_damage)
+    dice = _pay(b, s, "attack")
+    roll = wargame.roll_damage(dice, b.rng, b.frame.damage, max_damage=b.frame.max_damage)
     weapon = wargame.weapon(faction_weapon(s))
     would_wound = mighty or weapon.ignores_armor or roll.total > wargame.effective_pool(e.pool)
     defence = "armor"
@@ -121,9 +180,9 @@ def faction_factor(b: Battle, s: SideState, e: SideState) -> bool:
     t = s.tactic
     hazard = next(iter(b.factors_of("hazard")), None)
     if t.hazard and hazard is not None and wargame.effective_pool(e.pool) > 0:
-        if not wargame.can_maneuver(s.pool, "contest", b.frame):
+        dice = _pay(b, s, "contest")
+        if not dice:
             return False
-        s.pool, paid = wargame.pay_maneuver(s.pool, "contest", b.frame)
         before = e.pool.hit_dice
         survive = e.tactic.wants_dodge(True, before <= wargame.hazard_hd(hazard))
         e.pool, use = wargame.push_into_hazard(
@@ -131,7 +190,7 @@ def faction_factor(b: Battle, s: SideState, e: SideState) -> bool:
             e.pool,
             hazard,
             b.rng,
-            attacker_dice=paid.cost,
+            attacker_dice=dice,
             options=b.frame,
             survive=survive,
         )
@@ -145,8 +204,7 @@ def faction_factor(b: Battle, s: SideState, e: SideState) -> bool:
         (d for d in b.factors_of("distraction") if wargame.can_distract(e.pool, d, b.frame)),
         None,
     )
-    if t.distract and distraction is not None and wargame.can_maneuver(s.pool, "factor", b.frame):
-        s.pool, _ = wargame.pay_maneuver(s.pool, "factor", b.frame)
+    if t.distract and distraction is not None and _pay(b, s, "factor"):
         e.pool, use = wargame.distract(e.pool, distraction, b.frame)
         b.note(s.name, "faction distraction", e.name, result=use.describe())
         return True

@@ -192,9 +192,13 @@ class Options:
     )
     pool: str = option(
         "literal",
-        "faction HD = average member HD; headcount = head count, spending the average per round",
+        "faction pools: HD = the average member HD, one turn a round (literal: two pools that "
+        "dodge each other's one attack never hurt each other); headcount = HD the head count, "
+        "spending the average per round; members = as headcount, and a turn a round for each "
+        "active member, the sides alternating, each maneuver at the pool's price paid by its "
+        "member, the pool's average HD left for dodging",
         tag="I",
-        choices=("literal", "headcount"),
+        choices=("literal", "headcount", "members"),
     )
     faction_rounding: str = option(
         "half_up",
