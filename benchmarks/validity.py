@@ -1416,10 +1416,9 @@ READING = """## Reading the results
   leader (only leader killing reaches the enemy leader, and a faction that loses its leader
   falters); these study sides name none, and study e fights them without the one large scale
   would name (`battle.faction_leader: none`): so the two scales give the same figures, the
-  continuity the invariants ask for. What the seed's leader rules add is study f's. The
-  seed's literal faction pools (`battle: {large_scale: pools}`) are still there as an option;
-  they ignore head count (a pool has the members' average HD) and, since a dodge costs half
-  an attack, two pools dodge each other's one attack a round until morale decides.
+  continuity the invariants ask for. What the seed's leader rules add is study f's. Faction
+  pools (`battle: {large_scale: pools}`) are an option: a pool averages away its members'
+  armor and HD, so it is never the same battle as at small scale (study f measures how far).
 - **The War Game is nearly deterministic between identical unarmored fighters.** A blow needs
   no roll to land and a dodge is a choice, so chance enters only through armor, weapon
   effects, morale and initiative. Whoever acts last in a round can spend every HD while its

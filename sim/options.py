@@ -114,7 +114,8 @@ class BattleOptions:
     )
     scattered: str = option(
         "surrendered",
-        "a faction scattered at 0 HD while more than the large-scale threshold still stand: "
+        "a faction pool scattered at 0 HD while more than the large-scale threshold still "
+        "stand (only the literal pools, wargame.pool: literal, scatter with members standing): "
         "its members surrender, flee, or fight on as individuals in a small-scale War Game "
         "('fight', whatever their number)",
         choices=("surrendered", "fled", "fight"),

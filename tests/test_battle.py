@@ -226,6 +226,7 @@ def test_leader_killing_leaves_the_faction_with_one_hd():
             Side("blue", blue, leader="b0"),
         ),
         battle={"large_scale": "pools"},
+        options={"pool": "literal"},  # the seed read literally
     )
     b = Battle(sc, seed=1, events=True)
     assert b.large  # 12 > 10: large scale
@@ -247,6 +248,7 @@ def test_failed_leader_killing_costs_the_attackers_hd():
             Side("blue", fighters("b", 6), leader="b0"),
         ),
         battle={"large_scale": "pools"},
+        options={"pool": "literal"},  # the seed read literally
     )
     b = Battle(sc, seed=1, events=True)
     b.rng = ScriptedRng([8, 1, 4])  # red first; leader killing d8 = 4: 3 short of 7
@@ -291,7 +293,9 @@ def test_faction_pool_averages_hd_and_armor():
         FighterSpec("r9", hit_dice=4),
     )
     sc = Scenario(
-        sides=(Side("red", red), Side("blue", fighters("b", 6))), battle={"large_scale": "pools"}
+        sides=(Side("red", red), Side("blue", fighters("b", 6))),
+        battle={"large_scale": "pools"},
+        options={"pool": "literal"},
     )
     b = Battle(sc, seed=1)
     b._start_round()
@@ -1262,3 +1266,23 @@ def test_pools_never_stall_for_want_of_harm_with_members():
     members = [Battle(_pools("members", morale="none"), seed=s).run() for s in range(20)]
     assert all(o.end_reason == "defeat" and o.rounds < 10 for o in members)
     assert sum(o.winner == "red" for o in members) > 15  # eight against six
+
+
+def test_with_members_a_distracted_faction_fights_on_but_cannot_dodge():
+    """The distraction keeps the faction from spending its pool's HD (its dodges) for the
+    round [S]; its members pay for their own turns, so they still take them."""
+    from sim.scenario import load_scenario
+
+    seen = 0
+    for seed in range(10):
+        b = Battle(load_scenario("scenarios/siege.yaml"), seed=seed, events=True)
+        b.step()
+        at = next((i for i, e in enumerate(b.log) if e["action"] == "faction distraction"), None)
+        if at is None:
+            continue
+        seen += 1
+        after = b.log[at + 1 :]
+        assert any(e["actor"] == "defenders" and e["action"].startswith("faction ") for e in after)
+        hits = [e for e in after if e["actor"] == "attackers" and e["action"] == "faction attack"]
+        assert hits and not any("dodged" in e["result"] for e in hits)
+    assert seen >= 3

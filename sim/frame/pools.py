@@ -1,11 +1,13 @@
-"""The seed's literal large scale: each faction fights as one pool (RULES.md 1.12 [S]).
+"""The seed's faction pools at large scale: each faction fights as one pool (RULES.md 1.12).
 
-With ``battle.large_scale: pools`` a faction's pool has its members' average HD and armor
-(or its head count, ``rules.options.pool: headcount``); the sides take turns in the order
-their leaders rolled once; each turn is one maneuver (an attack or leader killing); each HD
-a faction loses is one member taken out, chosen by the other side; a faction at 0 HD is
-scattered. The default large scale (factions taking turns one member at a time) is the
-frame's own (:meth:`sim.battle.battle.Battle.take_turns`).
+With ``battle.large_scale: pools`` a faction's pool spends its members' average HD and has
+their average armor; its HD are its head count (``rules.options.pool: members``, the
+default, and ``headcount``) or the average HD (``literal``); the sides take turns in the
+order their leaders rolled once, a turn for each active member (``members``) or one a round;
+each turn is one maneuver (an attack, leader killing or a factor); each HD a faction loses
+is one member taken out, chosen by the other side; a faction at 0 HD is scattered. The
+default large scale (factions taking turns one member at a time) is the frame's own
+(:meth:`sim.battle.battle.Battle.take_turns`).
 """
 
 from __future__ import annotations
@@ -25,10 +27,10 @@ def pools_round(b: Battle) -> None:
     """Large-scale War Game: the sides take turns in the order rolled once (RULES.md 1.6).
 
     ``wargame.pool: literal`` (or ``headcount``): each faction takes one turn a round.
-    ``members``: as many turns as it has active members, the sides alternating one turn at a time and a faction
-    whose turns are spent passing (the alternation carries on into the next round, as with
-    factions taking turns). A faction with no active member takes no action; its fleeing
-    members run as its first turn of the round comes.
+    ``members``: as many turns as it has active members, the sides alternating one turn at
+    a time and a faction whose turns are spent passing (the alternation carries on into the
+    next round, as with factions taking turns). A faction with no active member takes no
+    action; its fleeing members run as its first turn of the round comes.
     """
     if b.frame.pool != "members":
         for name in b.large_order():
@@ -81,11 +83,12 @@ def _run(b: Battle, s: SideState) -> None:
 
 
 def _can_act(b: Battle, pool: wargame.Combatant) -> bool:
-    """Whether a faction can make a maneuver now: pay for it, or, with ``wargame.pool:
-    members``, not be distracted (a distraction keeps it from spending HD this round [S])."""
-    if b.frame.pool == "members":
-        return not pool.distracted
-    return wargame.can_maneuver(pool, "attack", b.frame)
+    """Whether a faction can make a maneuver now: it can pay for one.
+
+    With ``wargame.pool: members`` its member pays, so it always can: a distraction, which
+    keeps the faction from spending its pool's HD this round [S], takes its dodges only.
+    """
+    return b.frame.pool == "members" or wargame.can_maneuver(pool, "attack", b.frame)
 
 
 def _pay(b: Battle, s: SideState, kind: str) -> int:
