@@ -19,7 +19,9 @@ c. **Lanchester**: the bigger of two identical sides wins, against Brown's stoch
 d. **100 v 80**: the bigger side's survivors against the square law's 60 (measured, no
    invariant);
 e. **scale**: the same battle fought at large scale and forced small gives the same result,
-   and the bigger side's lead grows with the ratio at large scale.
+   and the bigger side's lead grows with the ratio at large scale;
+f. **shipped**: the scenarios we ship at both scales, each rule large scale adds switched
+   off in turn (``benchmarks/validity_shipped.py``, hooked in here).
 
 Every study is a function taking a :class:`Runner` and replicate counts, so the tests
 (``tests/test_validity.py``) run the same code with fewer battles. Scenarios are built in
@@ -1216,6 +1218,7 @@ class Replicates:
     survivors: int
     continuity: int
     ratio: int
+    shipped: int = 0
 
 
 # Chosen for the interval each study needs (99% half-widths at p = 0.5) within about 10
@@ -1224,10 +1227,16 @@ class Replicates:
 # 200 battles; scale 2,000 an arm, paired: the difference to within about +-4 points, so a
 # gap of 5 is seen; ratio 800: +-4.6 points.
 FULL = Replicates(
-    mirror=1000, monotone=500, lanchester=800, survivors=200, continuity=2000, ratio=800
+    mirror=1000,
+    monotone=500,
+    lanchester=800,
+    survivors=200,
+    continuity=2000,
+    ratio=800,
+    shipped=600,
 )
 QUICK = Replicates(
-    mirror=200, monotone=100, lanchester=150, survivors=30, continuity=300, ratio=120
+    mirror=200, monotone=100, lanchester=150, survivors=30, continuity=300, ratio=120, shipped=100
 )
 
 
@@ -1243,6 +1252,7 @@ class Results:
     survivors: list[SurvivorRow] = field(default_factory=list)
     continuity: list[ContinuityRow] = field(default_factory=list)
     ratio: list[AttritionRow] = field(default_factory=list)
+    shipped: list[Any] = field(default_factory=list)  # study f's rows (validity_shipped)
     seconds: dict[str, float] = field(default_factory=dict)
     battles: dict[str, int] = field(default_factory=dict)
     workers: int = 1
@@ -1254,6 +1264,7 @@ class Results:
             *lanchester_checks(self.lanchester),
             *continuity_checks(self.continuity),
             *ratio_checks(self.ratio),
+            *_shipped("shipped_checks")(self.shipped),
         ]
 
 
@@ -1264,7 +1275,19 @@ STUDIES: tuple[tuple[str, str, Callable[..., Any]], ...] = (
     ("survivors", "survivors", survivors_study),
     ("continuity", "continuity", continuity_study),
     ("ratio", "ratio", ratio_study),
+    (
+        "shipped",
+        "shipped",
+        lambda runner, runs, systems: _shipped("shipped_study")(runner, runs, systems),
+    ),
 )
+
+
+def _shipped(name: str) -> Any:
+    """Study f's ``name`` (:mod:`benchmarks.validity_shipped`, which imports this module)."""
+    from benchmarks import validity_shipped
+
+    return getattr(validity_shipped, name)
 
 
 def run_all(runner: Runner, reps: Replicates, systems: Sequence[str] = SYSTEMS) -> Results:
@@ -1329,6 +1352,7 @@ def summary_rows(res: Results) -> list[list[str]]:
         ("b. monotone", "monotone"),
         ("c. Lanchester", "lanchester"),
         ("e. scale", "scale"),
+        ("f. shipped", "shipped"),
     ]
     rows = []
     for label, study in studies:
@@ -1403,6 +1427,8 @@ def render(res: Results, charts: Mapping[str, str], command: str, total: float) 
     add(_lanchester_section(res, charts))
     add(_survivors_section(res))
     add(_scale_section(res, charts))
+    if res.shipped:
+        add(_shipped("shipped_section")(res.shipped, res.reps.shipped, charts.get("shipped")))
     add(_rerun_section(res, total))
     return "\n".join(out).rstrip() + "\n"
 
@@ -1889,7 +1915,8 @@ def _rerun_section(res: Results, total: float) -> str:
         "\nBattles per point were chosen from the interval each study needs (99% half-widths "
         "at 50%), within about 10 minutes on 2 cores: mirror ±4.1 points; a ladder's rungs "
         "detect a drop of about 7.4 points; Lanchester ±4.6; scale: the paired difference to "
-        "about ±4 points, or exactly 0 where the scale changes nothing; ratio ±4.6. Times "
+        "about ±4 points, or exactly 0 where the scale changes nothing; ratio ±4.6; shipped: "
+        "the issue's 600 battles an arm (a paired difference to about ±5 points). Times "
         "are wall clock with the workers above, on whatever else the machine was doing.\n"
     )
     return "\n".join(lines)
@@ -2054,6 +2081,9 @@ def draw_charts(res: Results, folder: Path) -> dict[str, Path]:
         fig.suptitle("e. Small and large scale (default battle rules), 99% intervals")
         fig.tight_layout()
         save(fig, "scale")
+    shipped = _shipped("draw_shipped")(res.shipped, folder)
+    if shipped is not None:
+        made["shipped"] = shipped
     return made
 
 
