@@ -1252,7 +1252,7 @@ class Results:
     survivors: list[SurvivorRow] = field(default_factory=list)
     continuity: list[ContinuityRow] = field(default_factory=list)
     ratio: list[AttritionRow] = field(default_factory=list)
-    shipped: list[Any] = field(default_factory=list)  # study f's rows (validity_shipped)
+    shipped: Any = None  # study f's rows (validity_shipped.StudyF)
     seconds: dict[str, float] = field(default_factory=dict)
     battles: dict[str, int] = field(default_factory=dict)
     workers: int = 1

@@ -18,8 +18,15 @@ Invariant (one per scenario): the two scales agree within 5 points of every side
 and 25% of the mean length, or, where they do not, they agree within those once every seed
 rule of large scale is switched off: the difference is then the seed's, not our reading's.
 
+The study also fights faction pools (the default reading, ``wargame.pool: members``) on
+study e's everyday War Game sides against the same battle forced small (:func:`pools_study`):
+pools must end their fights (no more draws at ``max_rounds`` with morale off than small
+scale has) and let the bigger side win, more as the ratio grows; how far they are from small
+scale is shown, not bound, since a pool averages away its members' armor and HD.
+
 Self-contained: :func:`shipped_study` takes the report's runner (its worker pool, if any)
-and replicate count and returns rows; :func:`shipped_checks` the invariants as
+and replicate count and returns its rows (:class:`StudyF`); :func:`shipped_checks` the
+invariants as
 :class:`benchmarks.validity.Check`; :func:`shipped_section` the report's Markdown;
 :func:`draw_shipped` its chart.
 """
@@ -221,7 +228,82 @@ class ShippedRow:
         return self.agrees("default") or ("all_off" in self.arms and self.agrees("all_off"))
 
 
-def shipped_study(runner: Any, runs: int, systems: Sequence[str] | None = None) -> list[ShippedRow]:
+@dataclass(frozen=True)
+class PoolsRow:
+    """``n`` v ``m`` everyday War Game fighters as faction pools and forced small.
+
+    With the default morale and with morale off (where a stalled fight has nothing to end it
+    but ``max_rounds``); each pair of arms fights with the same seeds.
+    """
+
+    n: int
+    m: int
+    pools: Any  # benchmarks.validity.Sample
+    small: Any
+    pools_quiet: Any  # morale off
+    small_quiet: Any
+
+    @staticmethod
+    def stalls(sample: Any) -> int:
+        """Battles that ended at ``max_rounds``, nobody having won."""
+        from benchmarks.validity import MAX_ROUNDS
+
+        return int(((sample.rows[:, 0] == 0) & (sample.rows[:, 1] >= MAX_ROUNDS)).sum())
+
+
+@dataclass(frozen=True)
+class StudyF:
+    """Study f's rows: the shipped scenarios, and faction pools on the study sides."""
+
+    scenarios: list[ShippedRow]
+    pools: list[PoolsRow]
+
+    def __bool__(self) -> bool:
+        return bool(self.scenarios or self.pools)
+
+
+POOL_SIZES = ((6, 5), (10, 8), (12, 8), (16, 8), (20, 16))
+
+
+def pools_study(runner: Any, runs: int) -> list[PoolsRow]:
+    """Faction pools (the default reading) against small scale on study e's sides."""
+    from benchmarks import validity as v
+
+    plan = {}
+    for n, m in POOL_SIZES:
+        for quiet in (False, True):
+            morale = {"morale": "none"} if quiet else {}
+            key = f"pools/{n}v{m}/{'quiet' if quiet else 'morale'}"
+            for arm, battle, above in (
+                ("pools", {"large_scale": "pools", **morale}, None),
+                ("small", morale or None, v.FORCE_SMALL),
+            ):
+                text = v.config_text(
+                    "wargame", "everyday", n, m, battle=battle, large_scale_above=above
+                )
+                plan[n, m, quiet, arm] = v.Point(f"{key}/{arm}", text, runs, seed_key=key)
+    got = runner.run(list(plan.values()))
+    return [
+        PoolsRow(
+            n,
+            m,
+            *(got[plan[n, m, q, arm].key] for q in (False, True) for arm in ("pools", "small")),
+        )
+        for n, m in POOL_SIZES
+    ]
+
+
+def shipped_study(runner: Any, runs: int, systems: Sequence[str] | None = None) -> StudyF:
+    """Study f: the shipped scenarios (:func:`scenarios_study`) and, under the War Game,
+    faction pools on the study sides (:func:`pools_study`)."""
+    wargame = systems is None or "wargame" in systems
+    pools = pools_study(runner, runs) if runs > 0 and wargame else []
+    return StudyF(scenarios_study(runner, runs, systems), pools)
+
+
+def scenarios_study(
+    runner: Any, runs: int, systems: Sequence[str] | None = None
+) -> list[ShippedRow]:
     """Every shipped scenario with more than 10 fighters (under ``systems``), every arm.
 
     ``runner``: the report's :class:`benchmarks.validity.Runner` (its worker pool when it has
@@ -264,7 +346,43 @@ def shipped_study(runner: Any, runs: int, systems: Sequence[str] | None = None) 
 
 
 # ===================================================================== the invariants
-def shipped_checks(rows: Sequence[ShippedRow]) -> list[Any]:
+def shipped_checks(study: StudyF | None) -> list[Any]:
+    """Study f's invariants: the scenarios' (:func:`scenario_checks`), the pools'."""
+    if not study:
+        return []
+    return [*scenario_checks(study.scenarios), *pools_checks(study.pools)]
+
+
+def pools_checks(rows: Sequence[PoolsRow]) -> list[Any]:
+    """Pools end their fights, and the bigger side wins, more as the ratio grows.
+
+    No more draws at ``max_rounds`` with morale off than small scale has (RULES.md 1.12:
+    "a pooled fight may not end at max_rounds for want of harm where the same fight at small
+    scale ends"), and study e's ratio checks on the pools' battles.
+    """
+    from benchmarks import validity as v
+
+    out = []
+    for r in rows:
+        stalls, small = PoolsRow.stalls(r.pools_quiet), PoolsRow.stalls(r.small_quiet)
+        out.append(
+            v.Check(
+                "shipped",
+                "wargame",
+                f"pools {r.n} v {r.m}, morale off: no more draws at max_rounds than small scale",
+                stalls <= small,
+                f"{stalls} of {r.pools_quiet.runs} at max_rounds (small: {small})",
+            )
+        )
+    ratio = [v.AttritionRow("wargame", "everyday", r.n, r.m, "pools", r.pools) for r in rows]
+    for c in v.ratio_checks([a for a in ratio if (a.n, a.m) != (6, 5)]):
+        out.append(
+            v.Check("shipped", c.system, c.name.replace("large", "pools"), c.passed, c.figures)
+        )
+    return out
+
+
+def scenario_checks(rows: Sequence[ShippedRow]) -> list[Any]:
     """One check per scenario: the scales agree, or agree once the seed's rules are off."""
     from benchmarks.validity import Check
 
@@ -406,8 +524,47 @@ def attribution(r: ShippedRow) -> str:
     )
 
 
-def shipped_section(rows: Sequence[ShippedRow], runs: int, chart: str | None = None) -> str:
+def pools_table(rows: Sequence[PoolsRow]) -> str:
+    """Faction pools against small scale on study e's everyday War Game sides."""
+    from benchmarks import validity as v
+
+    table = []
+    for r in rows:
+        pools = v.Share(r.pools.a_wins, r.pools.runs)
+        small = v.Share(r.small.a_wins, r.small.runs)
+        _, lo, hi = v.paired_difference(r.pools, r.small)
+        decisive = v.Share(r.pools.a_wins, r.pools.decisive)
+        table.append(
+            [
+                f"{r.n} v {r.m}",
+                pools.text(),
+                small.text(),
+                f"{100 * (pools.p - small.p):+.1f} ({100 * lo:+.1f} to {100 * hi:+.1f})",
+                f"{r.pools.mean_rounds:.2f} / {r.small.mean_rounds:.2f}",
+                decisive.text(),
+                f"{PoolsRow.stalls(r.pools_quiet)} / {PoolsRow.stalls(r.small_quiet)}",
+                f"{r.pools_quiet.mean_rounds:.2f} / {r.small_quiet.mean_rounds:.2f}",
+            ]
+        )
+    return v.md_table(
+        [
+            "battle",
+            "A wins, pools [99%]",
+            "A wins, small forced [99%]",
+            "difference, points (99%)",
+            "rounds pools / small",
+            "A's share of decisive, pools [99%]",
+            "morale off: at max_rounds, pools / small",
+            "morale off: rounds pools / small",
+        ],
+        table,
+        right="3,4,6,7",
+    )
+
+
+def shipped_section(study: StudyF, runs: int, chart: str | None = None) -> str:
     """The report's section of study f."""
+    rows = study.scenarios
     lines = ["## f. The shipped scenarios at both scales\n"]
     lines.append(
         "**What.** Every scenario in `scenarios/` with more than 10 fighters (reinforcements "
@@ -441,11 +598,28 @@ def shipped_section(rows: Sequence[ShippedRow], runs: int, chart: str | None = N
     lines.append("")
     if chart:
         lines.append(f"![Study f: each shipped scenario's side at both scales]({chart})\n")
+    if study.pools:
+        lines.append(
+            "**Faction pools** (`battle: {large_scale: pools}`, the default reading "
+            "`wargame.pool: members`: a turn a round for each member, the pool's HD its head "
+            "count, its average HD the dice it dodges with) on study e's everyday War Game "
+            "sides, against the same battle forced small, with the default morale and with "
+            "morale off. **Invariants:** with morale off no more battles end at `max_rounds` "
+            "than at small scale (the literal pools, `wargame.pool: literal`, end every one "
+            "there), and study e's ratio checks on the pools. Pools do not meet study e's "
+            "5 points: a pool averages away its members' armor and HD, one armor pool for the "
+            "whole faction, so numbers count and quality hardly does "
+            "([rules](rules.md#16-large-scale-factions)); the difference is shown, not held "
+            "to a bound.\n"
+        )
+        lines.append(pools_table(study.pools))
+        lines.append("")
     return "\n".join(lines) + "\n"
 
 
-def draw_shipped(rows: Sequence[ShippedRow], folder: Path) -> Path | None:
+def draw_shipped(study: StudyF | None, folder: Path) -> Path | None:
     """The chart of study f: each scenario's side, default, small forced and all rules off."""
+    rows = study.scenarios if study else []
     if not rows:
         return None
     import matplotlib

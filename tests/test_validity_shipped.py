@@ -88,7 +88,8 @@ def test_the_report_renders_study_f(tmp_path):
     )
     with v.Runner(1) as runner:
         res = v.run_all(runner, reps, ["2w2p", "d6"])
-    assert [r.name for r in res.shipped] == ["adders", "raid", "shieldwall"]
+    assert [r.name for r in res.shipped.scenarios] == ["adders", "raid", "shieldwall"]
+    assert res.shipped.pools == []  # the War Game's only
     assert res.battles["shipped"] == 3 * (7 + 7 + 2)
     charts = v.draw_charts(res, tmp_path / "charts")
     assert charts["shipped"].stat().st_size > 1000
@@ -120,7 +121,31 @@ def test_every_shipped_scenario_agrees_with_small_scale_or_its_seed_rules_explai
     """For every shipped scenario of more than 10 fighters: within 5 points and 25% of small
     scale, or within those once every seed rule of large scale is off (issue 30)."""
     with v.Runner(2) as runner:
-        rows = vs.shipped_study(runner, 150)
-    bad = [c for c in vs.shipped_checks(rows) if not c.passed]
+        rows = vs.scenarios_study(runner, 150)
+    bad = [c for c in vs.scenario_checks(rows) if not c.passed]
     assert not bad, bad
     assert {r.name for r in rows} == {p.stem for p in vs.shipped_scenarios()}
+
+
+@pytest.mark.slow
+def test_faction_pools_end_their_fights_and_let_the_bigger_side_win():
+    """RULES.md 1.12: a pooled fight may not end at max_rounds for want of harm where the same
+    fight at small scale ends, and the bigger of two identical sides wins, more with the ratio.
+    """
+    with v.Runner(2) as runner:
+        rows = vs.pools_study(runner, 150)
+    checks = vs.pools_checks(rows)
+    assert len(checks) == len(vs.POOL_SIZES) + 4 + 2  # stalls; 4 sizes; rise; 20 v 16
+    bad = [c for c in checks if not c.passed]
+    assert not bad, bad
+
+
+def test_the_literal_pools_would_fail_the_pools_invariant():
+    """The check can fail: the seed's literal pools end every fight at max_rounds."""
+    text = v.config_text(
+        "wargame", "everyday", 10, 8, battle={"large_scale": "pools", "morale": "none"}
+    )
+    point = v.Point("literal", text, 6, overrides=("rules.options.pool=literal",))
+    with v.Runner(1) as runner:
+        sample = runner.run([point])["literal"]
+    assert vs.PoolsRow.stalls(sample) == 6
