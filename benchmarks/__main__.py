@@ -46,7 +46,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from benchmarks.figures import FIGURES, Config, Figure
+from benchmarks.base import Config, Figure
+from benchmarks.figures import FIGURES
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results" / "benchmarks.json"

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import time
 
+from benchmarks.base import Config, Figure, quickstart_file
 from benchmarks.dask_local import dask_command, local_cluster
-from benchmarks.figures import Config, Figure, quickstart_file
 
 
 def _dask_sweep(cfg: Config, workers: int, runs: int, name: str) -> float:
     """Seconds for the first ``runs`` quick-start runs on a fresh ``workers``-worker cluster."""
-    from sim.experiment.model import load_experiment
+    from sim.experiment import load_experiment
     from sim.experiment.runner import sweep
 
     exp = load_experiment(quickstart_file(cfg.work, runs, name))

@@ -10,90 +10,23 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
-SCENARIOS = ROOT / "scenarios"
+from benchmarks.base import ROOT, SCENARIOS, Config, Figure, experiment_file, quickstart_file
+from benchmarks.cluster import dask_cluster
+
 FIGHTERS_PER_SIDE = (100, 1_000, 10_000)
 
 
-@dataclass
-class Config:
-    """What the figures run: ``quick`` sizes, the workspace, reused memory logs/datasets."""
-
-    quick: bool = False
-    work: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="benchmarks_")))
-    memory_from: Path | None = None
-    dataset: Path | None = None
-    log: Callable[[str], None] = lambda text: print(text, file=sys.stderr, flush=True)
-
-    def size(self, quick: int, full: int) -> int:
-        """``quick`` or ``full``, by mode."""
-        return quick if self.quick else full
-
-    @property
-    def repeats(self) -> int:
-        """Timings per figure: the best (or median) of 2 full runs, to damp other load."""
-        return 1 if self.quick else 2
-
-
-@dataclass
-class Figure:
-    """One measured figure: its value and units, the goal and whether it is met."""
-
-    name: str
-    title: str
-    value: float
-    units: str
-    goal: str
-    passed: bool | None
-    details: dict[str, Any] = field(default_factory=dict)
-    seconds: float = 0.0
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready data."""
-        return {
-            "title": self.title,
-            "value": self.value,
-            "units": self.units,
-            "goal": self.goal,
-            "pass": self.passed,
-            "details": self.details,
-            "seconds": round(self.seconds, 2),
-        }
-
-
 # --------------------------------------------------------------------------- helpers
-def _experiment_file(work: Path, name: str, doc: dict[str, Any]) -> Path:
-    path = work / f"{name}.yaml"
-    path.write_text(yaml.safe_dump({"name": name, **doc}, sort_keys=False), encoding="utf-8")
-    return path
-
-
-def quickstart_file(work: Path, runs: int, name: str) -> Path:
-    """The quick-start experiment with enough replicates for ``runs`` runs, chunks of 500."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        from sweep_memory import experiment_text
-    finally:
-        sys.path.pop(0)
-    doc = yaml.safe_load(experiment_text(runs, 500))
-    doc["name"] = name
-    path = work / f"{name}.yaml"
-    path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
-    return path
-
-
 def _timed_sweep(exp_file: Path, out: Path, runs: int, workers: int) -> float:
     """Seconds for ``sim sweep`` of the first ``runs`` runs, as the CLI runs it."""
-    from sim.experiment.model import load_experiment
+    from sim.experiment import load_experiment
     from sim.experiment.runner import sweep
 
     start = time.perf_counter()
@@ -138,7 +71,7 @@ def battles_per_second(cfg: Config) -> Figure:
             "tables": ["runs", "rounds", "fighters"],
             "chunk": 500,
         }
-        exp_file = _experiment_file(cfg.work, f"bps_{path.stem}", doc)
+        exp_file = experiment_file(cfg.work, f"bps_{path.stem}", doc)
         pilot = 200 / _timed_sweep(exp_file, cfg.work / f"bps_{path.stem}_pilot", 200, workers=1)
         runs = max(500, min(10_000, 100 * round(pilot * seconds_each / 100)))
         best = max(
@@ -208,7 +141,7 @@ def _bare_fight_seconds(exp_file: Path, runs: int, sample: int = 4_000) -> float
     Timed on ``sample`` of them spread evenly over the design points, the best of 3 passes,
     so that other load on the machine counts as little as it can.
     """
-    from sim.experiment.model import load_experiment
+    from sim.experiment import load_experiment
     from sim.run.core import fight
     from sim.scenario import parse_scenario
 
@@ -487,14 +420,5 @@ FIGURES: dict[str, Callable[[Config], Figure]] = {
     "5": odds_table,
     "6": sweep_memory,
     "7": analyze_time,
+    "8": dask_cluster,
 }
-
-
-def _dask_cluster(cfg: Config) -> Figure:
-    """Figure 8: runs per second per worker on a local Dask cluster of 1 and of 2 workers."""
-    from benchmarks.cluster import dask_cluster  # imports this module: kept out of the top
-
-    return dask_cluster(cfg)
-
-
-FIGURES["8"] = _dask_cluster

@@ -20,7 +20,7 @@ from typing import Any
 import mesa
 
 from sim.battle.battle import Battle
-from sim.experiment.model import Experiment, load_experiment
+from sim.experiment import Experiment, load_experiment
 from sim.scenario import Scenario, parse_scenario
 
 

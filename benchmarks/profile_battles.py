@@ -26,7 +26,7 @@ from pathlib import Path
 
 import yaml
 
-from sim.experiment.model import load_experiment
+from sim.experiment import load_experiment
 from sim.experiment.runner import sweep
 from sim.scenario import load_scenario
 

@@ -37,7 +37,7 @@ from pathlib import Path
 
 import yaml
 
-from sim.experiment.model import load_experiment
+from sim.experiment import load_experiment
 from sim.experiment.runner import sweep
 
 ROOT = Path(__file__).resolve().parents[1]

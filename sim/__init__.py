@@ -5,23 +5,54 @@ where each one is in the code), and docs/python-api.md for using it from Python.
 
 Two calls cover a study from Python: :func:`sweep` runs an experiment into a dataset and
 returns its path; :func:`load` reads one table of a dataset as a pandas DataFrame. Both
-import their machinery only when called, so ``import sim`` stays light.
+import their machinery only when called, so ``import sim`` stays light; so do the short
+names of the most used pieces: ``sim.Battle`` (:class:`sim.battle.Battle`), ``sim.fight``
+(:func:`sim.run.fight`), ``sim.load_scenario`` and ``sim.load_experiment``.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from sim.experiment.model import Experiment
 
-__version__ = "0.1.0"
+from sim.version import __version__
 
-__all__ = ["__version__", "load", "sweep"]
+__all__ = [
+    "Battle",
+    "__version__",
+    "fight",
+    "load",
+    "load_experiment",
+    "load_scenario",
+    "sweep",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """The short names, imported when first asked for (PEP 562)."""
+    if name == "Battle":
+        from sim.battle import Battle
+
+        return Battle
+    if name == "fight":
+        from sim.run import fight
+
+        return fight
+    if name == "load_scenario":
+        from sim.scenario import load_scenario
+
+        return load_scenario
+    if name == "load_experiment":
+        from sim.experiment import load_experiment
+
+        return load_experiment
+    raise AttributeError(f"module 'sim' has no attribute {name!r}")
 
 
 def sweep(
@@ -47,8 +78,8 @@ def sweep(
     Raises:
         sim.errors.SimError: a bad experiment file, or ``out`` holding something else.
     """
+    from sim.experiment.load import load_experiment
     from sim.experiment.model import Experiment as _Experiment
-    from sim.experiment.model import load_experiment
     from sim.experiment.runner import sweep as run_sweep
 
     exp = experiment if isinstance(experiment, _Experiment) else load_experiment(experiment)

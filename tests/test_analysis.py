@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from sim import analysis
 from sim.dataset import records
 from sim.errors import SimError
-from sim.experiment.model import load_experiment
+from sim.experiment import load_experiment
 from sim.experiment.runner import sweep
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -87,6 +87,8 @@ def run(i, arms, winner, rounds, sides, switches=0):
         "scenario": "t",
         "rules": "wargame",
         "winner": winner,
+        "outcome": winner or "draw",
+        "decisive": winner is not None,
         "end_reason": "defeat" if winner else "mutual_defeat",
         "rounds": rounds,
         "scale_switches": switches,
@@ -122,9 +124,23 @@ def hand(tmp_path):
         run(2, "a", "red", 4, red_won),
         run(3, "a", None, 9, draw),
         run(4, "b", "blue", 6, blue_won),
-        {**run(5, "b", None, 0, []), "rounds": None, "sides": [], "error": "boom"},
+        {**run(5, "b", None, 0, []), "rounds": None, "sides": [], "error": "boom"}
+        | {"outcome": None, "decisive": False},
     ]
     return make_dataset(tmp_path / "hand", rows)
+
+
+def test_with_three_sides_every_side_has_its_share_of_the_decisive_battles(tmp_path):
+    three = [side("red"), side("blue", dead=3), side("green", dead=3)]
+    rows = [run(i, "a", w, 3, three) for i, w in enumerate(["red", "blue", "red", None])]
+    s = analysis.summarize(make_dataset(tmp_path / "three", rows))
+    headers, table = analysis.outcome_rows(s)
+    assert [h for h in headers if "of decisive" in h] == [
+        f"{c} of decisive [95% CI]" for c in ("red", "blue", "green")
+    ]
+    assert table[0][headers.index("red of decisive [95% CI]")].startswith(" 66.7%")  # 2 of 3
+    assert table[0][headers.index("red win [95% CI]")].startswith(" 50.0%")  # 2 of 4
+    assert "(blue: the rest)" not in analysis.outcome_caption(s)
 
 
 def test_summary_counts_by_hand(hand):
@@ -135,6 +151,13 @@ def test_summary_counts_by_hand(hand):
     assert list(f["runs"]) == [3, 3] and list(f["failed"]) == [0, 1]
     assert f.loc["a", "win.red"] == pytest.approx(2 / 3) and f.loc["a", "draw"] == 1 / 3
     assert f.loc["b", "win.blue"] == 1.0 and f.loc["b", "win.red"] == 0.0
+    # of the decisive battles (a side won): group a's 2 red wins of 2, not of all 3
+    assert f.loc["a", "decisive.red"] == 1.0 and f.loc["a", "decisive.blue"] == 0.0
+    assert f.loc["b", "decisive.blue"] == 1.0
+    assert (f.loc["a", "decisive.red.lo"], f.loc["a", "draw.lo"]) == (
+        analysis.wilson(2, 2)[1],
+        analysis.wilson(1, 3)[1],
+    )
     _, lo, hi = analysis.wilson(2, 3)
     assert (f.loc["a", "win.red.lo"], f.loc["a", "win.red.hi"]) == (lo, hi)
     assert f.loc["a", "rounds.mean"] == 5.0 and f.loc["a", "rounds.median"] == 4.0
@@ -275,7 +298,7 @@ def camp_row(run_id, battle, name, status, tier):
     return {
         "run_id": run_id,
         "battle": battle,
-        "label": f"battle {battle}",
+        "battle_label": f"battle {battle}",
         "day": 7 * (battle - 1),
         "name": name,
         "fought": True,
@@ -335,7 +358,7 @@ def test_aftermath_and_campaign_figures_by_hand(hand):
     assert c.loc[("a", 1), "veteran_share"] == 0.75  # 3 of 4 living members
     assert c.loc[("a", 2), "alive"] == 1.5 and c.loc[("a", 2), "veterans"] == 1.0
     assert c.loc[("a", 2), "veteran_share"] == pytest.approx(2 / 3)  # the dead x is no veteran
-    assert c.loc[("a", 3), "veteran_share"] == 1.0 and c.loc[("a", 3), "label"] == "battle 3"
+    assert c.loc[("a", 3), "veteran_share"] == 1.0 and c.loc[("a", 3), "battle_label"] == "battle 3"
 
     from sim.cli.text import analyze_text
 
@@ -369,3 +392,28 @@ def test_an_interval_with_a_negative_end_reads_unambiguously():
     assert _span(2.0, 2.04) == "2.0-2.0"
     assert _span(-1.2, 4.5) == "-1.2 to 4.5"  # was "-1.2-4.5" (3 replicates, a t interval)
     assert _span(float("nan"), float("nan")) == "---"  # as before: no interval
+
+
+@pytest.mark.slow
+def test_the_decisive_share_interval_covers_at_about_95_percent(tmp_path):
+    """The share of the decisive battles a side won: Wilson over a decisive count that varies.
+
+    Groups of 150 battles with 45% wins, 35% losses and 20% draws: the interval must hold
+    the true share of the decisive battles, 0.45 / 0.80, about 95% of the time.
+    """
+    rng = np.random.default_rng(31)
+    counts = rng.multinomial(150, [0.45, 0.35, 0.20], size=20_000)
+    won, decisive = counts[:, 0], counts[:, 0] + counts[:, 1]
+    _, lo, hi = analysis.wilson(won, decisive)
+    truth = 0.45 / 0.80
+    coverage = np.mean((lo <= truth) & (truth <= hi))
+    assert 0.94 < coverage < 0.96, coverage
+    # and the summary computes exactly that interval from the runs table
+    rows = [
+        run(i, "a", w, 3, [side("red"), side("blue")])
+        for i, w in enumerate(["red"] * 9 + ["blue"] * 7 + [None] * 4)
+    ]
+    f = analysis.summarize(make_dataset(tmp_path / "d", rows)).frame.iloc[0]
+    assert (f["decisive.red"], f["decisive.red.lo"], f["decisive.red.hi"]) == tuple(
+        float(x) for x in analysis.wilson(9, 16)
+    )

@@ -32,6 +32,23 @@ def test_short_names_are_the_shortest_unique_suffix():
     assert analysis.short_names(["sides.guards.tactic"]) == {"sides.guards.tactic": "guards.tactic"}
 
 
+def test_a_sides_header_always_says_whose():
+    names = analysis.short_names(
+        [
+            "sides.raiders.fighters[1].count",
+            "sides.guards.tactic.params.reserve",
+            "sides.guards.fighters[0].hit_dice",
+            "rules.options.pool",
+        ]
+    )
+    assert names == {
+        "sides.raiders.fighters[1].count": "raiders.fighters[1].count",
+        "sides.guards.tactic.params.reserve": "guards.tactic.params.reserve",
+        "sides.guards.fighters[0].hit_dice": "guards.fighters[0].hit_dice",
+        "rules.options.pool": "options.pool",
+    }
+
+
 def test_a_label_equal_to_another_header_still_says_which():
     names = analysis.short_names(
         ["sides.a.tactic", "sides.b.tactic"], {"sides.a.tactic": "b.tactic"}
@@ -103,3 +120,14 @@ def test_a_dataset_without_points_sorts_as_before(tmp_path):
     assert ds.declared("sides.red.tactic") == []
     s = analysis.summarize(ds)
     assert list(s.frame["sides.red.tactic"]) == sorted(SKILLS)
+
+
+def test_list_values_read_as_the_experiment_writes_them():
+    from sim.analysis.fmt import _fmt_value
+
+    assert _fmt_value('["plate"]') == "[plate]"
+    assert _fmt_value('["chain", "medium"]') == "[chain, medium]"
+    assert _fmt_value('{"roll": "d6"}') == "{roll: d6}"
+    assert _fmt_value("[1, 2.5, null, true]") == "[1, 2.5, null, true]"
+    assert _fmt_value("[not json") == "[not json"
+    assert _fmt_value("balanced") == "balanced"

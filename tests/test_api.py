@@ -10,7 +10,7 @@ import pytest
 import sim
 from sim import analysis
 from sim.errors import SimError
-from sim.experiment.model import load_experiment, parse_experiment
+from sim.experiment import load_experiment, parse_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
 TEXT = """\
@@ -62,3 +62,37 @@ def test_workers_give_the_same_dataset(tmp_path):
     serial = sim.load(sim.sweep(tiny(tmp_path), out=tmp_path / "a"))
     parallel = sim.load(sim.sweep(tiny(tmp_path), out=tmp_path / "b", workers=2))
     pd.testing.assert_frame_equal(serial, parallel)
+
+
+def test_the_short_names_at_the_top_are_the_stages_own():
+    from sim.battle import Battle
+    from sim.experiment import load_experiment as load_exp
+    from sim.run import fight
+    from sim.scenario import load_scenario
+
+    assert (sim.Battle, sim.fight, sim.load_scenario, sim.load_experiment) == (
+        Battle,
+        fight,
+        load_scenario,
+        load_exp,
+    )
+    with pytest.raises(AttributeError, match="no attribute 'Battel'"):
+        _ = sim.Battel
+
+
+def test_the_packages_that_replaced_modules_still_give_their_names():
+    """sim.battle, sim.run, sim.experiment, sim.space and sim.odds were modules (issue 29)."""
+    from sim.battle import Battle, Fighter, Outcome, run_battle  # noqa: F401
+    from sim.experiment import Experiment, is_experiment, wrong_kind  # noqa: F401
+    from sim.odds import deathwish_odds, dice_odds, wargame_odds  # noqa: F401
+    from sim.run import Fought, draw_seed, fight, run_rows, write_dataset  # noqa: F401
+    from sim.space import MapSpec, from_picture, fronts  # noqa: F401
+
+
+def test_import_sim_stays_light():
+    import subprocess
+    import sys
+
+    code = "import sys, sim; print(sorted({'mesa', 'pandas', 'matplotlib'} & set(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

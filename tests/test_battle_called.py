@@ -89,7 +89,7 @@ def test_conditions_change_how_a_fighter_fights():
     wgsys.attack(b, a, t)
     assert "1d8 [3] = 3" in b.log[-1]["result"]  # 2 HD paid, one die fewer
     a.wg = wargame.add_condition(a.wg, "shaken")
-    assert b.system.morale_hd(b, a) == a.wg.hit_dice - 2
+    assert b.system.morale_hd(a, b.opts) == a.wg.hit_dice - 2
 
 
 def _tourney(seed, *sets):
@@ -158,3 +158,41 @@ def test_conditions_carry_into_a_campaign_s_next_battle():
                     assert "lost_leg" in f.wg.conditions and not wargame.can_dodge(f.wg)
                     carried += 1
     assert carried > 0
+
+
+def test_the_campaign_table_shows_the_conditions_each_member_carries():
+    sets = [
+        "rules.options.dismember=wound",
+        "campaign={side: house, days_between: 3, battles: [{}, {}, {}]}",
+    ]
+    shown = 0
+    for seed in range(8):
+        run = fight(load_scenario(TOURNEY, sets), seed)
+        for n, battle in enumerate(run.battles, start=1):
+            kept = {
+                r["name"]: r["conditions"] for r in battle.fighter_rows() if r["side"] == "house"
+            }
+            for row in (r for r in run.campaign if r["battle"] == n and r["status"] != "dead"):
+                if row["fought"]:  # what it ended the battle with, it carries on
+                    assert row["conditions"] == kept[row["name"]]
+                    shown += bool(row["conditions"])
+    assert shown > 0
+
+
+def test_a_called_shot_never_aims_at_a_limb_already_lost():
+    from sim.scenario.tactics import make_tactic
+
+    t = make_tactic("balanced", {"called_shot": "always"})
+    assert t.called_limb(False) == "leg"
+    assert t.called_limb(True) == "arm"
+    assert t.called_limb(False, True) == "leg"
+    assert t.called_limb(True, True) is None
+    # in battle: a target with an arm and a leg off takes only plain attacks, even from
+    # attackers who always call their shots
+    b, a, target = _duel(("lamellar",))
+    wgsys.attack(b, a, target)
+    assert b.log[-1]["action"] == "called shot (leg)"
+    b, a, target = _duel(("lamellar",))
+    target.wg = wargame.add_condition(wargame.add_condition(target.wg, "lost_leg"), "lost_arm")
+    wgsys.attack(b, a, target)
+    assert "called shot" not in b.log[-1]["action"], "both taken: a plain attack"

@@ -5,7 +5,8 @@ import subprocess
 from pathlib import Path
 
 from benchmarks.__main__ import QUOTED, RESULTS, ROOT, environment, table, write_results
-from benchmarks.figures import Figure, parse_memory_log
+from benchmarks.base import Figure
+from benchmarks.figures import parse_memory_log
 
 
 def _fig(name, value, passed):

@@ -10,7 +10,7 @@ import pytest
 
 from sim.battle.battle import Battle
 from sim.cli import main
-from sim.experiment.model import load_experiment
+from sim.experiment import load_experiment
 from sim.experiment.runner import sweep
 from sim.rules import d6, deathwish, twowp
 from sim.run import campaign

@@ -19,6 +19,8 @@ def test_the_table_shows_each_group_aligned(capsys, hand):  # noqa: F811
     assert lines[0] == "t: 6 runs (1 failed) in 2 groups by arms"
     header = next(ln for ln in lines if ln.startswith("arms  runs"))
     assert "red win [95% CI]" in header and "rounds [95% CI]" in header
+    assert "draw [95% CI]" in header and "red of decisive [95% CI]" in header
+    assert "blue of decisive" not in header, "two sides: the second's share is the rest"
     rows = [ln for ln in lines if ln.startswith(("a  ", "b  "))]
     assert len(rows) == 4  # each group in both tables
     assert "66.7% [20.8-93.9]" in rows[0]  # 2 of 3, Wilson
@@ -33,6 +35,8 @@ def test_json_is_a_list_of_group_objects(capsys, hand):  # noqa: F811
     assert groups[1]["runs"] == 3 and groups[1]["failed"] == 1
     lo = float(analysis.wilson(2, 2)[1])
     assert groups[1]["win_rate"]["blue"] == {"p": 1.0, "lo": lo, "hi": 1.0}
+    assert groups[0]["decisive_win_rate"]["red"]["p"] == 1.0  # 2 of the 2 that were won
+    assert groups[0]["draw_rate"]["p"] == 1 / 3
 
 
 def test_csv_has_every_figure(capsys, hand):  # noqa: F811

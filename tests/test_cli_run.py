@@ -35,7 +35,7 @@ def test_the_examples_cover_every_system():
 def test_every_example_scenario_runs_with_a_fixed_seed(capsys, path):
     code, out, err = run(capsys, "run", path, "--seed", "7", "--events")
     assert code == 0, err
-    assert "round 1:" in out and ("won by" in out or "a draw" in out)
+    assert "round 1:" in out and (" won after " in out or "a draw after " in out)
 
 
 def test_json_output_is_the_same_bytes_every_time():
@@ -308,3 +308,22 @@ def test_replay_of_a_sweep_style_dataset(capsys, tmp_path):
         code, out, err = run(capsys, "replay", tmp_path, "--run", run_id)
         assert code == 0, err
         assert "replays exactly" in out
+
+
+def test_the_outcome_line_says_who_won_and_how_in_words():
+    from sim.battle.battle import END_REASONS, _why
+
+    words = {
+        r: _why("red" if "mutual" not in r and r != "max_rounds" else None, r, ["red", "blue"])
+        for r in END_REASONS
+    }
+    assert words == {
+        "defeat": "blue defeated",
+        "goal_achieved": "goal achieved",
+        "goal_failed": "blue: goal failed",
+        "mutual_defeat": "both sides defeated",
+        "mutual_rout": "both sides routed",
+        "max_rounds": "max_rounds reached",
+    }
+    assert _why(None, "mutual_rout", ["a", "b", "c"]) == "every side routed"
+    assert _why("a", "defeat", ["a", "b", "c"]) == "b, c defeated"

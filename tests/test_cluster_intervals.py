@@ -83,4 +83,5 @@ def test_the_output_says_which_interval(tmp_path):
     ds = clustered_dataset(tmp_path)
     text = analyze_text(ds.root)
     assert text.count("95% intervals by a cluster bootstrap of runs (2,000 resamples") == 2
-    assert "Outcomes: win rates with 95% Wilson intervals" in text
+    assert "Outcomes: win and draw rates of all battles; of decisive: " in text
+    assert "; 95% Wilson intervals; rounds: mean with a 95% interval" in text

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.dask_local import dask_command, local_cluster
-from sim.experiment.model import load_experiment
+from sim.experiment import load_experiment
 from sim.experiment.runner import sweep
 from tests.test_runner import assert_same_data, write
 

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from sim.cli import main
-from sim.experiment.model import load_experiment
+from sim.experiment import load_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
 SKIRMISH = ROOT / "scenarios" / "skirmish.yaml"
@@ -61,6 +61,59 @@ def test_list_design_labels_are_a_column_and_shown_in_every_table(tmp_path, caps
         assert "short fight" in table and "long fight" in table
     code, js, _ = cli(capsys, "analyze", out, "--format", "json")
     assert '"label": "long fight"' in js
+
+
+LEFT_OUT = """
+design: list
+points:
+  - {label: as written}
+  - {label: aggressive bandits, sides.bandits.tactic: aggressive}
+  - {label: short and aggressive, sides.bandits.tactic: aggressive, max_rounds: 2}
+replicates: 4
+seed: 3
+"""
+
+
+def test_a_list_point_may_leave_a_parameter_at_the_base_scenarios_value(tmp_path, capsys):
+    from sim.run import fight
+    from sim.run.replay import replay, stored_run
+    from sim.scenario import load_scenario
+
+    path = write(tmp_path, LEFT_OUT)
+    exp = load_experiment(path)
+    assert exp.parameters == ("sides.bandits.tactic", "max_rounds")
+    assert exp.point_overrides(0) == [] and exp.point_overrides(2) == [
+        'sides.bandits.tactic="aggressive"',
+        "max_rounds=2",
+    ]
+    out = tmp_path / "out"
+    code, _, err = cli(capsys, "sweep", path, "--out", out, "--executor", "serial")
+    assert code == 0, err
+    runs = pd.read_parquet(out / "runs").sort_values("run_id")
+    assert runs["sides.bandits.tactic"].isna().tolist() == [True] * 4 + [False] * 8
+    assert runs["max_rounds"].isna().tolist() == [True] * 8 + [False] * 4
+    base = load_scenario(SKIRMISH)
+    for run_id in (0, 3):  # fought as the base scenario is, with its own seed
+        row = runs.iloc[run_id]
+        alone = fight(base, int(row["seed"])).battle.outcome()
+        assert (alone.winner, alone.rounds) == (row["winner"], row["rounds"])
+    assert replay(stored_run(out, 5)) is not None  # the replay sets only what the point set
+    code, text, _ = cli(capsys, "analyze", out)
+    rows = [ln.split("  ")[0] for ln in text.splitlines() if ln.startswith(("as", "agg", "sho"))]
+    assert rows[:3] == ["as written", "aggressive bandits", "short and aggressive"]
+    first = next(ln for ln in text.splitlines() if ln.startswith("as written"))
+    assert first.split()[2:4] == ["-", "-"], "a parameter left out shows as -"
+
+
+def test_a_list_point_left_out_of_a_bad_value_is_still_checked(tmp_path):
+    from sim.scenario import ScenarioError
+
+    path = write(
+        tmp_path,
+        "design: list\npoints:\n  - {label: a}\n  - {label: b, max_rounds: 0}\n",
+    )
+    with pytest.raises(ScenarioError, match=r"points\[1\]\.max_rounds"):
+        load_experiment(path)
 
 
 def test_a_label_must_be_text_and_unique(tmp_path):

@@ -61,8 +61,8 @@ Every option is a dotted path for `--set` and for experiments: `--set rules.opti
 
 `tests/test_options_matter.py` holds every option to changing something: for each option and
 each of its other values, a small scenario whose outcomes it must move (a paired test over
-fixed seeds). The options the rules define but no battle acts on yet are listed there, with
-the reason, as `NOT_WIRED`.
+fixed seeds). An option no battle acts on would be listed there, with the reason, as
+`NOT_WIRED`; none is.
 
 """
 
@@ -84,6 +84,45 @@ def test_the_options_page_is_generated_from_sim_options():
     assert OPTIONS_PAGE.read_text(encoding="utf-8") == options_page(), (
         "docs/options.md differs from `sim options`: rewrite it with `python -m tests.test_docs`"
     )
+
+
+COLUMNS_PAGE = DOCS / "columns.md"
+COLUMNS_START = (
+    "`python -m tests.test_docs`; do not edit by hand (tests/test_docs.py fails when this part\n"
+    "and the code differ). -->\n"
+)
+COLUMNS_END = "<!-- end of the generated part -->"
+
+
+def columns_page() -> str:
+    """``docs/columns.md`` with its generated part made afresh from the schemas."""
+    from sim.dataset import columns
+
+    text = COLUMNS_PAGE.read_text(encoding="utf-8")
+    head, rest = text.split(COLUMNS_START, 1)
+    _, tail = rest.split(COLUMNS_END, 1)
+    return f"{head}{COLUMNS_START}\n{columns.markdown()}\n{COLUMNS_END}{tail}"
+
+
+def test_the_columns_page_is_generated_from_the_schemas():
+    assert COLUMNS_PAGE.read_text(encoding="utf-8") == columns_page(), (
+        "docs/columns.md differs from the schemas: rewrite it with `python -m tests.test_docs`"
+    )
+
+
+def test_every_column_of_every_table_has_its_words():
+    from sim.dataset import columns, records
+
+    assert set(columns.TABLES) == set(records.TABLES) == set(columns.COLUMNS)
+    for table, fields in records.BASE_FIELDS.items():
+        assert list(columns.COLUMNS[table]) == [f.name for f in fields], table
+        assert all(len(text) > 5 for text in columns.COLUMNS[table].values())
+    for name, (struct, text) in columns.PARTS.items():
+        assert list(text) == [f.name for f in struct], name
+    page = COLUMNS_PAGE.read_text(encoding="utf-8")
+    for table, fields in records.BASE_FIELDS.items():
+        assert f"### {table}" in page
+        assert all(f"| `{f.name}` |" in page for f in fields)
 
 
 def test_the_options_page_lists_every_option():
@@ -430,22 +469,19 @@ def test_the_pages_python_blocks_are_found():
 
 
 @pytest.fixture(scope="module")
-def small_dataset(tmp_path_factory):
-    """A few runs of the quick-start experiment, standing in for its whole dataset."""
+def quickstart(tmp_path_factory):
+    """The quick-start sweep's whole dataset (1,350 battles), as the pages read it."""
     out = tmp_path_factory.mktemp("docs") / "quickstart"
     experiment = ROOT / "experiments" / "quickstart.yaml"
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        assert (
-            main(["sweep", str(experiment), "--out", str(out), "--limit", "9", "--workers", "1"])
-            == 0
-        )
+        assert main(["sweep", str(experiment), "--out", str(out), "--workers", "2"]) == 0
     return out
 
 
 @pytest.mark.parametrize(("code", "shown"), BLOCKS)
 def test_a_python_block_of_a_page_runs(code, shown, request):
     if DATASET in code:
-        code = code.replace(DATASET, request.getfixturevalue("small_dataset").as_posix())
+        code = code.replace(DATASET, request.getfixturevalue("quickstart").as_posix())
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
@@ -456,6 +492,65 @@ def test_a_python_block_of_a_page_runs(code, shown, request):
         assert _shown_in(shown, real), done.stdout
 
 
+# ------------------------------------------------------------------------------------------
+# Every snippet of a page that reads the quick-start runs (pandas, polars, DuckDB) computes
+# what `sim analyze` prints: run in this process, its `shares` (each outcome's share of all
+# battles) and `decisive` (each side's share of the battles a side won), one row per group of
+# its grouping column, must equal the summary's `win.<side>`/`draw` and `decisive.<side>`.
+
+FIGURE_BLOCKS = [
+    pytest.param(code, id=f"{page.relative_to(ROOT).as_posix()}: block {n + 1}")
+    for page in PAGES
+    for n, (code, _) in enumerate(python_blocks(page))
+    if f"{DATASET}/runs" in code and "shares" in code
+]
+
+
+def test_the_figure_snippets_are_found():
+    libraries = {
+        lib for p in FIGURE_BLOCKS for lib in ("pandas", "polars", "duckdb") if lib in p.values[0]
+    }
+    assert libraries == {"pandas", "polars", "duckdb"}
+
+
+def _frame(value: Any, groups: str) -> Any:
+    """A snippet's result as a pandas frame indexed by its group column."""
+    import pandas as pd
+
+    if hasattr(value, "df") and not isinstance(value, pd.DataFrame):  # a DuckDB relation
+        value = value.df()
+    if hasattr(value, "to_pandas"):  # a polars frame
+        value = value.to_pandas()
+    if groups in getattr(value, "columns", ()):
+        value = value.set_index(groups)
+    return value
+
+
+TO_4 = 5.01e-5  # a snippet may round its shares to 4 decimals (0.4956), no further
+
+
+@pytest.mark.parametrize("code", FIGURE_BLOCKS)
+def test_a_snippet_computes_what_sim_analyze_prints(code, quickstart, monkeypatch, capsys):
+    from sim import analysis
+
+    monkeypatch.chdir(ROOT)
+    names: dict[str, Any] = {}
+    exec(compile(code.replace(DATASET, quickstart.as_posix()), "<snippet>", "exec"), names)
+    groups = "sides.bandits.tactic"
+    s = analysis.summarize(analysis.load(quickstart), [groups]).frame.set_index(groups)
+    shares, decisive = _frame(names["shares"], groups), _frame(names["decisive"], groups)
+    compared = 0
+    for level, row in s.iterrows():
+        for side in ("guards", "bandits"):
+            assert shares.loc[level, side] == pytest.approx(row[f"win.{side}"], abs=TO_4)
+            assert decisive.loc[level, side] == pytest.approx(row[f"decisive.{side}"], abs=TO_4)
+            compared += 2
+        assert shares.loc[level, "draw"] == pytest.approx(row["draw"], abs=TO_4)
+    assert compared == 12 and s["draw"].max() > 0, "the figures compared include draws"
+
+
 if __name__ == "__main__":
     OPTIONS_PAGE.write_text(options_page(), encoding="utf-8")
     print(f"written: {OPTIONS_PAGE.relative_to(ROOT)}", file=sys.stderr)
+    COLUMNS_PAGE.write_text(columns_page(), encoding="utf-8")
+    print(f"written: {COLUMNS_PAGE.relative_to(ROOT)}", file=sys.stderr)

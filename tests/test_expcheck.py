@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from sim.cli import main
-from sim.experiment.model import load_experiment
+from sim.experiment import load_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
 SKIRMISH = ROOT / "scenarios" / "skirmish.yaml"

@@ -12,7 +12,7 @@ import pyarrow as pa
 import pytest
 
 from sim.errors import SimError
-from sim.experiment.model import load_experiment
+from sim.experiment import load_experiment
 from sim.scenario import ScenarioError, parse_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -396,8 +396,8 @@ def test_scenario_key_left_out(tmp_path):
         ),
         (
             "design: list\npoints:\n  - {max_rounds: 1}\n  - {battle.x: 2}\n",
-            "points[0]",
-            "missing battle.x",
+            "points[1].battle.x",  # point 0 leaves battle.x out: not a problem
+            "unknown option 'x'",
         ),
     ],
 )

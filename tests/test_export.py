@@ -34,7 +34,7 @@ def test_plain_names_are_words_and_unique():
 def test_runs_as_csv_with_a_column_per_side_and_figure(capsys, tmp_path, hand):  # noqa: F811
     out = tmp_path / "runs.csv"
     code, text, err = cli(capsys, "export", hand.root, "--out", out)
-    assert code == 0 and text.strip() == f"runs: {out} (6 rows, 30 columns)"
+    assert code == 0 and text.strip() == f"runs: {out} (6 rows, 32 columns)"
     rows = list(csv.DictReader(io.StringIO(out.read_text())))
     header = list(rows[0])
     assert header[:3] == ["run_id", "seed", "arms"]
@@ -105,3 +105,26 @@ def test_parameters_with_clashing_tails_stay_apart(tmp_path):
     )
     frame = export.flat_table(ds, "runs")
     assert {"sides_a_fighters_1_count", "sides_b_fighters_1_count"} <= set(frame.columns)
+
+
+FORMULAS = ['=HYPERLINK("http://x","y")', "@SUM(A1)", "+1+1", "-2+3", "\tx", "\r=1"]
+
+
+def test_csv_cells_a_spreadsheet_would_run_are_neutralised(tmp_path):
+    from tests.test_analysis import make_dataset, run, side
+
+    names = ["=cmd|' /C calc'!A0", "@SUM(A1)"]
+    rows = [
+        run(i, FORMULAS[i], names[i % 2], -1 if i else 3, [side(names[0]), side(names[1])])
+        for i in range(len(FORMULAS))
+    ]
+    ds = make_dataset(tmp_path / "ds", rows)
+    out = tmp_path / "runs.csv"
+    export.export(ds, out)
+    got = list(csv.DictReader(io.StringIO(out.read_bytes().decode("utf-8"), newline="")))
+    assert [r["arms"] for r in got] == ["'" + f for f in FORMULAS]
+    assert {r["winner"] for r in got} == {"'" + n for n in names}
+    assert [r["rounds"] for r in got] == ["3", "-1", "-1", "-1", "-1", "-1"], "numbers stay"
+    flat = tmp_path / "runs.parquet"
+    export.export(ds, flat, fmt="parquet")
+    assert pq.read_table(flat).column("arms").to_pylist() == FORMULAS, "Parquet keeps values"

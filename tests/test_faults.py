@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from sim.dataset import store
-from sim.experiment.model import load_experiment
+from sim.experiment import load_experiment
 from sim.experiment.runner import done_run_ids, sweep
 from tests import test_runner
 from tests.test_runner import (

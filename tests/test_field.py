@@ -494,7 +494,7 @@ def test_the_same_seed_gives_the_same_battle_on_a_map():
 
 
 def test_a_map_sweep_gives_the_same_rows_serial_and_in_processes(tmp_path):
-    from sim.experiment.model import load_experiment
+    from sim.experiment import load_experiment
     from sim.experiment.runner import sweep
     from tests.test_runner import assert_same_data
 

@@ -6,13 +6,14 @@ name is a name, not a path; the command line turns every filesystem error into o
 """
 
 import os
+import re
 import textwrap
 from pathlib import Path
 
 import pytest
 
 from sim.cli import main
-from sim.experiment.model import load_experiment
+from sim.experiment import load_experiment
 from sim.scenario import ScenarioError, load_scenario
 from tests.scenario.helpers import TWO_SIDES, errors
 
@@ -365,3 +366,180 @@ def test_more_workers_than_cpus_is_a_warning(tmp_path, capsys):
     assert err.splitlines()[0] == (
         f"warning: --workers {many} is more than the {os.cpu_count()} CPUs"
     )
+
+
+# --------------------------------------------------------------------------- bounds, round two
+
+BIG_CAMPAIGN = """\
+rules: {system: 2w2p}
+campaign:
+  side: red
+  days_between: 3650
+  battles: [BATTLES]
+sides:
+  red:
+    fighters:
+      - {name: a, count: 10}
+  blue:
+    fighters:
+      - {name: b, count: 10}
+"""
+
+
+def test_a_campaign_is_bounded_in_fighter_days():
+    text = BIG_CAMPAIGN.replace("BATTLES", ", ".join(["{}"] * 100))
+    assert errors(text) == [
+        "t.yaml:4: campaign.days_between: 100 battles, each with 3650 days after it, make "
+        "7300000 fighter-days (a row each: every fighter of a battle, every day after it); "
+        "the limit is 500000: fewer battles, days or fighters"
+    ]
+    small = BIG_CAMPAIGN.replace("3650", "7").replace("BATTLES", "{}, {}")
+    assert load_scenario_text(small).campaign.days_between == 7
+
+
+@pytest.mark.parametrize("expr", ["d1000", "d%+d%", "d6!"])
+def test_big_dice_are_exact_without_a_traceback(capsys, expr):
+    code, out, err = cli(capsys, "odds", "dice", expr)
+    assert code == 0 and err == "", err
+
+
+@pytest.mark.parametrize(
+    "expr",
+    ["100d1000", "100d6!", "10d100!", "+".join(["d100"] * 100), "100d100kh50", "3d1000kh2"],
+)
+def test_dice_too_costly_are_refused_at_once(capsys, expr):
+    import time
+
+    start = time.monotonic()
+    line = one_error(capsys, "odds", "dice", expr)
+    assert time.monotonic() - start < 3, "refused before the work"
+    assert line.startswith(f"sim odds: error: dice expression {expr!r}: "), line
+    assert "the limit is" in line
+
+
+def test_a_check_too_large_is_refused_before_the_table(capsys):
+    assert one_error(capsys, "odds", "dice", "100d6", "--check", 10_000_000) == (
+        "sim odds: error: --check 10000000 of '100d6' rolls about 1,000,000,000 dice; the "
+        "limit is 100,000,000: fewer rolls"
+    )
+
+
+@pytest.mark.slow
+def test_a_check_at_its_limit_runs_in_bounded_memory(tmp_path):
+    import subprocess
+    import sys
+
+    probe = (
+        "import resource, sys\n"
+        "from sim.cli import main\n"
+        "code = main(['odds', 'dice', '100d6', '--check', '1000000'])\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
+        "sys.exit(code)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    kb = int(done.stderr.strip().splitlines()[-1])
+    assert kb < 600_000, f"{kb / 1000:.0f} MB at the peak for 100,000,000 dice"
+
+
+LONG_EXP = """\
+name: long
+scenario: {scenario}
+parameters:
+  description: ["{text}"]
+  max_rounds: [{rounds}]
+"""
+
+
+def test_a_long_text_value_is_stored_once_in_the_manifest(tmp_path, capsys):
+    import json
+
+    from sim.dataset import records
+
+    text = "word " * 4_000  # 20 kB
+    rounds = ", ".join(str(r) for r in range(1, 21))  # 20 design points
+    path = write_exp(tmp_path, LONG_EXP.format(scenario=SKIRMISH, text=text, rounds=rounds))
+    out = tmp_path / "o"
+    code, _, err = cli(capsys, "sweep", path, "--out", out, "--executor", "serial", "--limit", 2)
+    assert code == 0, err
+    size = (out / "manifest.json").stat().st_size
+    assert size < 4 * len(text), f"{size} bytes: the text once (and the experiment's), not 20x"
+    m = records.read_manifest(out)
+    assert [p["description"] for p in m["points"]] == [text] * 20
+    assert json.loads((out / "manifest.json").read_text())["points"][0] != m["points"][0]
+    assert cli(capsys, "replay", out, "--run", 1)[0] == 0
+    assert cli(capsys, "analyze", out)[0] == 0
+
+
+def test_a_symlink_loop_as_the_scenario_is_named(tmp_path, capsys):
+    (tmp_path / "loop1").symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(tmp_path / "loop1")
+    path = write_exp(tmp_path, "name: loop\nscenario: loop1\nparameters: {max_rounds: [3]}\n")
+    line = one_error(capsys, "sweep", path, "--out", tmp_path / "o")
+    assert line == (
+        f"{path}:2: scenario: cannot read the scenario: {tmp_path / 'loop1'}: a loop of "
+        "symbolic links; give a file"
+    )
+    assert one_error(capsys, "run", tmp_path / "loop1") == (
+        f"{tmp_path / 'loop1'}: a loop of symbolic links; give a file"
+    )
+
+
+BIG_BATTLE = """\
+rules: {system: 2w2p}
+sides:
+  red:
+    fighters:
+      - {name: a, count: 1500}
+  blue:
+    fighters:
+      - {name: b, count: 1500}
+"""
+
+
+@pytest.mark.slow
+def test_ctrl_c_during_sim_run_is_exit_130_without_a_traceback(tmp_path):
+    import signal
+    import subprocess
+    import sys
+
+    path = tmp_path / "big.yaml"
+    path.write_text(BIG_BATTLE.replace("1500", "3000"))
+    argv = ["run", str(path), "--seed", "1", "--out", str(tmp_path / "o")]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sim", *argv],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        first = proc.stderr.readline()  # the first progress line: it is fighting
+        assert re.match(r"progress: round \d+, ", first), first
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    assert err.strip().splitlines()[-1] == "sim run: interrupted"
+    assert not (tmp_path / "o").exists()
+    assert not list(tmp_path.glob(".o.*")), "no temporary folder left either"
+
+
+def test_a_long_battle_shows_progress(tmp_path, capsys, monkeypatch):
+    from sim.cli import battles
+
+    monkeypatch.setattr(battles, "PROGRESS_EVERY", 0.05)
+    path = tmp_path / "big.yaml"
+    path.write_text(BIG_BATTLE.replace("1500", "500"))  # 0.4 s: eight of the ticker's beats
+    code, _, err = cli(capsys, "run", path, "--seed", 1)
+    assert code == 0, err
+    lines = [line for line in err.splitlines() if line.startswith("progress: ")]
+    assert lines, err
+    assert re.fullmatch(r"progress: round \d+, \d+ fighters active; \d+ s", lines[0]), lines[0]

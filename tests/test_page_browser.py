@@ -135,6 +135,60 @@ def test_a_battle_without_a_map_shows_its_sides_as_columns(browser, capsys, tmp_
         assert c.find_element(By.CLASS_NAME, "state").text == f"{st[0].value}, {st[1]} HD"
 
 
+def assert_untouched(browser: Any) -> None:
+    """The page ran its own script to the end, and nothing a name injected ran."""
+    from selenium.webdriver.common.by import By
+
+    assert browser.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "1"
+    assert browser.execute_script("return document.scripts.length") == 2
+    assert browser.execute_script("return window.__pwned === undefined")
+    assert browser.execute_script("return document.querySelectorAll('img, iframe').length") == 0
+
+
+def test_hostile_names_are_shown_as_text_and_nothing_runs(browser, capsys, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    from tests.test_hostile_pages import hostile_scenario
+
+    path = hostile_scenario(tmp_path)
+    out = tmp_path / "hostile.html"
+    code, _, err = run(capsys, "run", path, "--seed", 3, "--html", out)
+    assert code == 0, err
+    battle = fight(load_scenario(path), 3, events=True).battle
+    browser.get(out.as_uri())
+    assert_untouched(browser)
+    assert browser.title.startswith(battle.scenario.name)
+    legend = browser.find_element(By.ID, "legend").text
+    assert all(side in legend for side in battle.sides)
+    marks = browser.find_elements(By.CSS_SELECTOR, "#field .fighter")
+    assert {m.get_attribute("data-name") for m in marks} == {f.name for f in battle.roster}
+    for _ in range(len(battle.states)):
+        browser.find_element(By.ID, "forward").click()
+    assert_untouched(browser)
+
+
+@pytest.mark.slow
+def test_any_names_on_the_page_run_nothing_in_the_browser(browser, tmp_path):
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from sim import page
+    from tests.test_hostile_pages import HOSTILE, battle
+
+    @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.lists(HOSTILE, min_size=4, max_size=4, unique=True))
+    def check(names: list[str]) -> None:
+        out = tmp_path / "page.html"
+        out.write_text(page.render({"battles": [battle(names)]}), encoding="utf-8")
+        browser.get(out.as_uri())
+        assert_untouched(browser)
+        assert browser.execute_script(
+            "return JSON.parse(document.getElementById('battle-data').textContent)"
+        ) == {"battles": [battle(names)]}
+
+    check()
+
+
 def readme_screenshot(out: Path) -> None:
     """The README's picture: ``python -m tests.test_page_browser docs/img/replay.png``."""
     import subprocess

@@ -96,3 +96,37 @@ def test_the_rolled_gear_fights_is_in_the_fighter_rows_and_the_seed_fixes_it():
     gear = [(f.spec.weapon, f.spec.armor) for f in b.all_fighters()]
     assert [(f.spec.weapon, f.spec.armor) for f in again.all_fighters()] == gear
     assert [(f.spec.weapon, f.spec.armor) for f in other.all_fighters()] != gear
+
+
+def test_a_campaign_rolls_its_companys_gear_once():
+    """Gear rolled as a company member joins its first battle is its own for the campaign."""
+    from pathlib import Path
+
+    from sim.scenario import load_scenario
+
+    root = Path(__file__).resolve().parents[1]
+    sets = ["campaign={side: village, days_between: 3, battles: [{}, {}, {}]}"]
+    sc = load_scenario(root / "scenarios" / "muster.yaml", sets)
+    compared = 0
+    for seed in range(6):
+        run = fight(sc, seed, events=True)
+        first = {
+            r["name"]: (r.get("rolled_weapon"), r.get("rolled_armor"))
+            for r in run.battles[0].fighter_rows()
+            if r["side"] == "village"
+        }
+        assert any(w for w, _ in first.values()), "the levies rolled their gear"
+        for later in run.battles[1:]:
+            assert not [e for e in later.log if e["action"] == "rolls gear" and e["actor"] in first]
+            for f in later.sides["village"].fighters:
+                assert (f.spec.weapon, f.spec.armor) == (
+                    first[f.name][0] or f.spec.weapon,
+                    (first[f.name][1],) if first[f.name][1] else f.spec.armor,
+                )
+            for r in later.fighter_rows():
+                if r["side"] == "village":
+                    assert (r.get("rolled_weapon"), r.get("rolled_armor")) == first[r["name"]]
+                    compared += 1
+        outlaws = [r for r in run.battles[-1].fighter_rows() if r["side"] == "outlaws"]
+        assert all(r.get("rolled_weapon") is None for r in outlaws)  # written out, not rolled
+    assert compared > 0

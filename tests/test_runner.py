@@ -20,7 +20,7 @@ import pytest
 import sim
 from sim.cli import main
 from sim.dataset import records
-from sim.experiment.model import load_experiment
+from sim.experiment import load_experiment
 from sim.experiment.resume import listed_run_ids
 from sim.experiment.runner import done_run_ids, summary, sweep
 from tests.datasets import relist
@@ -762,6 +762,29 @@ def test_progress_lines_on_a_non_tty_stream(tmp_path, capsys, small_ref):
     assert "\r" not in err and "\x1b" not in err  # no bar drawing on a pipe
     assert not [line for line in stdout.splitlines() if line.startswith("progress")]
     assert "small: 40 runs" in stdout and "0 failed" in stdout
+
+
+def test_the_bar_counts_its_rate_from_the_first_chunk(monkeypatch):
+    """The start-up (workers importing) is not in the bar's rate, so not in its ETA."""
+    import io
+    import time
+
+    from sim.experiment.runner import Progress
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    p = Progress(1000, 0, Terminal())
+    assert p.bar.desc == "starting" and p.bar.leave is False
+    time.sleep(0.3)  # the start-up
+    first = time.time()
+    p.update(100)  # the first chunk
+    assert p.bar.n == 100 and p.bar.initial == 100 and p.bar.desc == ""
+    assert p.bar.start_t >= first, "the bar's clock starts at the first chunk"
+    p.update(100)
+    assert p.bar.n == 200
+    p.close()
 
 
 def test_progress_from_a_cli_subprocess(tmp_path, small_ref):

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from sim.cli import schema
-from sim.experiment.model import KEYS as EXPERIMENT_KEYS
+from sim.experiment import KEYS as EXPERIMENT_KEYS
 from sim.scenario.checks.aftermath import _AFTERMATH_KEYS, _HEALER_KEYS
 from sim.scenario.checks.campaign import _BATTLE_KEYS, _CAMPAIGN_KEYS
 from sim.scenario.checks.document import _TOP_KEYS

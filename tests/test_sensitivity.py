@@ -15,8 +15,7 @@ import pytest
 
 from sim.analysis.sensitivity import analyze_design
 from sim.cli import main
-from sim.experiment import designs
-from sim.experiment.model import load_experiment
+from sim.experiment import designs, load_experiment
 from sim.scenario import ScenarioError
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""The validation studies (``benchmarks/validity.py``, ``docs/validation.md``) as tests.
+"""The validation studies (``benchmarks/validity/``, ``docs/validation.md``) as tests.
 
 Fast tests: the exact Lanchester dynamic program (Brown's stochastic square and linear laws,
 checked against figures worked out by hand), the study scenarios, the seeds, and that the
@@ -162,11 +162,13 @@ def test_family_quantiles_widen_with_the_number_of_checks():
 
 
 def test_the_report_renders_every_study(tmp_path):
-    reps = v.Replicates(mirror=4, monotone=3, lanchester=3, survivors=2, continuity=4, ratio=3)
+    reps = v.Replicates(
+        mirror=4, monotone=3, lanchester=3, survivors=2, continuity=4, ratio=3, shipped=2, pools=2
+    )
     with v.Runner(1) as runner:
         res = v.run_all(runner, reps, ["2w2p"])
     charts = v.draw_charts(res, tmp_path / "charts")
-    assert sorted(charts) == ["lanchester", "mirror", "monotone", "scale"]
+    assert sorted(charts) == ["lanchester", "mirror", "monotone", "scale", "shipped"]
     assert all(p.stat().st_size > 1000 for p in charts.values())
     text = v.render(res, {k: f"charts/{k}.png" for k in charts}, "cmd", 1.0)
     for heading in (
@@ -176,11 +178,52 @@ def test_the_report_renders_every_study(tmp_path):
         "## c. Lanchester",
         "## d. 100 v 80",
         "## e. Small and large scale",
+        "## f. The shipped scenarios at both scales",
         "## Re-running",
     ):
         assert heading in text
     assert "(charts/lanchester.png)" in text
     assert f"of {len(res.checks())} invariants pass" in text
+
+
+def test_every_study_module_is_in_the_registry_once():
+    import importlib
+    import pkgutil
+
+    from benchmarks.validity import studies
+
+    modules = [m.name for m in pkgutil.iter_modules(studies.__path__)]
+    registered = [importlib.import_module(f"{studies.__name__}.{m}").STUDY for m in modules]
+    assert sorted(s.name for s in registered) == sorted(s.name for s in v.STUDIES)
+    parts = [p.name for s in v.STUDIES for p in s.parts]
+    assert len(set(parts)) == len(parts)
+    assert list(v.FULL) == list(v.QUICK) == parts
+
+
+def test_a_new_study_is_run_checked_and_reported_from_its_study_object_alone(tmp_path):
+    def duels(runner, runs, systems):
+        points = [v.Point(f"duel/{s}", v.config_text(s, "everyday", 2, 1), runs) for s in systems]
+        return list(runner.run(points).values())
+
+    def checks(res):
+        return [v.Check("duel", "d6", "2 v 1 fought", True, f"{len(res.rows['duel'])} sample")]
+
+    duel = v.Study(
+        "duel",
+        (v.Part("duel", duels, full=3, quick=2),),
+        lambda res, charts: "## f. Duel\n",
+        checks,
+        summary="f. duel",
+    )
+    with v.Runner(1) as runner:
+        res = v.run_all(runner, v.Replicates.quick([duel]), ["d6"], studies=[duel])
+    assert res.rows["duel"][0].runs == 2 and res.battles == {"duel": 2}
+    assert [c.figures for c in res.checks()] == ["1 sample"]
+    assert v.draw_charts(res, tmp_path) == {}
+    text = v.render(res, {}, "cmd", 1.0)
+    assert "## f. Duel" in text and "| f. duel | 1/1 PASS |" in text
+    assert "| duel | 2 | 2 |" in text  # the re-running table's row
+    assert "A `--quick` run" in text
 
 
 # ------------------------------------------------------------------------- the invariants

@@ -1,5 +1,5 @@
-"""Study f of the validation report (``benchmarks/validity_shipped.py``): the shipped
-scenarios at both scales, rule by rule (issue 30).
+"""Study f of the validation report (``benchmarks/validity/studies/shipped.py``, its arms in
+``benchmarks/validity/arms.py``): the shipped scenarios at both scales, rule by rule (issue 30).
 
 Fast tests: which scenarios and arms the study fights; that its seeds are a ``seeds:
 shared`` sweep's with ``seed: 99``, so the shipped experiment files (which it writes, and
@@ -16,8 +16,9 @@ import numpy as np
 import pytest
 
 from benchmarks import validity as v
-from benchmarks import validity_shipped as vs
-from sim.experiment.model import load_experiment
+from benchmarks.validity import arms as vs
+from benchmarks.validity.studies import shipped
+from sim.experiment import load_experiment
 from sim.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,11 +49,11 @@ def test_its_seeds_are_a_shared_seeds_sweeps_and_the_experiment_files_are_its_ow
     for path in vs.shipped_scenarios():
         if len(vs.arms_for(load_scenario(path))) == 2:
             continue
-        shipped = ROOT / "experiments" / f"large_scale_{path.stem}.yaml"
-        assert shipped.read_text(encoding="utf-8") == vs.experiment_text(path), (
-            f"{shipped.name} drifted: python -m benchmarks.validity_shipped"
+        written = ROOT / "experiments" / f"large_scale_{path.stem}.yaml"
+        assert written.read_text(encoding="utf-8") == vs.experiment_text(path), (
+            f"{written.name} drifted: python -m benchmarks.validity --experiments"
         )
-        exp = load_experiment(shipped)
+        exp = load_experiment(written)
         assert exp.shared_seeds and exp.seed == vs.SEED
         point = len(exp.points) - 1
         runs = [exp.run_seed(point * exp.replicates + r) for r in range(5)]
@@ -83,14 +84,13 @@ def test_with_every_seed_rule_off_a_shipped_battle_is_fought_as_at_small_scale(p
 
 
 def test_the_report_renders_study_f(tmp_path):
-    reps = v.Replicates(
-        mirror=2, monotone=2, lanchester=2, survivors=2, continuity=2, ratio=2, shipped=3
-    )
+    reps = v.Replicates.quick(v.STUDIES)
+    reps.update({name: 2 for name in reps} | {"shipped": 3, "pools": 2})
     with v.Runner(1) as runner:
         res = v.run_all(runner, reps, ["2w2p", "d6"])
-    assert [r.name for r in res.shipped.scenarios] == ["adders", "raid", "shieldwall"]
-    assert res.shipped.pools == []  # the War Game's only
-    assert res.battles["shipped"] == 3 * (7 + 7 + 2)
+    assert [r.name for r in res.rows["shipped"]] == ["adders", "raid", "shieldwall"]
+    assert res.rows["pools"] == []  # the War Game's only
+    assert res.battles["shipped"] == 3 * (7 + 7 + 2) and res.battles["pools"] == 0
     charts = v.draw_charts(res, tmp_path / "charts")
     assert charts["shipped"].stat().st_size > 1000
     text = v.render(res, {k: f"charts/{k}.png" for k in charts}, "cmd", 1.0)
@@ -99,13 +99,30 @@ def test_the_report_renders_study_f(tmp_path):
     assert sum(c.study == "shipped" for c in res.checks()) == 3
 
 
+def test_the_experiments_option_writes_the_files_the_test_above_checks(
+    tmp_path, monkeypatch, capsys
+):
+    monkeypatch.setattr(
+        "benchmarks.validity.cli.write_experiments", lambda: vs.write_experiments(tmp_path)
+    )
+    assert v.main(["--experiments"]) == 0
+    written = sorted(tmp_path.iterdir())
+    assert [p.name for p in written] == [
+        f"large_scale_{n}.yaml" for n in ("adders", "bridge", "ford", "pass", "raid", "siege")
+    ]
+    for p in written:
+        shipped_file = ROOT / "experiments" / p.name
+        assert p.read_text(encoding="utf-8") == shipped_file.read_text(encoding="utf-8")
+    assert len(capsys.readouterr().out.splitlines()) == len(written)
+
+
 def test_a_row_measures_gaps_on_paired_battles():
     arm = vs.Arm("x", "x")
     won = np.array([[1, 2, 0, 0], [2, 3, 0, 0], [0, 4, 1, 0], [1, 2, 0, 0]])
     lost = np.array([[2, 4, 0, 0], [2, 3, 0, 0], [2, 4, 0, 0], [1, 2, 0, 0]])
-    row = vs.ShippedRow(
+    row = shipped.ShippedRow(
         "t", "wargame", 12, "turns", ("a", "b"), 0,
-        {"default": vs.Outcomes(arm, won), "small": vs.Outcomes(arm, lost)},
+        {"default": shipped.Outcomes(arm, won), "small": shipped.Outcomes(arm, lost)},
     )  # fmt: skip
     assert row.diff("default")[0] == pytest.approx(0.25)  # a: 2 of 4 against 1 of 4
     points, ratio = row.gap("default")
@@ -121,8 +138,8 @@ def test_every_shipped_scenario_agrees_with_small_scale_or_its_seed_rules_explai
     """For every shipped scenario of more than 10 fighters: within 5 points and 25% of small
     scale, or within those once every seed rule of large scale is off (issue 30)."""
     with v.Runner(2) as runner:
-        rows = vs.scenarios_study(runner, 150)
-    bad = [c for c in vs.scenario_checks(rows) if not c.passed]
+        rows = shipped.scenarios_study(runner, 150)
+    bad = [c for c in shipped.scenario_checks(rows) if not c.passed]
     assert not bad, bad
     assert {r.name for r in rows} == {p.stem for p in vs.shipped_scenarios()}
 
@@ -133,9 +150,9 @@ def test_faction_pools_end_their_fights_and_let_the_bigger_side_win():
     fight at small scale ends, and the bigger of two identical sides wins, more with the ratio.
     """
     with v.Runner(2) as runner:
-        rows = vs.pools_study(runner, 150)
-    checks = vs.pools_checks(rows)
-    assert len(checks) == len(vs.POOL_SIZES) + 4 + 2  # stalls; 4 sizes; rise; 20 v 16
+        rows = shipped.pools_study(runner, 150)
+    checks = shipped.pools_checks(rows)
+    assert len(checks) == len(shipped.POOL_SIZES) + 4 + 2  # stalls; 4 sizes; rise; 20 v 16
     bad = [c for c in checks if not c.passed]
     assert not bad, bad
 
@@ -148,4 +165,4 @@ def test_the_literal_pools_would_fail_the_pools_invariant():
     point = v.Point("literal", text, 6, overrides=("rules.options.pool=literal",))
     with v.Runner(1) as runner:
         sample = runner.run([point])["literal"]
-    assert vs.PoolsRow.stalls(sample) == 6
+    assert shipped.PoolsRow.stalls(sample) == 6

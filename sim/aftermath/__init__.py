@@ -69,6 +69,9 @@ Options: the system's own (``twowp.Options`` ...), its ``AftermathOptions`` grou
 - ``rest_hours_per_day`` = 8 [H]: War Game hours of rest per aftermath day.
 - ``wake_above_hd`` = 1 [I]: War Game: an incapacitated creature is up again once its HD
   exceed this.
+
+May import: the ground floor (``sim.dice``, ``sim.errors``, ``sim.options``) and
+``sim.rules``; nothing of the battle.
 """
 
 from __future__ import annotations

@@ -189,8 +189,8 @@ class Aftermath(ABC):
     def member_fields(cls, carried: Mapping[str, Any], hit_dice: int, dead: bool) -> dict[str, Any]:
         """What a campaign row shows of a member carrying ``carried``.
 
-        Its ``wounds``, ``wounding``, ``felling``, ``dw_wounds``, ``condition`` and ``hd``
-        (the member has ``hit_dice`` HD in full, and is ``dead`` or not).
+        Its ``wounds``, ``wounding``, ``felling``, ``dw_wounds``, ``condition``, ``hd`` and
+        ``conditions`` (the member has ``hit_dice`` HD in full, and is ``dead`` or not).
         """
         return {
             "wounds": 0,
@@ -199,6 +199,7 @@ class Aftermath(ABC):
             "dw_wounds": [],
             "condition": None,
             "hd": None,
+            "conditions": "",
         }
 
     # ---------------------------------------------------------------- what the campaign asks

@@ -82,11 +82,12 @@ class WarGameAftermath(Aftermath):
 
     @classmethod
     def member_fields(cls, carried: Mapping[str, Any], hit_dice: int, dead: bool) -> dict[str, Any]:
-        """The HD it lacks, and its HD."""
+        """The HD it lacks, its HD, and the lingering conditions it carries."""
         hd = carried.get("hd")
         lost = max(0, hit_dice - hd) if hd is not None and not dead else 0
         return {
             **super().member_fields(carried, hit_dice, dead),
             "wounds": lost,
             "hd": hd if hd is not None else hit_dice,
+            "conditions": ",".join(carried.get("wg_conditions", ())),
         }

@@ -12,6 +12,13 @@ For notebooks::
 Every figure is computed over whole columns (Arrow, numpy ``bincount``, pandas group-by),
 never a Python loop over runs, so a million-run dataset is summarised in seconds. Runs
 that failed (``error`` set) are counted per group and left out of every rate.
+
+The charts of a summary (:mod:`~sim.analysis.plots`, :mod:`~sim.analysis.sensplot`), the
+self-contained HTML report (:mod:`~sim.analysis.report`) and the flat files for spreadsheets
+and R (:mod:`~sim.analysis.export`) sit beside the summaries they draw.
+
+May import: ``sim.experiment``, ``sim.dataset``, ``sim.scenario`` and the ground floor;
+nothing of the battle.
 """
 
 from __future__ import annotations
@@ -31,7 +38,7 @@ from sim.analysis.fmt import _short, short_names
 from sim.analysis.paired import Paired, paired, paired_json, paired_rows, shared_seeds
 from sim.analysis.stats import CLUSTER_INTERVAL, Z95, cluster_bootstrap, t975, wilson
 from sim.analysis.summary import CASUALTIES, GROUPABLE, Summary, summarize
-from sim.analysis.tables import flat_rows, loss_rows, outcome_rows
+from sim.analysis.tables import flat_rows, loss_rows, outcome_caption, outcome_rows
 
 __all__ = [
     "CASUALTIES",
@@ -61,6 +68,7 @@ __all__ = [
     "has_table",
     "load",
     "loss_rows",
+    "outcome_caption",
     "outcome_rows",
     "shared_seeds",
     "short_names",

@@ -11,7 +11,7 @@ import pandas as pd
 from sim.analysis.dataset import Dataset, has_table
 from sim.analysis.fmt import _f2, _fmt_value, _interval, _num, _pct, _pct_ci, _plain, short_names
 from sim.analysis.stats import CLUSTER_INTERVAL, cluster_bootstrap
-from sim.analysis.summary import Summary, _check_by, _declared, _group
+from sim.analysis.summary import Summary, _check_by, group_runs
 
 
 def _run_groups(ds: Dataset, by: Sequence[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -19,7 +19,7 @@ def _run_groups(ds: Dataset, by: Sequence[str]) -> tuple[pd.DataFrame, pd.DataFr
     by = _check_by(ds, by)
     t = ds.arrow("runs", ["run_id", *by, "error"])
     runs = t.filter(t["error"].is_null()).drop_columns(["error"]).to_pandas()
-    runs["group"], groups = _group(runs, by, len(runs), _declared(ds, by))
+    runs["group"], groups = group_runs(ds, runs[list(by)], by, runs["run_id"].to_numpy())
     return runs[["run_id", "group"]], groups
 
 
@@ -110,20 +110,21 @@ def campaign_summary(ds: Dataset, by: Sequence[str] | None = None) -> pd.DataFra
 
     From the ``campaign`` table: after each battle (and its aftermath days) a member is
     ``alive`` unless dead, a veteran when alive with tier Veteran or Hero (10 fights or
-    more). One row per group and battle: ``runs`` (that reached the battle), means per run
-    of ``fought``, ``alive``, ``veterans``, and ``veteran_share`` (of the living, with a 95%
-    interval ``.lo``/``.hi`` by :func:`cluster_bootstrap` over the runs).
+    more). One row per group and battle (``battle``, its name ``battle_label``): ``runs``
+    (that reached the battle), means per run of ``fought``, ``alive``, ``veterans``, and
+    ``veteran_share`` (of the living, with a 95% interval ``.lo``/``.hi`` by
+    :func:`cluster_bootstrap` over the runs).
     """
     by = tuple(ds.params if by is None else by)
     runs, groups = _run_groups(ds, by)
-    c = ds.arrow("campaign", ["run_id", "battle", "label", "fought", "status", "tier_after"])
+    c = ds.arrow("campaign", ["run_id", "battle", "battle_label", "fought", "status", "tier_after"])
     c = c.to_pandas().merge(runs, on="run_id", how="inner")
     alive = (c["status"] != "dead").to_numpy()
     frame = pd.DataFrame(
         {
             "group": c["group"].to_numpy(),
             "battle": c["battle"].to_numpy(),
-            "label": c["label"].to_numpy(),
+            "battle_label": c["battle_label"].to_numpy(),
             "run_id": c["run_id"].to_numpy(),
             "fought": c["fought"].to_numpy(dtype=bool).astype(np.int64),
             "alive": alive.astype(np.int64),
@@ -135,7 +136,7 @@ def campaign_summary(ds: Dataset, by: Sequence[str] | None = None) -> pd.DataFra
     out = (
         frame.groupby(["group", "battle"], sort=True)
         .agg(
-            label=("label", "first"),
+            battle_label=("battle_label", "first"),
             runs=("run_id", "nunique"),
             fought=("fought", "sum"),
             alive=("alive", "sum"),
@@ -222,7 +223,7 @@ def groups_json(ds: Dataset, s: Summary) -> list[dict[str, Any]]:
                 g.setdefault("campaign", []).append(
                     {
                         "battle": int(r["battle"]),
-                        "label": str(r["label"]),
+                        "label": str(r["battle_label"]),
                         "runs": int(r["runs"]),
                         "fought": _num(r["fought"]),
                         "alive": _num(r["alive"]),
@@ -265,7 +266,7 @@ def campaign_rows(
     headers += ["veteran share [95% CI]"]
     rows = []
     for _, r in frame.iterrows():
-        row = [_fmt_value(r[b]) for b in by] + [f"{int(r['battle'])} {r['label']}"]
+        row = [_fmt_value(r[b]) for b in by] + [f"{int(r['battle'])} {r['battle_label']}"]
         row += [str(int(r["runs"])), _f2(r["fought"]), _f2(r["alive"]), _f2(r["veterans"])]
         row += [_pct_ci(r, "veteran_share")]
         rows.append(row)

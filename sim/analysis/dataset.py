@@ -34,8 +34,7 @@ class Dataset:
         if not files:
             empty = records.schema(table, self._param_fields())
             return empty.empty_table().select(list(columns)) if columns else empty.empty_table()
-        data = pads.dataset([str(f) for f in files], format="parquet")
-        return data.to_table(columns=list(columns) if columns is not None else None)
+        return records.read_parts(files, table, columns)  # a dataset of any version
 
     def _param_fields(self) -> list[pa.Field]:
         return [pa.field(p, pa.string()) for p in self.params]
@@ -124,10 +123,8 @@ def load(root: str | Path) -> Dataset:
     Its ``params`` are the swept parameters, after a ``label`` column if the runs have
     one (a ``list`` design's point labels), so every table shows the labels.
     """
-    from sim.dataset import store
-
     root = Path(root)
-    manifest, extra = store.open_manifest(root)
+    manifest, extra = records.open_manifest(root)
     params = tuple(manifest.get("parameters", []))
     runs = records.table_files(root, "runs", manifest)
     if runs and "label" in pads.dataset([str(f) for f in runs], format="parquet").schema.names:

@@ -7,20 +7,20 @@ their names plain (letters, digits and ``_``; lower case; unique): a swept param
 becomes one column per side and figure (``guards_dead``, ``bandits_leader_status``); any
 other list (an aftermath row's wounds, say) becomes its JSON text. Every table but ``runs``
 has its run's seed and parameters joined, as :meth:`sim.analysis.Dataset.table` gives it.
+In CSV, a text cell that a spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``,
+a tab or a carriage return first) gets a ``'`` before it; Parquet keeps every value.
 
 Nothing is ever overwritten: the file or folder must not exist. A file appears whole (a
 temporary name, then a hard link that fails if something took the name meanwhile); a
-folder is made first, which claims its name, and removed again if a write fails.
+folder too: its files are written into a hidden temporary folder beside it, renamed into
+place once every one is whole.
 """
 
 from __future__ import annotations
 
 import io
 import json
-import os
 import re
-import shutil
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from sim import files
 from sim.analysis import Dataset, flatten_sides, has_table
 from sim.dataset import records
 from sim.errors import SimError, unknown
@@ -109,10 +110,38 @@ def _plain(v: Any) -> Any:
     return v
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+"""How a text cell starts that a spreadsheet would run as a formula."""
+
+
+def neutralise(value: Any) -> Any:
+    """A text cell a spreadsheet would run as a formula, with a ``'`` before it.
+
+    The usual leading-quote rule: a text starting with ``=``, ``+``, ``-``, ``@``, a tab or
+    a carriage return (``=HYPERLINK(...)`` as a side's name) is written ``'=HYPERLINK(...)``,
+    which a spreadsheet shows as text. Numbers and other values are as they are.
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
 def table_bytes(frame: pd.DataFrame, fmt: str) -> bytes:
-    """``frame`` as CSV (UTF-8, a header row, empty for missing) or Parquet bytes."""
+    """``frame`` as CSV (UTF-8, a header row, empty for missing) or Parquet bytes.
+
+    In CSV, text cells a spreadsheet would run are neutralised (:func:`neutralise`).
+    """
     if fmt == "csv":
-        return frame.to_csv(index=False, lineterminator="\n").encode("utf-8")
+        frame = frame.copy()
+        for col in frame.columns:
+            if frame[col].dtype == object or pd.api.types.is_string_dtype(frame[col]):
+                frame[col] = frame[col].map(neutralise)
+        # rows end in CRLF while written, so a cell holding a CR is quoted as one with a LF
+        # is (Python's csv quotes only the line ending's characters); then LF outside quotes
+        text = frame.to_csv(index=False, lineterminator="\r\n")
+        pieces = text.split('"')  # even pieces are outside quotes ("" toggles twice)
+        pieces[::2] = [p.replace("\r\n", "\n") for p in pieces[::2]]
+        return '"'.join(pieces).encode("utf-8")
     buf = io.BytesIO()
     pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), buf)
     return buf.getvalue()
@@ -149,40 +178,29 @@ def export(
 
 def _write_new_file(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path``, which must not exist; never replaces a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        os.fchmod(fd, records.FILE_MODE)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.link(tmp, path)  # fails if the name was taken meanwhile
-    except FileExistsError:
-        raise SimError(f"{path} exists; sim export writes only a new file or folder") from None
-    finally:
-        Path(tmp).unlink(missing_ok=True)
+        files.write_file(path, data)
+    except SimError as err:
+        if "the file exists" in str(err):
+            raise SimError(f"{path} exists; sim export writes only a new file or folder") from None
+        raise
 
 
 def _write_new_folder(
     out: Path, frames: Sequence[tuple[str, pd.DataFrame]], fmt: str
 ) -> list[tuple[str, Path, int, int]]:
-    """Write each frame as ``out/<table>.<fmt>`` in a folder made for them (it must not exist).
+    """Write each frame as ``out/<table>.<fmt>`` in a new folder: whole, or not at all.
 
-    Making the folder claims the name (it fails if anything has it); if a write fails, the
-    folder and what was written in it are removed.
+    The files are written into a hidden temporary folder beside ``out``, renamed to ``out``
+    once every file is whole (:func:`sim.files.new_folder`): a killed export leaves no
+    ``out``, so it never looks finished.
     """
-    out.parent.mkdir(parents=True, exist_ok=True)
     try:
-        out.mkdir()
+        with files.new_folder(out) as tmp:
+            done = []
+            for t, frame in frames:
+                files.write_file(tmp / f"{t}.{fmt}", table_bytes(frame, fmt), within=tmp)
+                done.append((t, out / f"{t}.{fmt}", len(frame), len(frame.columns)))
     except FileExistsError:
         raise SimError(f"{out} exists; sim export writes only a new file or folder") from None
-    try:
-        done = []
-        for t, frame in frames:
-            _write_new_file(out / f"{t}.{fmt}", table_bytes(frame, fmt))
-            done.append((t, out / f"{t}.{fmt}", len(frame), len(frame.columns)))
-        return done
-    except BaseException:
-        shutil.rmtree(out, ignore_errors=True)
-        raise
+    return done

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -22,17 +23,19 @@ def short_names(params: Sequence[str], labels: Mapping[str, str] | None = None) 
     """Each parameter's column header: its shortest unique dotted suffix, never a clash.
 
     A header keeps at least the path's last two parts (``guards.tactic``, or the whole
-    path if it is shorter) and grows part by part, leftwards, until no other parameter's
-    suffix of the same length is equal, so ``sides.troopers.fighters[1].count`` and
-    ``sides.pirates.fighters[1].count`` become ``troopers.fighters[1].count`` and
-    ``pirates.fighters[1].count``. ``labels`` (the experiment's ``labels:`` map and
-    ``--label PATH=TEXT``) names some parameters outright.
+    path if it is shorter), and a side's path keeps its side (``sides.raiders.fighters[1]
+    .count`` is ``raiders.fighters[1].count``, never ``fighters[1].count``), and grows part
+    by part, leftwards, until no other parameter's suffix of the same length is equal, so
+    ``sides.troopers.fighters[1].count`` and ``sides.pirates.fighters[1].count`` stay
+    apart. ``labels`` (the experiment's ``labels:`` map and ``--label PATH=TEXT``) names
+    some parameters outright.
     """
     split = {p: p.split(".") for p in params}
     names: dict[str, str] = {}
     for p, parts in split.items():
         others = [o for q, o in split.items() if q != p]
-        k = min(2, len(parts))
+        side = len(parts) - 1 if len(parts) > 2 and parts[0] == "sides" else 2
+        k = min(side, len(parts))
         while k < len(parts) and any(o[-k:] == parts[-k:] for o in others):
             k += 1
         names[p] = ".".join(parts[-k:])
@@ -66,12 +69,33 @@ def _interval(row: pd.Series, name: str, key: str) -> dict[str, float | None]:
 
 
 def _fmt_value(v: Any) -> str:
+    """A parameter's value as a table or chart shows it.
+
+    A list or mapping (a text column holds it as JSON) as the experiment file writes it:
+    ``[plate]``, not ``["plate"]``.
+    """
     v = _plain(v)
     if v is None:
         return "-"
     if isinstance(v, float):
         return f"{v:g}"
+    if isinstance(v, str) and v[:1] in "[{":
+        try:
+            return _flow(json.loads(v))
+        except ValueError:
+            return v
     return str(v)
+
+
+def _flow(v: Any) -> str:
+    """A JSON value in YAML's flow style, as an experiment writes it (``[chain, shield]``)."""
+    if isinstance(v, list):
+        return "[" + ", ".join(_flow(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k}: {_flow(x)}" for k, x in v.items()) + "}"
+    if v is None or isinstance(v, bool):
+        return json.dumps(v)
+    return f"{v:g}" if isinstance(v, float) else str(v)
 
 
 def _pct(p: Any) -> str:

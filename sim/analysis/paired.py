@@ -25,9 +25,9 @@ import numpy as np
 import pandas as pd
 
 from sim.analysis.dataset import Dataset
-from sim.analysis.fmt import _fmt_value, _short
+from sim.analysis.fmt import _fmt_value
 from sim.analysis.stats import t975
-from sim.analysis.summary import Summary, _declared, _group
+from sim.analysis.summary import Summary, group_runs
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ def paired(ds: Dataset, s: Summary) -> Paired | None:
         return None
     reps = int(ds.manifest.get("replicates", 1) or 1)
     t = ds.arrow("runs", ["run_id", "winner", "rounds", "error", *s.by]).to_pandas()
-    gid, _ = _group(t[list(s.by)], s.by, len(t), _declared(ds, s.by))  # as s.frame's groups
+    gid, _ = group_runs(ds, t[list(s.by)], s.by, t["run_id"].to_numpy())  # as s.frame's
     point = (t["run_id"] // reps).to_numpy()
     if not _one_point_each(gid, point):
         return None
@@ -106,7 +106,7 @@ def _t_intervals(
 
 def paired_rows(s: Summary, p: Paired) -> tuple[list[str], list[list[str]]]:
     """Headers and rows of the paired-differences table (the reference row says so)."""
-    headers = [_short(b) for b in s.by] + ["pairs"]
+    headers = [s.name(b) for b in s.by] + ["pairs"]
     sides = [o for o in p.outcomes if o.startswith("win.")]
     headers += [f"{o[4:]} win diff [95% CI]" for o in sides] + ["rounds diff [95% CI]"]
     rows = []

@@ -7,19 +7,45 @@ charts are the distribution of battle length and the casualties by final status.
 
 from __future__ import annotations
 
+import functools
 import io
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
+import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
+from sim import files
 from sim.analysis import Dataset, Summary, wilson
 from sim.analysis.fmt import _fmt_value
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def literal(draw: Callable[P, R]) -> Callable[P, R]:
+    """Draw every text of ``draw``'s figure as written, with no mathtext.
+
+    A name or label holding ``$...$`` would otherwise be drawn as math (or end in a
+    traceback when it is not valid math): inside, ``text.parse_math`` is off for every text
+    made, tick labels included (they are made when the figure is drawn, so saving is
+    wrapped too). A glyph the font lacks is drawn as a box without a warning.
+    """
+
+    @functools.wraps(draw)
+    def literally(*args: P.args, **kwargs: P.kwargs) -> R:
+        with matplotlib.rc_context({"text.parse_math": False}), warnings.catch_warnings():
+            warnings.filterwarnings("ignore", "Glyph .* missing from font", UserWarning)
+            return draw(*args, **kwargs)
+
+    return literally
+
 
 COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 STATUS_COLORS = {
@@ -35,6 +61,7 @@ MAX_BAR_GROUPS = 12  # casualty bars drawn per group up to this many groups
 MAX_LINE_LEVELS = 20  # one numeric parameter with more values: a scatter, smoothed
 GRID_DESIGNS = ("grid", "list")  # designs of chosen levels; the others sample points
 FORMATS = ("png", "svg", "pdf")  # --plot's file types, by the name's ending
+LABEL = "label"  # a list design's point labels (sim.experiment.model.LABEL)
 
 
 def _numeric(values: Any) -> bool:
@@ -45,8 +72,15 @@ def _numeric(values: Any) -> bool:
 
 
 def varying(s: Summary) -> list[str]:
-    """The grouping parameters that take more than one value."""
-    return [b for b in s.by if s.frame[b].nunique(dropna=False) > 1]
+    """The grouping parameters that take more than one value.
+
+    A ``list`` design's ``label`` alone when it names every group apart: the labelled
+    points are the levels, drawn in their declared order, not a grid of their values.
+    """
+    vary = [b for b in s.by if s.frame[b].nunique(dropna=False) > 1]
+    if LABEL in vary and s.frame[LABEL].notna().all() and s.frame[LABEL].is_unique:
+        return [LABEL]
+    return vary
 
 
 def sparse(s: Summary) -> bool:
@@ -136,23 +170,7 @@ def win_chart(ax: Axes, s: Summary) -> None:
         _win_heatmap(ax, s, *vary)
         return
     if len(vary) == 1:
-        # the summary's order: numbers ascending, other levels as the experiment declares
-        col = f[vary[0]]
-        numeric = _numeric(list(col))
-        x = col.to_numpy(dtype=float) if numeric else np.arange(len(f))
-        for i, side in enumerate(s.sides):
-            c = COLORS[i % len(COLORS)]
-            ax.plot(x, f[f"win.{side}"], marker="o", color=c, label=side)
-            ax.fill_between(x, f[f"win.{side}.lo"], f[f"win.{side}.hi"], color=c, alpha=0.2)
-        if f["draw"].fillna(0).any():
-            ax.plot(x, f["draw"], marker=".", ls="--", color="grey", label="draw")
-        if not numeric:
-            ax.set_xticks(x, [str(v) for v in col], rotation=30 if len(f) > 6 else 0)
-        ax.set_xlabel(s.name(vary[0]))
-        ax.set_ylim(0, 1)
-        ax.set_ylabel("win rate (95% Wilson band)")
-        ax.legend(loc="best", fontsize="small")
-        ax.grid(alpha=0.3)
+        _win_lines(ax, s, vary[0])
         return
     # no grouping, or three and more parameters: horizontal bars with error bars
     labels = [s.group_label(i) for i in range(len(f))]
@@ -178,6 +196,32 @@ def win_chart(ax: Axes, s: Summary) -> None:
     ax.grid(axis="x", alpha=0.3)
 
 
+def _win_lines(ax: Axes, s: Summary, param: str) -> None:
+    """Each side's win rate over one parameter: lines with 95% bands (and the draws).
+
+    In the summary's (the declared) order; along a number axis, by value.
+    """
+    f = s.frame
+    numeric = _numeric(list(f[param]))
+    if numeric:  # a number axis: the line runs along it (a list design may not)
+        f = f.sort_values(param, kind="stable")
+    col = f[param]
+    x = col.to_numpy(dtype=float) if numeric else np.arange(len(f))
+    for i, side in enumerate(s.sides):
+        c = COLORS[i % len(COLORS)]
+        ax.plot(x, f[f"win.{side}"], marker="o", color=c, label=side)
+        ax.fill_between(x, f[f"win.{side}.lo"], f[f"win.{side}.hi"], color=c, alpha=0.2)
+    if f["draw"].fillna(0).any():
+        ax.plot(x, f["draw"], marker=".", ls="--", color="grey", label="draw")
+    if not numeric:
+        ax.set_xticks(x, [_fmt_value(v) for v in col], rotation=30 if len(f) > 6 else 0)
+    ax.set_xlabel(s.name(param))
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("win rate (95% Wilson band)")
+    ax.legend(loc="best", fontsize="small")
+    ax.grid(alpha=0.3)
+
+
 def _win_heatmap(ax: Axes, s: Summary, rows_key: str, cols_key: str) -> None:
     """The first side's win rate over two parameters, each cell labelled."""
     side = s.sides[0] if s.sides else None
@@ -191,8 +235,8 @@ def _win_heatmap(ax: Axes, s: Summary, rows_key: str, cols_key: str) -> None:
     table = pivot(f"win.{side}")
     data = table.to_numpy(dtype=float)
     im = ax.imshow(data, cmap="RdBu_r", vmin=0, vmax=1, aspect="auto")
-    ax.set_xticks(range(data.shape[1]), [str(v) for v in table.columns])
-    ax.set_yticks(range(data.shape[0]), [str(v) for v in table.index])
+    ax.set_xticks(range(data.shape[1]), [_fmt_value(v) for v in table.columns])
+    ax.set_yticks(range(data.shape[0]), [_fmt_value(v) for v in table.index])
     ax.set_xlabel(s.name(cols_key))
     ax.set_ylabel(s.name(rows_key))
     lo, hi = pivot(f"win.{side}.lo").to_numpy(), pivot(f"win.{side}.hi").to_numpy()
@@ -395,7 +439,10 @@ def campaign_chart(
     battles = frame.drop_duplicates("battle").sort_values("battle")
     ax.set_xticks(
         battles["battle"].to_numpy(dtype=float),
-        [f"{int(b)} {lab}" for b, lab in zip(battles["battle"], battles["label"], strict=True)],
+        [
+            f"{int(b)} {lab}"
+            for b, lab in zip(battles["battle"], battles["battle_label"], strict=True)
+        ],
         fontsize="small",
     )
     ax.set_xlabel("battle")
@@ -407,6 +454,7 @@ def campaign_chart(
     ax.grid(alpha=0.3)
 
 
+@literal
 def extra_charts(ds: Dataset, s: Summary) -> list[tuple[str, Figure]]:
     """(title, figure) of the aftermath and campaign charts, where ``ds`` has those tables."""
     from sim import analysis
@@ -437,6 +485,7 @@ def _title(s: Summary, name: str) -> str:
     return CHARTS[name][0].lower()
 
 
+@literal
 def figure(s: Summary, title: str = "", ds: Dataset | None = None) -> Figure:
     """All the charts of ``s`` in one figure: win rates on top, length and casualties below.
 
@@ -469,6 +518,7 @@ def figure(s: Summary, title: str = "", ds: Dataset | None = None) -> Figure:
     return fig
 
 
+@literal
 def chart(s: Summary, name: str) -> Figure:
     """One chart of ``s`` on its own (``win``, ``length`` or ``casualties``)."""
     fig = Figure(figsize=(10, 5.5), dpi=100, layout="constrained")
@@ -484,6 +534,7 @@ def png_bytes(fig: Figure, dpi: float | None = None) -> bytes:
     return image_bytes(fig, "png", dpi)
 
 
+@literal
 def image_bytes(fig: Figure, fmt: str, dpi: float | None = None) -> bytes:
     """The figure as ``png``, ``svg`` or ``pdf`` bytes; SVG and PDF are vector drawings.
 
@@ -492,8 +543,6 @@ def image_bytes(fig: Figure, fmt: str, dpi: float | None = None) -> bytes:
     ``dpi`` sets a PNG's resolution (and that of any raster part of a vector file, such as
     a heatmap's cells); default the figure's own, 100.
     """
-    import matplotlib
-
     buf = io.BytesIO()
     meta = {"Date": None} if fmt == "svg" else {"CreationDate": None} if fmt == "pdf" else {}
     with matplotlib.rc_context({"svg.hashsalt": "sim"}):  # the same figure, the same bytes
@@ -513,19 +562,21 @@ def plot_format(path: str | Path) -> str:
     return fmt
 
 
-def save(fig: Figure, path: str | Path, dpi: float | None = None) -> Path:
-    """Write the figure as PNG, SVG or PDF by ``path``'s ending, atomically."""
-    from sim.dataset.records import atomic_write_bytes
+def save(
+    fig: Figure, path: str | Path, dpi: float | None = None, force: bool = False, flag: str = ""
+) -> Path:
+    """Write the figure as PNG, SVG or PDF by ``path``'s ending, whole or not at all.
 
+    An existing file is replaced only with ``force`` (never through a link): checked as
+    the file is written (:func:`sim.files.write_file`). ``flag`` (``--plot``) starts errors.
+    """
     path = Path(path)
-    atomic_write_bytes(path, image_bytes(fig, plot_format(path), dpi))
+    files.write_file(path, image_bytes(fig, plot_format(path), dpi), replace=force, flag=flag)
     return path
 
 
-def save_png(fig: Figure, path: str | Path) -> Path:
-    """Write the figure as a PNG file, atomically."""
-    from sim.dataset.records import atomic_write_bytes
-
+def save_png(fig: Figure, path: str | Path, force: bool = False, flag: str = "") -> Path:
+    """Write the figure as a PNG file, as :func:`save` does."""
     path = Path(path)
-    atomic_write_bytes(path, png_bytes(fig))
+    files.write_file(path, png_bytes(fig), replace=force, flag=flag)
     return path

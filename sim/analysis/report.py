@@ -1,21 +1,25 @@
 """One self-contained HTML report of a dataset: what made it, its tables and its charts.
 
 Charts are embedded as base64 PNG images and the style sheet is inline, so the file can be
-mailed or opened anywhere with nothing beside it.
+mailed or opened anywhere with nothing beside it. The page is built from data by a template
+with autoescape (``report.html`` beside this module, Jinja2), so no name or field of a
+dataset's manifest can end up as markup.
 """
 
 from __future__ import annotations
 
 import base64
-import html
 from collections.abc import Sequence
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from sim import __version__, analysis
+from markupsafe import Markup
+
+from sim import analysis, files
 from sim.analysis import plots
-from sim.dataset.records import atomic_write_bytes
 from sim.errors import SimError
+from sim.version import __version__
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px;
@@ -32,86 +36,98 @@ img { max-width: 100%; height: auto; border: 1px solid #eee; }
 """
 
 
-def html_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], keys: int) -> str:
-    """An HTML table; the first ``keys`` columns are the group's parameters."""
-    head = "".join(f"<th>{html.escape(str(h))}</th>" for h in headers)
-    body = []
-    for row in rows:
-        cells = "".join(
-            f"<td{'' if i < keys else ' class=num'}>{html.escape(str(c))}</td>"
-            for i, c in enumerate(row)
-        )
-        body.append(f"<tr>{cells}</tr>")
-    return (
-        f'<div class="scroll"><table><thead><tr>{head}</tr></thead>'
-        f"<tbody>{''.join(body)}</tbody></table></div>"
-    )
+Part = dict[str, Any]
+"""One piece of the report's body: a heading, a paragraph, a table, an image."""
 
 
-def _img(fig: Any, alt: str) -> str:
+def _h2(text: str) -> Part:
+    return {"kind": "h2", "text": text}
+
+
+def _p(text: str) -> Part:
+    return {"kind": "p", "text": text}
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]], keys: int) -> Part:
+    """A table; the first ``keys`` columns are the group's parameters, the rest numbers."""
+    return {
+        "kind": "table",
+        "headers": [str(h) for h in headers],
+        "rows": [[str(c) for c in row] for row in rows],
+        "lead": keys,  # the columns before the first number
+    }
+
+
+def _img(fig: Any, alt: str) -> Part:
     data = base64.b64encode(plots.png_bytes(fig)).decode("ascii")
-    return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{data}">'
+    return {"kind": "img", "alt": alt, "data": data}
 
 
 def render(ds: analysis.Dataset, s: analysis.Summary) -> str:
-    """The report's HTML text."""
+    """The report's HTML text.
+
+    Built from data by a template with autoescape (Jinja2): every text from the dataset
+    (names, the manifest's fields, the experiment's text) is escaped where it lands.
+    """
+    import jinja2
+
     m = ds.manifest
-    name = m.get("experiment_name") or Path(m.get("scenario_file", str(ds.root))).stem
-    runs = int(s.frame["runs"].sum())
-    failed = int(s.frame["failed"].sum())
-    by = ", ".join(s.by) or "none (all runs together)"
-    meta = (
-        f"{runs} runs ({failed} failed) of {m.get('planned_runs', '?')} planned, "
-        f"master seed {m.get('master_seed', '?')}, made by sim {m.get('sim_version', '?')}; "
-        f"dataset <code>{html.escape(str(ds.root))}</code>"
-    )
-    desc = m.get("experiment_text", "")
-    sections = [
-        f"<h1>{html.escape(str(name))}</h1>",
-        f'<p class="meta">{meta}</p>',
-        f"<p>Grouped by: <b>{html.escape(by)}</b>. Win and draw rates carry 95% Wilson "
-        "score intervals; battle length (rounds) a 95% t interval of the mean; the shares of "
-        "fighters in the aftermath and campaign tables a 95% cluster bootstrap by run. "
-        "Failed runs are counted and left out of every rate.</p>",
-        "<h2>Outcomes</h2>",
-        html_table(*analysis.outcome_rows(s), keys=len(s.by)),
+    name = m.get("experiment_name") or Path(str(m.get("scenario_file", ds.root))).stem
+    parts = [
+        _h2("Outcomes"),
+        _p(f"{analysis.outcome_caption(s).split(': ', 1)[1]}."),
+        _table(*analysis.outcome_rows(s), keys=len(s.by)),
         _img(plots.chart(s, "win"), "win rates"),
-        "<h2>Battle length</h2>",
+        _h2("Battle length"),
         _img(plots.chart(s, "length"), "battle length"),
-        "<h2>Losses</h2>",
-        "<p>Mean fighters per battle by final status, and the share of battles in which "
-        "each side's leader ended not active.</p>",
-        html_table(*analysis.loss_rows(s), keys=len(s.by)),
+        _h2("Losses"),
+        _p(
+            "Mean fighters per battle by final status, and the share of battles in which "
+            "each side's leader ended not active."
+        ),
+        _table(*analysis.loss_rows(s), keys=len(s.by)),
         _img(plots.chart(s, "casualties"), "casualties"),
+        *_aftermath_sections(ds, s),
+        *_design_sections(ds, s),
     ]
-    sections += _aftermath_sections(ds, s)
-    sections += _design_sections(ds, s)
-    if desc:
-        sections += ["<h2>Experiment</h2>", f"<pre>{html.escape(desc)}</pre>"]
+    if m.get("experiment_text"):
+        parts += [_h2("Experiment"), {"kind": "pre", "text": str(m["experiment_text"])}]
+    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
+    text = resources.files("sim.analysis").joinpath("report.html").read_text(encoding="utf-8")
     return (
-        "<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>"
-        f"<title>{html.escape(str(name))}: sim analyze</title><style>{STYLE}</style></head>"
-        f"<body>{''.join(sections)}"
-        f'<p class="meta">sim analyze, sim {__version__}</p></body></html>\n'
+        env.from_string(text).render(
+            name=str(name),
+            style=Markup(STYLE),
+            runs=int(s.frame["runs"].sum()),
+            failed=int(s.frame["failed"].sum()),
+            planned=m.get("planned_runs", "?"),
+            seed=m.get("master_seed", "?"),
+            made_by=m.get("sim_version", "?"),
+            root=str(ds.root),
+            by=", ".join(s.by) or "none (all runs together)",
+            parts=parts,
+            version=__version__,
+        )
+        + "\n"
     )
 
 
-def _aftermath_sections(ds: analysis.Dataset, s: analysis.Summary) -> list[str]:
+def _aftermath_sections(ds: analysis.Dataset, s: analysis.Summary) -> list[Part]:
     """The aftermath and campaign tables and charts, where the dataset has them."""
     out = []
     charts = dict(plots.extra_charts(ds, s))
     for title, caption, headers, rows in analysis.extra_tables(ds, s.by, s.names):
         out += [
-            f"<h2>{html.escape(title)}</h2>",
-            f"<p>{html.escape(caption[0].upper() + caption[1:])}.</p>",
-            html_table(headers, rows, keys=len(s.by) + 1),
+            _h2(title),
+            _p(f"{caption[0].upper() + caption[1:]}."),
+            _table(headers, rows, keys=len(s.by) + 1),
         ]
         if title.lower() in charts:
             out.append(_img(charts[title.lower()], title.lower()))
     return out
 
 
-def _design_sections(ds: analysis.Dataset, s: analysis.Summary) -> list[str]:
+def _design_sections(ds: analysis.Dataset, s: analysis.Summary) -> list[Part]:
     """Paired differences (shared seeds) and sensitivity indices, where the sweep has them."""
     from sim.analysis import sensitivity as sa
     from sim.analysis import sensplot
@@ -120,29 +136,33 @@ def _design_sections(ds: analysis.Dataset, s: analysis.Summary) -> list[str]:
     pairs = analysis.paired(ds, s)
     if pairs is not None:
         out += [
-            "<h2>Paired differences</h2>",
-            "<p>Seeds were shared: replicate r met the same dice at every design point. Each "
-            "point's mean per-replicate difference from the first design point, with a 95% "
-            "Student-t interval over the pairs (win: percentage points).</p>",
-            html_table(*analysis.paired_rows(s, pairs), keys=len(s.by)),
+            _h2("Paired differences"),
+            _p(
+                "Seeds were shared: replicate r met the same dice at every design point. "
+                "Each point's mean per-replicate difference from the first design point, "
+                "with a 95% Student-t interval over the pairs (win: percentage points)."
+            ),
+            _table(*analysis.paired_rows(s, pairs), keys=len(s.by)),
         ]
     try:
         sens = sa.sensitivity(ds)  # a sweep with a sobol, morris or fast design
     except SimError:
         return out
     out += [
-        "<h2>Sensitivity</h2>",
-        f"<p>{sens.method} indices (SALib) of each point's mean outcome over "
-        f"{sens.points} design points x {sens.replicates} replicates; 95% bootstrap "
-        "confidence intervals.</p>",
-        html_table(*sa.sensitivity_rows(sens), keys=2),
+        _h2("Sensitivity"),
+        _p(
+            f"{sens.method} indices (SALib) of each point's mean outcome over "
+            f"{sens.points} design points x {sens.replicates} replicates; 95% bootstrap "
+            "confidence intervals."
+        ),
+        _table(*sa.sensitivity_rows(sens), keys=2),
         _img(sensplot.figure(sens, str(ds.manifest.get("experiment_name") or "")), "indices"),
     ]
     return out
 
 
-def write(ds: analysis.Dataset, s: analysis.Summary, path: str | Path) -> Path:
-    """Write the report to ``path`` atomically."""
+def write(ds: analysis.Dataset, s: analysis.Summary, path: str | Path, force: bool = False) -> Path:
+    """Write the report to ``path``, whole; an existing file only with ``force``."""
     path = Path(path)
-    atomic_write_bytes(path, render(ds, s).encode("utf-8"))
+    files.write_file(path, render(ds, s).encode("utf-8"), replace=force, flag="--report")
     return path

@@ -11,6 +11,7 @@ import math
 import numpy as np
 from matplotlib.figure import Figure
 
+from sim.analysis.plots import literal
 from sim.analysis.sensitivity import Sensitivity, outcome_name
 
 BARS = {
@@ -21,6 +22,7 @@ BARS = {
 COLORS = ("#1f77b4", "#ff7f0e")
 
 
+@literal
 def figure(s: Sensitivity, title: str) -> Figure:
     """The chart of ``s``, titled ``title``."""
     n = len(s.outcomes)

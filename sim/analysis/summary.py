@@ -24,9 +24,11 @@ class Summary:
     """Per-group figures of a dataset.
 
     ``frame`` has one row per group, sorted by the ``by`` columns, and these columns:
-    ``runs``, ``failed``; ``win.<side>`` with ``.lo`` and ``.hi`` (95% Wilson);
-    ``draw`` likewise; ``rounds.mean``, ``rounds.median``, ``rounds.lo``, ``rounds.hi``
-    (a 95% t interval of the mean); ``casualties.<side>.<status>`` (mean per battle);
+    ``runs``, ``failed``; ``win.<side>`` with ``.lo`` and ``.hi`` (95% Wilson: the share
+    of the finished battles the side won); ``draw`` likewise; ``decisive.<side>`` likewise
+    (the share of the decisive battles, those a side won, that this side won);
+    ``rounds.mean``, ``rounds.median``, ``rounds.lo``, ``rounds.hi`` (a 95% t interval of
+    the mean); ``casualties.<side>.<status>`` (mean per battle);
     ``leader_lost.<side>`` (share of battles whose leader ended not active); and
     ``scale_switch`` (share of battles that switched scale at least once).
     """
@@ -69,6 +71,7 @@ class Summary:
                 for s in self.sides  # each side: {"p", "lo", "hi"}
             }
             obj["draw_rate"] = _interval(row, "draw", "p")
+            obj["decisive_win_rate"] = {s: _interval(row, f"decisive.{s}", "p") for s in self.sides}
             obj["rounds"] = {
                 "mean": _num(row["rounds.mean"]),
                 "median": _num(row["rounds.median"]),
@@ -95,12 +98,10 @@ def summarize(
     that is not a parameter.
     """
     by = _check_by(ds, by)
-    for path in labels or {}:
-        if path not in ds.params:
-            raise SimError(unknown("parameter to label", path, ds.params))
+    _check_labels(ds, labels or {})
     names = short_names(by, {**ds.labels, **(labels or {})})
-    t = ds.arrow("runs", [*by, "winner", "rounds", "scale_switches", "sides", "error"])
-    gid, frame = _group(t.select(list(by)).to_pandas(), by, t.num_rows, _declared(ds, by))
+    t = ds.arrow("runs", ["run_id", *by, "winner", "rounds", "scale_switches", "sides", "error"])
+    gid, frame = group_runs(ds, t.select(list(by)).to_pandas(), by, t["run_id"].to_numpy())
     groups = len(frame)
 
     def count(mask: np.ndarray[Any, Any], where: np.ndarray[Any, Any] = gid) -> Any:
@@ -114,12 +115,18 @@ def summarize(
     flat, parent = flatten_sides(t["sides"])
     flat_gid = gid[parent]
     sides = tuple(pd.unique(flat["side"]))
+    _check_columns(ds, sides)
     winner = t["winner"]
+    wins = {
+        s: count(ok & pc.fill_null(pc.equal(winner, s), False).to_numpy(zero_copy_only=False))
+        for s in sides
+    }
     for s in sides:
-        won = pc.fill_null(pc.equal(winner, s), False).to_numpy(zero_copy_only=False)
-        _add_interval(frame, f"win.{s}", count(ok & won), n_ok)
+        _add_interval(frame, f"win.{s}", wins[s], n_ok)
     draw = ok & winner.is_null().to_numpy(zero_copy_only=False)
     _add_interval(frame, "draw", count(draw), n_ok)
+    for s in sides:  # of the decisive battles: those a side won
+        _add_interval(frame, f"decisive.{s}", wins[s], n_ok - count(draw))
 
     rounds = t["rounds"].to_numpy(zero_copy_only=False).astype(float)
     _add_mean(frame, "rounds", gid[ok], rounds[ok], groups)
@@ -143,9 +150,49 @@ def summarize(
     return Summary(by, sides, statuses, frame, lengths, names, ds.design)
 
 
-def _declared(ds: Dataset, by: Sequence[str]) -> dict[str, list[Any]]:
-    """Each grouping column's levels in the experiment's order (:meth:`Dataset.declared`)."""
-    return {b: ds.declared(b) for b in by}
+def _check_columns(ds: Dataset, sides: Sequence[str]) -> None:
+    """Refuse sides whose columns would be the same (``guards`` and ``guards.lo``).
+
+    Each side's figures are columns named after it (``win.SIDE.lo``); two sides sharing one
+    would print one side's rate as the other's bound. The scenario reader refuses such
+    names; a dataset made otherwise is refused here, before a number is printed.
+    """
+    taken: dict[str, str] = {}
+    for side in sides:
+        for col in (
+            *(f"{kind}.{side}{end}" for kind in ("win", "decisive") for end in ("", ".lo", ".hi")),
+            f"leader_lost.{side}",
+        ):
+            if col in taken:
+                raise SimError(
+                    f"{ds.root}: sides {taken[col]!r} and {side!r} share the summary's column "
+                    f"{col}; rename one of them in the scenario and sweep again"
+                )
+            taken[col] = side
+
+
+def _check_labels(ds: Dataset, labels: Mapping[str, str]) -> None:
+    """A clear error for a label of a path that is not a parameter."""
+    for path in labels:
+        if path not in ds.params:
+            raise SimError(unknown("parameter to label", path, ds.params))
+
+
+def group_runs(
+    ds: Dataset, keys: pd.DataFrame, by: Sequence[str], run_id: np.ndarray[Any, Any]
+) -> tuple[np.ndarray[Any, Any], pd.DataFrame]:
+    """Each run's group id and the groups' ``by`` values, in the order the experiment declares.
+
+    ``keys`` holds the runs' ``by`` columns, ``run_id`` their ids. A ``list`` design's
+    groups come in the order of its points (a group of several points where its first one
+    is), labelled or not; every other design's levels come as :func:`_group` orders them.
+    Every table and chart of a dataset groups its runs here, so they all agree.
+    """
+    point = None
+    if ds.design == "list":
+        point = np.asarray(run_id, dtype=np.int64) // int(ds.manifest.get("replicates", 1) or 1)
+    chosen = ds.design in ("grid", "list")  # levels written out, numbers too
+    return _group(keys, by, len(keys), {b: ds.declared(b) for b in by}, point, chosen)
 
 
 def _check_by(ds: Dataset, by: Sequence[str] | None) -> tuple[str, ...]:
@@ -163,35 +210,47 @@ def _group(
     by: Sequence[str],
     n: int,
     declared: Mapping[str, Sequence[Any]] | None = None,
+    point: np.ndarray[Any, Any] | None = None,
+    numbers_declared: bool = False,
 ) -> tuple[np.ndarray[Any, Any], pd.DataFrame]:
     """Each of ``n`` rows' group id (groups in order of ``by``), and the groups' ``by`` values.
 
-    A text column's levels keep the order ``declared`` gives (the experiment's, see
-    :meth:`Dataset.declared`), others after them in sorted order; numbers are sorted by
-    value (a random or Latin hypercube design declares them in no useful order); missing
-    values come last. With no ``by`` every row is in one group (none if there are no rows).
+    Given each row's design ``point``, groups come in the order of the first point they
+    hold. Otherwise a text column's levels keep the order ``declared`` gives (the
+    experiment's, see :meth:`Dataset.declared`), others after them in sorted order; numbers
+    too with ``numbers_declared`` (a grid's written levels), else sorted by value (a random
+    or Latin hypercube design declares them in no useful order); missing values come last.
+    With no ``by`` every row is in one group (none if there are no rows).
     """
     if not by:
         return np.zeros(n, dtype=np.int64), pd.DataFrame(index=range(1 if n else 0))
     grouped = keys.groupby(list(by), sort=False, dropna=False)
     first_gid = grouped.ngroup().to_numpy()
     groups = grouped.size().reset_index()[list(by)]
-    ranks = [_ranks(groups[b], (declared or {}).get(b, ())) for b in by]
+    ranks = [_ranks(groups[b], (declared or {}).get(b, ()), numbers_declared) for b in by]
+    if point is not None and len(groups):
+        first = pd.Series(point).groupby(first_gid).min().reindex(range(len(groups)))
+        ranks.insert(0, first.to_numpy())
     order = np.lexsort(ranks[::-1]) if len(groups) else np.zeros(0, dtype=np.int64)
     new_id = np.empty(len(groups), dtype=np.int64)
     new_id[order] = np.arange(len(groups))
     return new_id[first_gid], groups.iloc[order].reset_index(drop=True)
 
 
-def _ranks(values: pd.Series, declared: Sequence[Any]) -> np.ndarray[Any, Any]:
-    """Each value's place among ``values``: declared order first, then sorted, missing last."""
+def _ranks(
+    values: pd.Series, declared: Sequence[Any], numbers_declared: bool = False
+) -> np.ndarray[Any, Any]:
+    """Each value's place among ``values``: declared order first, then sorted, missing last.
+
+    Numbers are sorted by value unless ``numbers_declared``.
+    """
     known = pd.notna(values).to_numpy()
     present = list(values[known])
     numeric = all(
         isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
         for v in present
     )
-    first = [] if numeric else [v for v in declared if v in set(present)]
+    first = [] if numeric and not numbers_declared else [v for v in declared if v in set(present)]
     rest = sorted((v for v in set(present) if v not in set(first)), key=_sort_key)
     place = {v: i for i, v in enumerate([*first, *rest])}
     return np.array(

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -32,14 +33,16 @@ import numpy as np
 from sim import systems
 from sim.dice import generator
 from sim.errors import SimError, unknown
+from sim.frame import pools
 from sim.frame.agents import Fighter
 from sim.frame.core import END_REASONS, STATUSES, FighterState, Outcome
 from sim.frame.field import Battlefield
-from sim.frame.sides import FactionQueue, FighterHeap, SideState
+from sim.frame.sides import FighterHeap, SideState
 from sim.frame.turns import TurnFrame
 from sim.options import BattleOptions
 from sim.rules import wargame
 from sim.scenario import FactorSpec, FighterSpec, Scenario, Side, load_scenario
+from sim.scenario.checks.rules import pools_refused
 
 __all__ = [
     "END_REASONS",
@@ -51,6 +54,14 @@ __all__ = [
     "SideState",
     "run_battle",
 ]
+
+
+def _battle_options(scenario: Scenario, system: systems.RuleSystem) -> BattleOptions:
+    """The scenario's battle options; faction pools refused under a system without them."""
+    opts = scenario.battle_options
+    if opts.large_scale == "pools" and not system.rules.FACTION_POOLS:
+        raise SimError(f"battle.large_scale: {pools_refused(system.name)}")
+    return opts
 
 
 class Battle(TurnFrame):
@@ -88,7 +99,7 @@ class Battle(TurnFrame):
         # built once per scenario, by its system (a replace makes a new scenario: rebuilt)
         self.options = scenario.rule_options(self.system)
         self.frame: wargame.Options = scenario.frame_options(self.system)
-        self.opts: BattleOptions = scenario.battle_options
+        self.opts: BattleOptions = _battle_options(scenario, self.system)
         self.max_rounds = scenario.max_rounds
         self.round = 0
         self.large = False
@@ -103,14 +114,7 @@ class Battle(TurnFrame):
         self.cover_until: dict[int, int] = {}
         # loud armor heard in hiding cover: the round it was last noted, per fighter id
         self.heard_round: dict[int, int] = {}
-        self.next_first: Fighter | None = None
-        self.side_order: list[str] | None = None  # large scale: rolled once, then alternate
-        self.next_side = 0  # large scale with turns: whose turn comes next in side_order
-        self.last_side: str | None = None  # large scale with turns: whose turn was the last
-        self.small_until: int | None = None  # see switch_scale(hold=True)
-        self.queue: dict[str, tuple[FighterHeap, FighterHeap]] | None = None  # see _turns
-        self.faction_queue: dict[str, FactionQueue] | None = None  # see _faction_turns
-        self.deferred = 0  # > 0 inside together(): triggers and the end wait
+        self._start_turn_order()
         self.sides: dict[str, SideState] = {}
         self.roster: list[Fighter] = []  # every fighter in the order it joined
         self.rolled_gear: dict[str, dict[str, str]] = {}  # name -> rolled_weapon/_armor
@@ -118,7 +122,7 @@ class Battle(TurnFrame):
         self._collector: Any = None  # see datacollector
         self.field: Battlefield | None = None
         if scenario.map is not None:
-            self.field = Battlefield(self, scenario.map)
+            self.field = Battlefield(self, scenario.map, partial(self.system.range_ft, self))
         for s in scenario.sides:
             self._add_side(s)
         self.system.check_sides(len(self.sides))
@@ -128,6 +132,17 @@ class Battle(TurnFrame):
         if self.field is not None:
             self.field.snapshot()
         self._record_states()
+
+    def _start_turn_order(self) -> None:
+        """Who acts when, before round 1: nobody named, no side order rolled, no queues."""
+        self.next_first = None
+        self.side_order = None  # large scale: rolled once, then alternate
+        self.next_side = 0  # large scale with turns: whose turn comes next in side_order
+        self.last_side = None  # large scale with turns: whose turn was the last
+        self.small_until = None  # see switch_scale(hold=True)
+        self.queue = None  # see _turns
+        self.faction_queue = None  # see _faction_turns
+        self.deferred = 0  # > 0 inside together(): triggers and the end wait
 
     @classmethod
     def from_yaml(
@@ -251,6 +266,17 @@ class Battle(TurnFrame):
         if not self.ended and self.round >= self.max_rounds:
             self._finish(None, "max_rounds")
 
+    def take_turns(self) -> None:
+        """A round of turns (:meth:`TurnFrame.take_turns`), or a round of faction pools.
+
+        At large scale under ``battle.large_scale: pools`` the factions fight as the seed's
+        pools (:func:`sim.frame.pools.pools_round`).
+        """
+        if self.large and self.large_mode == "pools":
+            pools.pools_round(self)
+        else:
+            super().take_turns()
+
     def run(self) -> Outcome:
         """Fight until one side is left, a goal decides, or ``max_rounds`` passes."""
         while not self.ended:
@@ -327,65 +353,6 @@ class Battle(TurnFrame):
         self._update_goals()
         self.check_end()
 
-    # ---------------------------------------------------------------------- scale
-    def _should_be_large(self) -> bool:
-        standing = self.standing()
-        if self.small_until is not None and standing <= self.small_until:
-            return False  # scattered into a small-scale War Game: only newcomers lift it
-        return wargame.is_large_scale(standing, self.frame)
-
-    def _check_scale(self) -> None:
-        large = self._should_be_large()
-        if large != self.large:
-            self.switch_scale(large)
-        if self.large:
-            self._name_leaders()
-
-    def _name_leaders(self) -> None:
-        """At large scale every faction has a leader (RULES.md 1.12 [S]: "name a leader").
-
-        A side whose scenario names none gets one the first time it fights at large scale:
-        its member in the fight with the most HD (as a morale roll counts them: HD less
-        wounds under the systems without War Game HD), ties to the first listed
-        (``battle.faction_leader``; ``none`` names nobody). It stays the side's leader at
-        either scale, and an event says who. A system without factions (2W2P, whose fronts
-        fight alike at every scale) names none.
-        """
-        if self.opts.faction_leader == "none" or not self.system.factions:
-            return
-        for s in self.sides.values():
-            if s.leaders:
-                continue
-            members = [f for f in s.fighters if f.in_fight]
-            if not members:
-                continue
-            lead = max(members, key=self.morale_hd)  # the first of the most HD
-            lead.leader = True
-            s.leaders.append(lead)
-            self.note(
-                s.name,
-                "names a leader",
-                lead.name,
-                result=f"the member with the most HD ({self.morale_hd(lead)})",
-            )
-
-    def switch_scale(self, large: bool, *, hold: bool = False) -> None:
-        """Change scale (RULES.md 1.12); individuals keep their own state.
-
-        ``hold``: a scattered faction's members fight on as individuals, so the battle stays
-        small scale until reinforcements lift the count above today's.
-        """
-        self.small_until = self.standing() if hold else None
-        self.large = large
-        self.scale_switches += 1
-        self.side_order = None
-        self.next_side = 0
-        self.last_side = None
-        for s in self.sides.values():
-            s.pool = None
-        word = "large" if large else "small"
-        self.note("battle", "scale", result=f"{word} scale ({self.standing()} standing)")
-
 
 def _overridden(
     scenario: Scenario | str | Path,
@@ -420,3 +387,29 @@ def run_battle(scenario: Scenario, seed: int, *, events: bool = False, **overrid
     battle = Battle(scenario, seed=seed, events=events, **overrides)
     battle.run()
     return battle
+
+
+def headline(battle: Battle, seed: int) -> str:
+    """One line: the scenario and its rules, the seed, who won and why, how long it took."""
+    out = battle.outcome()
+    won = f"{out.winner} won" if out.winner else "a draw"
+    rounds = f"{out.rounds} round{'s' if out.rounds != 1 else ''}"
+    switches = f"{out.scale_switches} scale switch{'es' if out.scale_switches != 1 else ''}"
+    return (
+        f"{battle.scenario.name} ({battle.rules}), seed {seed}: "
+        f"{won} after {rounds} "
+        f"({_why(out.winner, out.end_reason, list(out.sides))}), {switches}"
+    )
+
+
+def _why(winner: str | None, reason: str, sides: list[str]) -> str:
+    """How the battle ended, in words: ``bandits defeated``, ``goal achieved`` ..."""
+    others = ", ".join(s for s in sides if s != winner)
+    return {
+        "defeat": f"{others} defeated",
+        "goal_achieved": "goal achieved",
+        "goal_failed": f"{others}: goal failed",
+        "mutual_defeat": "both sides defeated" if len(sides) == 2 else "every side defeated",
+        "mutual_rout": "both sides routed" if len(sides) == 2 else "every side routed",
+        "max_rounds": "max_rounds reached",
+    }.get(reason, reason)

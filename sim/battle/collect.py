@@ -19,8 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 import mesa
 
+from sim.space.map import SIDE_COLORS
+
 if TYPE_CHECKING:
-    from sim.battle.battle import Battle
+    from sim.frame.core import BattleCore
 
 AGENT_VARIABLES = ("name", "side", "status", "hd", "wounds")
 SIDE_VARIABLES = ("active", "fleeing", "hd")
@@ -39,7 +41,7 @@ class BattleCollector(mesa.DataCollector):
     twice, or after the end, never doubles a row.
     """
 
-    def __init__(self, battle: Battle) -> None:
+    def __init__(self, battle: BattleCore) -> None:
         reporters: dict[str, Any] = {"round": "round"}
         for side in battle.sides:
             reporters[model_variable(side, "active")] = _counter(side, "active")
@@ -87,7 +89,7 @@ def _side_hd(side: str) -> Any:
     return lambda m: sum(f.wg.hit_dice for f in m.sides[side].fighters if f.in_fight)
 
 
-def _deployed(b: Battle, side: str) -> dict[str, Any]:
+def _deployed(b: BattleCore, side: str) -> dict[str, Any]:
     """A side's counts at deployment (round 0 has no round row), from ``states[0]``."""
     row = {"active": 0, "fleeing": 0, "hd": 0}
     for f, st in zip(b.roster, b.states[0], strict=False):
@@ -103,8 +105,6 @@ TERRAIN_COLORS = {"wall": "#4d4d4d", "cover": "#a6d96a", "hazard": "#d8b365"}
 
 def portrayal(agent: Any) -> Any:
     """How :func:`draw_space` draws a fighter: its side's colour, faint while it flees."""
-    from sim.page.frames import SIDE_COLORS
-
     AgentPortrayalStyle = _mesa_visualization().components.AgentPortrayalStyle  # noqa: N806
 
     order = list(agent.model.sides)
@@ -114,7 +114,7 @@ def portrayal(agent: Any) -> Any:
     return AgentPortrayalStyle(color=colour, size=60, zorder=1, alpha=0.4 if fleeing else 1.0)
 
 
-def draw_space(battle: Battle, ax: Any = None) -> Any:
+def draw_space(battle: BattleCore, ax: Any = None) -> Any:
     """Draw ``battle``'s map and the fighters on it with Mesa's ``draw_space``; the axes.
 
     Walls, cover and hazards are shaded under the fighters. Mesa draws row 0 at the bottom;
@@ -124,9 +124,9 @@ def draw_space(battle: Battle, ax: Any = None) -> Any:
     from matplotlib.patches import Rectangle
 
     mesa_draw_space = _mesa_visualization().mpl_space_drawing.draw_space
-    grid = battle.grid
-    if grid is None or battle.field is None:
+    if battle.field is None:
         raise ValueError(f"scenario {battle.scenario.name!r} has no map: nothing to draw")
+    grid = battle.field.grid
     ax = mesa_draw_space(grid, portrayal, ax=ax)
     for t in battle.field.spec.terrain:
         for x, y in t.cells:

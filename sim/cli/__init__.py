@@ -3,8 +3,12 @@
 Every command parses its arguments, checks what only the command line can get wrong (flags
 that go together, pictures of a map-less scenario), calls the library (:mod:`sim.run.core`,
 :mod:`sim.run.replay`, :mod:`sim.experiment.runner`, :mod:`sim.analysis`, :mod:`sim.odds.exact`,
-:mod:`sim.cli.catalogue`) and prints the text :mod:`sim.cli.text` makes of the result. Bad input
-never shows a traceback: it prints one line on stderr and exits with code 2.
+:mod:`sim.cli.catalogue`, :mod:`sim.cli.schema`) and prints the text :mod:`sim.cli.text` makes
+of the result. Bad input never shows a traceback: it prints one line on stderr and exits with
+code 2. The option catalogue (``sim options``, ``sim tables``) and the JSON Schemas of the files
+(``sim schema``) describe the inputs for the command line and the docs, so they live here.
+
+May import: every stage; nothing imports it (but ``python -m sim``).
 """
 
 from __future__ import annotations
@@ -13,7 +17,6 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from sim import __version__
 from sim.cli.battles import add_replay, add_run, add_validate
 from sim.cli.catalogue import option_rows
 from sim.cli.common import EXIT_USAGE, Parser, SweepFailed, SweepInterrupted
@@ -23,6 +26,7 @@ from sim.cli.sweeps import add_analyze, add_export, add_sweep
 from sim.dice import DiceError
 from sim.errors import SimError
 from sim.run.replay import ReplayMismatch
+from sim.version import __version__
 
 __all__ = ["EXIT_USAGE", "build_parser", "main", "option_rows"]
 
@@ -52,6 +56,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except SweepInterrupted as err:
         print(str(err), file=sys.stderr)
+        return 130
+    except KeyboardInterrupt:  # Ctrl-C: files are written whole or not at all
+        print(f"sim {args.command}: interrupted", file=sys.stderr)
         return 130
     except SweepFailed as err:
         print(err.output)

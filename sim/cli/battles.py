@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import _thread
 import argparse
+import contextlib
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from sim.cli import text
@@ -18,7 +23,7 @@ from sim.errors import SimError
 def _run(a: argparse.Namespace) -> str:
     from pathlib import Path
 
-    from sim.experiment.model import wrong_kind
+    from sim.experiment.load import wrong_kind
     from sim.run.core import draw_seed, fight, write_dataset
     from sim.scenario import load_scenario
 
@@ -38,7 +43,8 @@ def _run(a: argparse.Namespace) -> str:
             "without --out, or choose a smaller seed"
         )
     _check_pictures(a, scenario, a.file)
-    fought = fight(scenario, seed, events=a.events or bool(a.html))
+    with battle_progress() as watch:
+        fought = fight(scenario, seed, events=a.events or bool(a.html), on_battle=watch)
     if a.out is not None:
         source = Path(a.file).read_text(encoding="utf-8")
         write_dataset(a.out, fought, seed, str(a.file), source, a.set, events=a.events)
@@ -50,6 +56,76 @@ def _run(a: argparse.Namespace) -> str:
     if a.events:
         out += "\n\n" + "\n".join(fought.battle.narrative())
     return out + text.after_text(fought)
+
+
+PROGRESS_EVERY = 5.0
+"""Seconds before the first progress line of a long battle, and between the next ones."""
+
+
+@contextlib.contextmanager
+def battle_progress() -> Iterator[Callable[[Any], None]]:
+    """Progress lines on stderr while a long battle is fought; yields ``fight``'s ``on_battle``.
+
+    After :data:`PROGRESS_EVERY` seconds, and as often again, a thread prints the round
+    and how many fighters are still active (``progress: round 1, 74210 fighters active;
+    10 s``), read from the battle without changing it. A battle that ends sooner prints
+    nothing. Ctrl-C is made sure of: Python drops a KeyboardInterrupt raised inside a weak
+    reference's callback (Mesa's agents have them), so if the battle still runs a second
+    after Ctrl-C, the thread raises it again.
+    """
+    battles: list[Any] = []
+    done, ctrl_c = threading.Event(), threading.Event()
+    start = time.monotonic()
+    noted = [start]  # when Ctrl-C was last raised
+
+    def watch() -> None:
+        said = start
+        while not done.wait(min(0.25, PROGRESS_EVERY)):
+            if ctrl_c.is_set() and time.monotonic() - noted[0] >= 1.0 and not done.is_set():
+                noted[0] = time.monotonic()  # still fighting a second on: it was dropped
+                _thread.interrupt_main()
+            if battles and time.monotonic() - said >= PROGRESS_EVERY:
+                said = time.monotonic()
+                print(_progress_line(battles, said - start), file=sys.stderr, flush=True)
+
+    ticker = threading.Thread(target=watch, name="sim-progress", daemon=True)
+    with _ctrl_c_noted(ctrl_c, noted):
+        ticker.start()
+        try:
+            yield battles.append
+        finally:
+            done.set()
+            ticker.join()
+
+
+def _progress_line(battles: Sequence[Any], seconds: float) -> str:
+    """``progress: [battle N, ]round R, A fighters active; S s`` of the latest battle."""
+    b = battles[-1]
+    where = f"battle {len(battles)}, " if len(battles) > 1 else ""
+    active = sum(side.active for side in b.sides.values())
+    return f"progress: {where}round {b.round}, {active} fighters active; {seconds:.0f} s"
+
+
+@contextlib.contextmanager
+def _ctrl_c_noted(noted: threading.Event, when: list[float]) -> Iterator[None]:
+    """In the main thread, Ctrl-C sets ``noted`` (and ``when[0]``) as it raises."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield
+        return
+
+    def interrupt(signum: int, frame: Any) -> None:
+        when[0] = time.monotonic()
+        noted.set()
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGINT, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 def _run_warnings(file: str, sets: Sequence[str]) -> None:
@@ -68,7 +144,8 @@ def _replay(a: argparse.Namespace) -> str:
     stored = replay.stored_run(a.dataset, a.run_id)
     scenario = stored.scenario
     _check_pictures(a, scenario, f"run {a.run_id}'s scenario ({scenario.name})")
-    fought = replay.replay(stored)
+    with battle_progress() as watch:
+        fought = replay.replay(stored, watch)
     _pictures(a, fought)  # only a battle that replays exactly is worth a picture
     _page(a, fought, stored.seed)
     out = text.render_outcome(fought.battle, stored.seed) + text.after_text(fought)
@@ -81,10 +158,14 @@ def _check_pictures(a: argparse.Namespace, scenario: Any, where: str) -> None:
     """Refuse ``--frames``, ``--gif`` or ``--html`` before fighting if nothing could be written."""
     from pathlib import Path
 
+    from sim import files
+
+    if a.html and files.is_link(a.html):
+        raise files.link_error(a.html, "--html")
     if a.html and Path(a.html).is_dir():
         raise SimError(f"--html {a.html}: is a directory, not a file name")
     if a.html and Path(a.html).exists() and not a.force:
-        raise SimError(f"--html {a.html}: the file exists (--force replaces it)")
+        raise files.exists_error(a.html, "--html")  # and again as the page is written
     if not (a.frames or a.gif):
         return
     battles = scenario.campaign.battles if scenario.campaign is not None else (scenario,)
@@ -117,7 +198,7 @@ def _page(a: argparse.Namespace, fought: Any, seed: int) -> None:
         return
     from sim import page
 
-    print(f"replay page: {page.write(a.html, fought, seed)}", file=sys.stderr)
+    print(f"replay page: {page.write(a.html, fought, seed, a.force)}", file=sys.stderr)
 
 
 def _validate(a: argparse.Namespace) -> str:
@@ -140,7 +221,7 @@ def _validate_one(file: str) -> tuple[str, list[str]]:
     """One checked file's line, and its warnings."""
     from pathlib import Path
 
-    from sim.experiment.model import is_experiment, load_experiment
+    from sim.experiment.load import is_experiment, load_experiment
     from sim.scenario import load_scenario
     from sim.scenario.notes import scenario_notes
 

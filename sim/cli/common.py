@@ -50,6 +50,6 @@ def add_format(p: argparse.ArgumentParser) -> None:
 
 def exp_warnings(exp: Any) -> list[str]:
     """Warnings about the experiment's scenario (fields its system ignores, aliases)."""
-    from sim.scenario.notes import experiment_notes
+    from sim.experiment.notes import experiment_notes
 
     return [str(w) for w in experiment_notes(exp)]

@@ -48,20 +48,23 @@ def add_check_plot(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--seed", type=int, default=1, help="the --check rolls' seed (default 1)")
     p.add_argument("--plot", metavar="FILE.png", help="draw the table's distribution to a PNG")
+    p.add_argument("--force", action="store_true", help="let --plot replace an existing file")
 
 
 def odds_dice(a: argparse.Namespace) -> str:
     """``sim odds dice EXPR``: the exact table, and the check and picture asked for."""
     from sim.odds import dicexpr
 
+    expr = dicexpr.parse(a.expression)
+    if a.check is not None:  # refused before the table's work, not after it
+        dicexpr.check_size(expr, odds.check_count(a.check))
     data = odds.dice_odds(a.expression)
     out = text.dice_odds_text(data, a.format)
-    expr = dicexpr.parse(a.expression)
     title = f"{data['expression']} (exact)"
     via = "sim.dice.roll_faces"
     headline = ("P(first higher)", dicexpr.OPPOSED[0]) if data["opposed"] else None
 
-    def draws(n: int, rng: Any) -> list[Any]:
+    def draws(n: int, rng: Any) -> Any:
         return dicexpr.simulate(expr, rng, n)
 
     return check_and_plot(a, out, title, data["p"], None, via, "value", draws, headline)
@@ -106,7 +109,7 @@ def check_and_plot(
         from sim.odds import plot as oddsplot
 
         fig = oddsplot.bars(title, {str(k): v for k, v in exact.items()}, xlabel, simulated)
-        plotted(oddsplot.save(fig, a.plot))
+        plotted(oddsplot.save(fig, a.plot, a.force))
     return out
 
 

@@ -18,7 +18,7 @@ def _schema(a: argparse.Namespace) -> str:
 
     if a.out is None:
         return schema.text(a.kind).rstrip("\n")
-    return "\n".join(f"wrote {p}" for p in schema.write(a.out))
+    return "\n".join(f"wrote {p}" for p in schema.write(a.out, a.force))
 
 
 def _tables(a: argparse.Namespace) -> str:
@@ -60,7 +60,11 @@ def add_schema(sub: Any) -> None:
     p_sch.add_argument(
         "--out",
         metavar="DIR",
-        help="write both, DIR/scenario.schema.json and DIR/experiment.schema.json, instead",
+        help="write both, DIR/scenario.schema.json and DIR/experiment.schema.json, instead "
+        "(replacing only sim's own schemas there)",
+    )
+    p_sch.add_argument(
+        "--force", action="store_true", help="with --out: replace files that are not sim's schemas"
     )
     p_sch.set_defaults(run=_schema)
 

@@ -34,7 +34,7 @@ def _odds_deathwish(a: argparse.Namespace) -> str:
             from sim.odds import plot as oddsplot
 
             fig = oddsplot.grouped(title, rows, "weapon", "armor", "mean")
-            plotted(oddsplot.save(fig, a.plot))
+            plotted(oddsplot.save(fig, a.plot, a.force))
         return text.deathwish_table_text(rows, a.format, title)
     weapon = _attack(a)
     name = weapon.name if a.weapon is not None else "custom attack"
@@ -97,7 +97,7 @@ def _odds_2w2p(a: argparse.Namespace) -> str:
         from sim.odds import plot as oddsplot
 
         fig = oddsplot.grid(title, data["outcomes"], "felling", "wounding")
-        plotted(oddsplot.save(fig, a.plot))
+        plotted(oddsplot.save(fig, a.plot, a.force))
     via = "sim.rules.twowp.roll_exchange"
     return check_and_plot(a, out, title, exact, draw, via, "", bars=False)
 

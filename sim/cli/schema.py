@@ -17,6 +17,8 @@ from dataclasses import MISSING, fields
 from pathlib import Path
 from typing import Any
 
+from sim import files
+
 SCHEMA_URI = "https://json-schema.org/draft/2020-12/schema"
 FILES = {"scenario": "scenario.schema.json", "experiment": "experiment.schema.json"}
 """The file ``sim schema --out DIR`` writes for each kind of file."""
@@ -463,7 +465,8 @@ def scenario_schema() -> Schema:
 def experiment_schema() -> Schema:
     """The JSON Schema of an experiment file (docs/experiments.md)."""
     from sim.dataset.records import TABLES
-    from sim.experiment.model import DESIGNS, KEYS
+    from sim.experiment.designs import DESIGNS
+    from sim.experiment.model import KEYS
 
     value_range = _closed(
         {"low": {"type": "number"}, "high": {"type": "number"}, "choices": {"type": "array"}}
@@ -508,13 +511,33 @@ def text(kind: str) -> str:
     return json.dumps(schema(kind), indent=2, default=str) + "\n"
 
 
-def write(out: str | Path) -> list[Path]:
-    """Write both schemas into the directory ``out`` (created); their paths."""
+def write(out: str | Path, force: bool = False) -> list[Path]:
+    """Write both schemas into the directory ``out`` (created); their paths.
+
+    A file there is replaced only if it is one of sim's schemas (its ``$id`` says so) or
+    with ``force``; both are checked before either is written, and again as it is.
+    """
     folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for kind, name in FILES.items():
-        path = folder / name
-        path.write_text(text(kind), encoding="utf-8")
-        paths.append(path)
+    paths = [folder / name for name in FILES.values()]
+
+    def replace(path: Path) -> bool:
+        return force or _ours(path)
+
+    for path in paths:
+        if files.is_link(path):
+            raise files.link_error(path)
+        if path.is_file() and not replace(path):
+            raise files.exists_error(path)
+    for kind, path in zip(FILES, paths, strict=True):
+        files.write_file(path, text(kind).encode("utf-8"), replace=replace)
     return paths
+
+
+def _ours(path: Path) -> bool:
+    """True if the file at ``path`` is a schema sim wrote (``$id`` ``sim-...``)."""
+    head = files.read_head(path, 4 * 1024 * 1024)
+    try:
+        doc = json.loads(head.decode("utf-8")) if head is not None else None
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return isinstance(doc, dict) and doc.get("$id") in ("sim-scenario", "sim-experiment")

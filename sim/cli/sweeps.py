@@ -24,7 +24,7 @@ def _sweep(a: argparse.Namespace) -> str:
     from pathlib import Path
 
     from sim import analysis
-    from sim.experiment.model import load_experiment, wrong_kind
+    from sim.experiment.load import load_experiment, wrong_kind
     from sim.experiment.runner import summary, sweep
 
     if (why := wrong_kind(a.experiment, "experiment")) is not None:
@@ -67,9 +67,10 @@ def _sweep(a: argparse.Namespace) -> str:
 def _analyze(a: argparse.Namespace) -> str:
     from sim import analysis
 
-    for path in (a.plot, a.report):
+    for flag, path in (("--plot", a.plot), ("--report", a.report)):
         if path and os.path.isdir(path):  # before the ending's check: the folder is the mistake
             raise IsADirectoryError(errno.EISDIR, "is a directory, not a file name", path)
+        _check_output(path, flag, a.force)
     if a.plot:
         from sim.analysis import plots
 
@@ -83,6 +84,8 @@ def _analyze(a: argparse.Namespace) -> str:
             raise SimError(f"--label {item!r}: expected PATH=TEXT, e.g. sides.red.tactic=tactic")
         labels[path.strip()] = name.strip()
     ds = analysis.load(a.dataset)
+    for flag, path in (("--plot", a.plot), ("--report", a.report)):
+        _not_the_dataset(ds, path, flag)
     if ds.unlisted:
         print(
             f"note: {ds.root}: ignored {len(ds.unlisted)} files the manifest does not list: "
@@ -96,16 +99,41 @@ def _analyze(a: argparse.Namespace) -> str:
     notes = []
     if a.plot:
         name = ds.manifest.get("experiment_name") or ds.root.name
-        notes.append(f"plot: {plots.save(plots.figure(s, str(name), ds), a.plot, a.dpi)}")
+        fig = plots.figure(s, str(name), ds)
+        notes.append(f"plot: {plots.save(fig, a.plot, a.dpi, a.force, '--plot')}")
     if a.report:
         from sim.analysis import report
 
-        notes.append(f"report: {report.write(ds, s, a.report)}")
+        notes.append(f"report: {report.write(ds, s, a.report, a.force)}")
     if notes and a.format == "table":
         out += "\n\n" + "\n".join(notes)
     elif notes:
         print("\n".join(notes), file=sys.stderr)  # keep stdout pure JSON or CSV
     return out
+
+
+def _check_output(path: str | None, flag: str, force: bool) -> None:
+    """Refuse, before any work, an output over a link, or over a file without ``--force``.
+
+    Checked again as the file is written (:func:`sim.files.write_file`).
+    """
+    from sim import files
+
+    if path and files.is_link(path):
+        raise files.link_error(path, flag)
+    if path and os.path.exists(path) and not force:
+        raise files.exists_error(path, flag)
+
+
+def _not_the_dataset(ds: Any, path: str | None, flag: str) -> None:
+    """Refuse an output that is a file of the dataset itself, even with ``--force``."""
+    from sim.dataset import store
+
+    if not path:
+        return
+    own = ["manifest.json", store.LOCK_NAME, *ds.manifest.get("parts", {})]
+    if os.path.realpath(path) in {os.path.realpath(ds.root / name) for name in own}:
+        raise SimError(f"{flag} {path}: a file of the dataset {ds.root}; choose another name")
 
 
 def _sensitivity(a: argparse.Namespace, ds: Any) -> str:
@@ -118,7 +146,8 @@ def _sensitivity(a: argparse.Namespace, ds: Any) -> str:
         from sim.analysis import plots, sensplot
 
         name = str(ds.manifest.get("experiment_name") or ds.root.name)
-        note = f"plot: {plots.save(sensplot.figure(sens, name), a.plot, a.dpi)}"
+        fig = sensplot.figure(sens, name)
+        note = f"plot: {plots.save(fig, a.plot, a.dpi, a.force, '--plot')}"
         if a.format == "table":
             return f"{out}\n\n{note}"
         print(note, file=sys.stderr)
@@ -196,6 +225,9 @@ def add_analyze(sub: Any) -> None:
         "(over the experiment's labels: map)",
     )
     p_an.add_argument("--report", metavar="FILE.html", help="also write a self-contained report")
+    p_an.add_argument(
+        "--force", action="store_true", help="let --plot and --report replace an existing file"
+    )
     p_an.add_argument(
         "--sensitivity",
         action="store_true",

@@ -324,14 +324,10 @@ def outcome_json(battle: Battle, seed: int) -> dict[str, Any]:
 
 def render_outcome(battle: Battle, seed: int) -> str:
     """A readable outcome: who won and why, then one line per side."""
+    from sim.battle.battle import headline
+
     out = battle.outcome()
-    won = f"won by {out.winner}" if out.winner else "a draw"
-    rounds = f"{out.rounds} round{'s' if out.rounds != 1 else ''}"
-    switches = f"{out.scale_switches} scale switch{'es' if out.scale_switches != 1 else ''}"
-    head = (
-        f"{battle.scenario.name} ({battle.rules}), seed {seed}: {won} "
-        f"({out.end_reason}) after {rounds}, {switches}"
-    )
+    head = headline(battle, seed)
     statuses = ["active", "fleeing", "fled", "surrendered", "incapacitated", "dead"]
     rows = [
         [
@@ -433,7 +429,7 @@ def summary_text(ds: Any, s: Any, fmt: str) -> str:
     return "\n\n".join(
         [
             head,
-            "Outcomes: win rates with 95% Wilson intervals; rounds: mean with a 95% interval",
+            analysis.outcome_caption(s),
             render_table(*analysis.outcome_rows(s)),
             "Losses: mean fighters per battle by final status; leader lost: share of battles",
             render_table(*analysis.loss_rows(s)),

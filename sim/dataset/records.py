@@ -18,24 +18,30 @@ a crash leaves only whole files behind. Any tool reads the tables with no glue:
 
 from __future__ import annotations
 
-import errno
 import hashlib
 import json
-import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.dataset as pads
 import pyarrow.parquet as pq
 
-from sim import __version__
+from sim import files
+from sim.dataset import store
+from sim.dataset.points import compact_points, expand_points
 from sim.errors import SimError
+from sim.scenario.model import DRAW  # the outcome of a battle nobody won
+from sim.version import __version__
 
-SCHEMA_VERSION = 1
-FILE_MODE = 0o644  # mkstemp makes 0600 files; datasets and reports are meant to be shared
+SCHEMA_VERSION = 2
+"""The tables' shape. 2 (issue 31): ``runs`` gained ``outcome`` and ``decisive``; the
+``campaign`` table's ``label`` became ``battle_label``, and it gained ``conditions``.
+Datasets of every version in :data:`READABLE` are read as today's (:func:`conform`);
+only today's are resumed."""
+READABLE = (1, 2)
 TABLES = ("runs", "rounds", "fighters", "events", "aftermath", "campaign")
 STATUSES = ("active", "fleeing", "fled", "surrendered", "incapacitated", "dead")
 
@@ -50,7 +56,9 @@ RUN_FIELDS = [
     pa.field("seed", pa.uint64()),
     pa.field("scenario", pa.string()),
     pa.field("rules", pa.string()),
-    pa.field("winner", pa.string()),
+    pa.field("winner", pa.string()),  # the side that won; null for a draw or a failed run
+    pa.field("outcome", pa.string()),  # the winner, or "draw"; null for a failed run
+    pa.field("decisive", pa.bool_()),  # a side won (false for a draw or a failed run)
     pa.field("end_reason", pa.string()),
     pa.field("rounds", pa.int32()),
     pa.field("scale_switches", pa.int32()),
@@ -134,7 +142,7 @@ AFTERMATH_FIELDS = [  # one row per fighter per aftermath day (``sim.aftermath.R
 CAMPAIGN_FIELDS = [  # one row per company member per battle (``sim.run.campaign.CAMPAIGN_KEYS``)
     pa.field("run_id", pa.int64()),
     pa.field("battle", pa.int32()),  # 1, 2, ... in the campaign's order
-    pa.field("label", pa.string()),  # the battle entry's name, or "battle N"
+    pa.field("battle_label", pa.string()),  # the battle entry's name, or "battle N"
     pa.field("day", pa.int32()),  # the campaign day the battle is fought on
     pa.field("winner", pa.string()),  # the battle's winner (null: a draw)
     pa.field("name", pa.string()),
@@ -153,6 +161,7 @@ CAMPAIGN_FIELDS = [  # one row per company member per battle (``sim.run.campaign
     pa.field("dw_wounds", pa.list_(pa.string())),  # Deathwish: wound levels carried
     pa.field("condition", pa.string()),  # D6 tiers: condition carried (else null)
     pa.field("hd", pa.int32()),  # War Game: hit dice carried (else null)
+    pa.field("conditions", pa.string()),  # War Game lingering conditions carried ("" none)
 ]
 BASE_FIELDS = {
     "runs": RUN_FIELDS,
@@ -188,6 +197,8 @@ def error_row(
         "scenario": scenario,
         "rules": rules,
         "winner": None,
+        "outcome": None,
+        "decisive": False,
         "end_reason": "error",
         "rounds": None,
         "scale_switches": None,
@@ -196,50 +207,30 @@ def error_row(
     }
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same directory.
-
-    Raises:
-        OSError: the file cannot be written (``path`` a folder, a full or read-only disk).
-    """
-    if path.is_dir():
-        raise IsADirectoryError(errno.EISDIR, "is a directory, not a file name", str(path))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.fchmod(fd, FILE_MODE)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def write_part(
     root: Path,
     table: str,
     rows: Sequence[Mapping[str, Any]],
     part: str,
     params: Sequence[pa.Field] = (),
+    metadata: Mapping[str, str] | None = None,
 ) -> Path | None:
-    """Write ``rows`` as ``root/table/part-<part>.parquet`` atomically (None if no rows)."""
+    """Write ``rows`` as ``root/table/part-<part>.parquet`` atomically (None if no rows).
+
+    Written inside ``root`` only (:func:`sim.files.write_file`: a linked table folder is
+    refused); ``metadata`` goes into the file's key-value metadata.
+    """
     if not rows:
         return None
     arrow = pa.Table.from_pylist(list(rows), schema=schema(table, params))
+    if metadata:
+        arrow = arrow.replace_schema_metadata(dict(metadata))
     path = root / table / f"part-{part}.parquet"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.fchmod(fd, FILE_MODE)
-    os.close(fd)
-    try:
-        pq.write_table(arrow, tmp, compression="zstd")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+
+    def parquet(fh: Any) -> None:
+        pq.write_table(arrow, fh, compression="zstd")
+
+    files.write_file(path, parquet, replace=True, within=root, sync=False)  # checksummed
     return path
 
 
@@ -296,8 +287,6 @@ def manifest(
     made it (:func:`sim.dataset.store.code_fingerprint`) and ``parts`` every part file with its
     rows, size and checksum (:mod:`sim.dataset.store`).
     """
-    from sim.dataset import store
-
     return {
         "kind": kind,
         "experiment_name": experiment_name,
@@ -329,16 +318,26 @@ def fingerprint(*parts: str) -> str:
 
 
 def write_manifest(root: Path, manifest: Mapping[str, Any]) -> None:
-    """Write ``manifest.json`` atomically, adding the package and schema versions."""
+    """Write ``manifest.json`` atomically, adding the package and schema versions.
+
+    Long texts of the design points are kept once (:func:`compact_points`);
+    :func:`read_manifest` puts them back.
+    """
     data = {"schema_version": SCHEMA_VERSION, "sim_version": __version__, **manifest}
-    atomic_write_bytes(
-        root / "manifest.json", (json.dumps(data, indent=2, sort_keys=True) + "\n").encode()
-    )
+    data.pop("texts", None)
+    if data.get("points"):
+        data["points"], texts = compact_points(data["points"])
+        if texts:
+            data["texts"] = texts
+    text = json.dumps(data, indent=2, sort_keys=True) + "\n"
+    files.write_file(root / "manifest.json", text.encode(), replace=True, within=root)
 
 
 def read_manifest(root: Path) -> dict[str, Any]:
     """The dataset's manifest; a clear error if ``root`` is not a dataset."""
     path = Path(root) / "manifest.json"
+    if files.is_link(path):
+        raise files.link_error(path)
     if not path.is_file():
         raise SimError(f"{root}: not a dataset (no manifest.json)")
     try:
@@ -353,12 +352,93 @@ def read_manifest(root: Path) -> dict[str, Any]:
         raise SimError(f"{path}: not a manifest (nested too deeply)") from None
     if not isinstance(data, dict):
         raise SimError(f"{path}: not a manifest (a JSON {type(data).__name__}, not an object)")
-    if data.get("schema_version") != SCHEMA_VERSION:
+    if "schema_version" not in data and not {"kind", "parts", "points"} & set(data):
+        raise SimError(f"{path}: not sim's manifest (it has none of sim's fields)")
+    if data.get("schema_version") not in READABLE:
         raise SimError(
             f"{path}: schema version {data.get('schema_version')!r}; this sim "
-            f"reads version {SCHEMA_VERSION}"
+            f"reads versions {', '.join(map(str, READABLE))}: use a newer sim"
         )
+    if "texts" in data:
+        texts = data.pop("texts")
+        if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+            raise SimError(f"{path}: texts: expected a list of text; the manifest is damaged")
+        if isinstance(data.get("points"), list):
+            try:
+                data["points"] = expand_points(data["points"], texts)
+            except IndexError:
+                raise SimError(
+                    f"{path}: points: a text that is not in texts; the manifest is damaged"
+                ) from None
     return data
+
+
+def outcome_columns(winner: pa.Array, error: pa.Array) -> tuple[pa.Array, pa.Array]:
+    """The ``outcome`` and ``decisive`` columns of runs with these ``winner`` and ``error``.
+
+    What every version of the runs table means: a null ``winner`` is a draw unless the run
+    failed (``error`` set), whose outcome is null and which is not decisive.
+    """
+    failed = pc.is_valid(error)
+    outcome = pc.if_else(failed, pa.scalar(None, pa.string()), pc.fill_null(winner, DRAW))
+    decisive = pc.and_(pc.is_valid(winner), pc.invert(failed))
+    return outcome, decisive
+
+
+DERIVED = {"runs": {"outcome": ("winner", "error"), "decisive": ("winner", "error")}}
+"""Columns of today's tables that an older dataset lacks but :func:`conform` works out."""
+RENAMED = {"campaign": {"battle_label": "label"}}
+"""Today's name -> the name older datasets gave the column."""
+
+
+def sources(table: str, columns: Sequence[str], have: Sequence[str]) -> list[str]:
+    """The stored columns to read to give ``columns`` of ``table`` from parts with ``have``."""
+    out: list[str] = []
+    for c in columns:
+        if c in have:
+            out.append(c)
+        elif c in DERIVED.get(table, {}):
+            out += [s for s in DERIVED[table][c] if s in have]
+        elif RENAMED.get(table, {}).get(c) in have:
+            out.append(RENAMED[table][c])
+    return list(dict.fromkeys(out))
+
+
+def conform(table: str, data: pa.Table, columns: Sequence[str] | None = None) -> pa.Table:
+    """Parts of ``table`` read from a dataset of any version, as today's columns.
+
+    An older dataset's renamed columns get today's names, derived ones are worked out
+    (``outcome``, ``decisive`` from ``winner`` and ``error``), and any other column it
+    lacks is null (it was not recorded: a version-1 ``fighters`` table may have no
+    ``conditions``). ``columns`` picks some, in that order (default: every stored one,
+    then the missing ones of today's schema, in its order).
+    """
+    for new, old in RENAMED.get(table, {}).items():
+        if new not in data.column_names and old in data.column_names:
+            data = data.rename_columns([new if c == old else c for c in data.column_names])
+    fields = {f.name: f for f in BASE_FIELDS[table]}
+    names = list(columns) if columns is not None else _in_order(data.column_names, list(fields))
+    missing = [n for n in names if n not in data.column_names]
+    if table == "runs" and {"outcome", "decisive"} & set(missing):
+        outcome, decisive = outcome_columns(data["winner"], data["error"])
+        data = data.append_column("outcome", outcome).append_column("decisive", decisive)
+    for name in missing:
+        if name in data.column_names:
+            continue
+        if name not in fields:
+            raise SimError(f"the {table} table has no column {name!r}")
+        data = data.append_column(name, pa.nulls(data.num_rows, fields[name].type))
+    return data.select(names)
+
+
+def _in_order(stored: Sequence[str], today: Sequence[str]) -> list[str]:
+    """The stored columns with today's missing ones, each after the column it follows today."""
+    names = list(stored)
+    for i, name in enumerate(today):
+        if name not in names:
+            before = [n for n in today[:i] if n in names]
+            names.insert(names.index(before[-1]) + 1 if before else len(names), name)
+    return names
 
 
 _SHAPES: dict[str, tuple[type, ...]] = {
@@ -414,6 +494,30 @@ def check_manifest(root: Path, m: Mapping[str, Any]) -> None:
             raise bad(f"parts.{name}"[:80], "not a part's record")
 
 
+def open_manifest(root: Path) -> tuple[dict[str, Any], list[str]]:
+    """The checked manifest of the dataset at ``root``, and the part files it does not list.
+
+    Every listed part must be as recorded (a manifest of an older sim lists none: then
+    every part on disk is read, unchecked).
+
+    Raises:
+        SimError: not a dataset, a damaged manifest, or damaged parts (named).
+    """
+    m = read_manifest(root)
+    check_manifest(root, m)
+    if "parts" not in m:
+        return m, []
+    bad = store.damage(root, m["parts"])
+    if bad:
+        again = (
+            f"sim sweep {m.get('experiment_file')} --out {root} --resume"
+            if m.get("kind") == "sweep"
+            else "sim run again with --out into a new folder"
+        )
+        raise SimError(f"{root}: damaged parts: {store.describe(bad)}; to run them again: {again}")
+    return m, store.unlisted(root, m["parts"], m.get("tables", ()))
+
+
 def table_files(root: Path, table: str, manifest: Mapping[str, Any] | None = None) -> list[Path]:
     """The part files of ``table``: those the manifest lists.
 
@@ -440,9 +544,23 @@ def read_table(
     if not parts:
         empty = schema(table).empty_table()
         return empty.select(list(columns)) if columns is not None else empty
-    cols = list(columns) if columns is not None else None
-    tables = [pq.read_table(p, columns=cols) for p in parts]
-    return pa.concat_tables(tables, promote_options="default")
+    return read_parts(parts, table, columns)
+
+
+def read_parts(
+    parts: Sequence[Path],
+    table: str,
+    columns: Sequence[str] | None = None,
+    where: pads.Expression | None = None,
+) -> pa.Table:
+    """The rows of ``parts`` of ``table`` (those ``where`` keeps) as today's columns.
+
+    Parts of any version in :data:`READABLE` (:func:`conform`); ``columns`` picks some.
+    """
+    data = pads.dataset([str(p) for p in parts], format="parquet")
+    have = data.schema.names
+    read = sources(table, columns, have) if columns is not None else None
+    return conform(table, data.to_table(columns=read, filter=where), columns)
 
 
 def read_run(
@@ -452,6 +570,5 @@ def read_run(
     parts = table_files(Path(root), "runs", manifest)
     if not parts:
         return None
-    data = pads.dataset([str(p) for p in parts], format="parquet")
-    rows = data.to_table(filter=pads.field("run_id") == run_id).to_pylist()
+    rows = read_parts(parts, "runs", where=pads.field("run_id") == run_id).to_pylist()
     return rows[0] if rows else None

@@ -26,14 +26,16 @@ import hashlib
 import json
 import os
 import socket
+import stat
 import sys
 from collections.abc import Iterator, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sim import __version__
+from sim import files
 from sim.errors import SimError
+from sim.version import __version__
 
 LOCK_NAME = ".lock"
 """The lock file in a dataset folder (it stays there; the lock is the ``flock`` on it)."""
@@ -48,15 +50,23 @@ def now() -> str:
 def locked(root: Path) -> Iterator[None]:
     """Hold the dataset folder ``root``'s exclusive lock for the block (``root`` must exist).
 
+    The lock file is opened without following a link, and must be a regular file that is
+    empty or holds a holder's record: another tool's ``.lock`` is refused untouched.
+
     Raises:
-        SimError: another process holds it; the message names that process.
+        SimError: another process holds it (the message names that process), or the lock
+            file is a link, not a regular file, or not sim's.
     """
     path = root / LOCK_NAME
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NONBLOCK", 0)
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = files.open_new_or_own(path, root, flags)
     except OSError as err:
         raise SimError(f"{root}: cannot lock the dataset: {err.strerror or err}") from None
     try:
+        why = _not_a_lock(os.fstat(fd))
+        if why is not None:
+            raise SimError(f"{path}: {why}")
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -65,14 +75,16 @@ def locked(root: Path) -> Iterator[None]:
                 f"{root}: in use by another sweep ({holder}); wait for it to end or stop it, "
                 "then try again"
             ) from None
-        info = {
+        if not _ours(fd):
+            raise SimError(f"{path}: {NOT_OUR_LOCK}")
+        me = {
             "pid": os.getpid(),
             "host": socket.gethostname(),
             "started": now(),
             "command": " ".join(["sim", *sys.argv[1:]]),
         }
         os.ftruncate(fd, 0)
-        os.pwrite(fd, (json.dumps(info) + "\n").encode(), 0)
+        os.pwrite(fd, (json.dumps(me) + "\n").encode(), 0)
         yield
     finally:
         os.close(fd)  # closing the only descriptor releases the flock
@@ -88,6 +100,58 @@ def _holder(fd: int) -> str:
         )
     except (ValueError, KeyError, TypeError, UnicodeDecodeError):
         return "a process that has not said who it is yet"
+
+
+NOT_A_DATASET = "this folder is not a sim dataset: choose another --out"
+NOT_A_FILE = f"not a regular file (a FIFO, socket or device), so not sim's lock; {NOT_A_DATASET}"
+HARD_LINKED = f"has other names (a hard link), so not sim's lock; {NOT_A_DATASET}"
+NOT_OUR_LOCK = f"not sim's lock (it holds something else); {NOT_A_DATASET}"
+HOLDER_KEYS = ("pid", "host", "started", "command")
+
+
+def _not_a_lock(info: os.stat_result) -> str | None:
+    """Why a file with ``info`` cannot be sim's lock file (not regular, hard-linked), or None."""
+    if not stat.S_ISREG(info.st_mode):
+        return NOT_A_FILE
+    if info.st_nlink > 1:
+        return HARD_LINKED
+    return None
+
+
+def _ours(fd: int) -> bool:
+    """True if the lock file is empty or holds a holder's record (sim wrote it)."""
+    data = os.pread(fd, 4097, 0)
+    if not data.strip():
+        return True
+    try:
+        info = json.loads(data.decode())
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return isinstance(info, dict) and set(info) == set(HOLDER_KEYS)
+
+
+def lock_is_ours(root: Path) -> str | None:
+    """Why ``root``'s lock file is not sim's (a link, not a regular file, other content).
+
+    None if there is no lock file or it is sim's. Read only: nothing is written.
+    """
+    path = root / LOCK_NAME
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    if stat.S_ISLNK(info.st_mode):
+        return str(files.link_error(path))
+    why = _not_a_lock(info)
+    if why is not None:
+        return f"{path}: {why}"
+    fd = os.open(path, os.O_RDONLY | files.NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not _ours(fd):
+            return f"{path}: {NOT_OUR_LOCK}"
+    finally:
+        os.close(fd)
+    return None
 
 
 # ---------------------------------------------------------------------------------------
@@ -113,6 +177,9 @@ def damage(root: Path, parts: Mapping[str, Mapping[str, Any]]) -> dict[str, str]
     bad: dict[str, str] = {}
     for name, rec in sorted(parts.items()):
         path = root / name
+        if files.is_link(path) or files.is_link(path.parent) or not files.inside(root, path):
+            bad[name] = "a symbolic link, not a file of the dataset"
+            continue
         try:
             size = path.stat().st_size
         except FileNotFoundError:
@@ -184,29 +251,3 @@ def code_fingerprint() -> str:
 
 # ---------------------------------------------------------------------------------------
 # reading a dataset
-
-
-def open_manifest(root: Path) -> tuple[dict[str, Any], list[str]]:
-    """The checked manifest of the dataset at ``root``, and the part files it does not list.
-
-    Every listed part must be as recorded (a manifest of an older sim lists none: then
-    every part on disk is read, unchecked).
-
-    Raises:
-        SimError: not a dataset, a damaged manifest, or damaged parts (named).
-    """
-    from sim.dataset import records
-
-    m = records.read_manifest(root)
-    records.check_manifest(root, m)
-    if "parts" not in m:
-        return m, []
-    bad = damage(root, m["parts"])
-    if bad:
-        again = (
-            f"sim sweep {m.get('experiment_file')} --out {root} --resume"
-            if m.get("kind") == "sweep"
-            else "sim run again with --out into a new folder"
-        )
-        raise SimError(f"{root}: damaged parts: {describe(bad)}; to run them again: {again}")
-    return m, unlisted(root, m["parts"], m.get("tables", ()))

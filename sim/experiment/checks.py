@@ -116,7 +116,7 @@ def _point_problems(
     d = copy.deepcopy(doc)
     changed: dict[str, str] = {}
     out: list[tuple[str, str]] = []
-    for p in exp.parameters:
+    for p in (q for q in exp.parameters if q in point):  # one left out: the base's value
         try:
             changed[p] = apply_override(d, f"{p}={json.dumps(point[p])}")
         except ScenarioError as err:
@@ -128,7 +128,7 @@ def _point_problems(
     for e in checker.issues:
         owner = next((q for q, c in changed.items() if _under(e.path, c)), None)
         if owner is None:
-            values = ", ".join(f"{q}={show(point[q])}" for q in exp.parameters)
+            values = ", ".join(f"{q}={show(point[q])}" for q in exp.parameters if q in point)
             out.append((_where(exp, k, None), f"design point {k} ({values}): {e}"))
         elif missing[owner] is not None and not _under(e.path, owner):
             out.append((_where(exp, k, owner), str(missing[owner])))

@@ -98,23 +98,25 @@ def expand(
 
 
 def _list_points(pts: Any, bad: Bad) -> tuple[list[dict[str, Any]], list[str], list[str | None]]:
-    """A ``list`` design: its points as given, each one's ``label`` taken out."""
+    """A ``list`` design: its points as given, each one's ``label`` taken out.
+
+    A point may leave out a parameter other points set: it keeps the base scenario's value
+    (its runs' column is null).
+    """
     if not isinstance(pts, list) or not pts or not all(isinstance(p, dict) for p in pts):
         bad("points", "a list design needs points: a non-empty list of mappings")
         return [], [], []
-    names = sorted({str(k) for p in pts for k in p if k not in LIST_KEYS})
+    # the parameters in the order the points first name them (the tables' column order)
+    names = list(dict.fromkeys(str(k) for p in pts for k in p if k not in LIST_KEYS))
     labels: list[str | None] = []
-    for i, p in enumerate(pts):
-        missing = [n for n in names if n not in p]
-        if missing:
-            bad(f"points[{i}]", f"missing {', '.join(missing)} (every point sets the same)")
+    for i, p in enumerate(pts):  # a point may leave a parameter at the base scenario's value
         label = p.get("label")
         if label is not None and (not isinstance(label, str) or not label.strip()):
             bad(f"points[{i}].label", f"expected a short text, got {label!r}")
             label = None
         labels.append(label)
-        for n in names:
-            _finite(p.get(n), f"points[{i}].{n}", bad)
+        for n in (n for n in names if n in p):
+            _finite(p[n], f"points[{i}].{n}", bad)
     given = [x for x in labels if x is not None]
     for x in sorted({x for x in given if given.count(x) > 1}):
         bad(f"points[{labels.index(x)}].label", f"label {x!r} names more than one point")

@@ -24,6 +24,7 @@ import concurrent.futures as cf
 import contextlib
 import os
 import sys
+import threading
 import time
 import traceback
 from collections import Counter
@@ -35,10 +36,11 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
+from sim import files
 from sim.dataset import records, store
 from sim.errors import SimError
 from sim.experiment.model import Experiment
-from sim.experiment.resume import has_content, prepare
+from sim.experiment.resume import check_folder, chunk_metadata, prepare
 
 EXECUTORS = ("serial", "processes", "dask")
 
@@ -115,16 +117,34 @@ def run_chunk(exp: Experiment, out: str, chunk: int, start: int, stop: int) -> C
                 records.error_row(run_id, seed, params, f"{type(err).__name__}: {text}{place}")
             )
             winners["(error)"] += 1
-    root = Path(out)
+    parts = _write_chunk(exp, Path(out), chunk, rows, fields)
+    parts[f"runs/part-{chunk:06d}.parquet"].update(first=start, stop=stop)
+    return ChunkResult(chunk, stop - start, failed, dict(winners), parts)
+
+
+def _write_chunk(
+    exp: Experiment,
+    root: Path,
+    chunk: int,
+    rows: dict[str, list[dict[str, Any]]],
+    fields: list[Any],
+) -> dict[str, dict[str, Any]]:
+    """Write a chunk's parts, its ``runs`` part last (the chunk is done); their records.
+
+    The ``runs`` part's metadata says how many rows each table got (for a rebuild's check).
+    """
     part = f"{chunk:06d}"
     parts: dict[str, dict[str, Any]] = {}
-    for table in (*(t for t in exp.tables if t != "runs"), "runs"):  # runs last: chunk done
+    counts = chunk_metadata({t: len(rows[t]) for t in exp.tables})
+    for table in (*(t for t in exp.tables if t != "runs"), "runs"):
         _stop_if_orphaned()  # a worker whose sweep died writes nothing more
-        path = records.write_part(root, table, rows[table], part, fields if table == "runs" else ())
+        runs = table == "runs"
+        path = records.write_part(
+            root, table, rows[table], part, fields if runs else (), counts if runs else None
+        )
         if path is not None:
             parts[f"{table}/{path.name}"] = store.part_record(path, len(rows[table]))
-    parts[f"runs/part-{part}.parquet"].update(first=start, stop=stop)
-    return ChunkResult(chunk, stop - start, failed, dict(winners), parts)
+    return parts
 
 
 _PARENT: int | None = None
@@ -151,7 +171,6 @@ def _worker_init(parent: int) -> None:
     checks it before every run and every part it writes.
     """
     import signal
-    import threading
 
     global _PARENT
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -180,6 +199,8 @@ class Progress:
     A plain line's rate and ETA count from the first chunk done, so the workers' start
     (seconds of imports, before any run ends) does not make the ETA of a short sweep read
     minutes; the first line says how long the first chunk took, the last the sweep's rate.
+    The bar likewise: a bar of the start-up until the first chunk is done, then the bar
+    of the runs, whose rate and ETA count from there.
     """
 
     def __init__(self, total: int, initial: int, stream: Any = None) -> None:
@@ -190,24 +211,34 @@ class Progress:
         self.last_line = 0.0
         self.bar = None
         if getattr(self.stream, "isatty", lambda: False)():
-            from tqdm import tqdm
+            self.bar = self._bar(initial, "starting", leave=False)
 
-            self.bar = tqdm(
-                total=total,
-                initial=initial,
-                unit="run",
-                file=self.stream,
-                smoothing=0.1,
-                dynamic_ncols=True,
-            )
+    def _bar(self, initial: int, desc: str | None = None, leave: bool = True) -> Any:
+        from tqdm import tqdm
+
+        return tqdm(
+            total=self.total,
+            initial=initial,
+            desc=desc,
+            unit="run",
+            file=self.stream,
+            smoothing=0.1,
+            dynamic_ncols=True,
+            leave=leave,
+        )
 
     def update(self, n: int) -> None:
         """Count ``n`` more runs done."""
         self.count += n
-        if self.bar is not None:
-            self.bar.update(n)
-            return
         now = time.monotonic()
+        if self.bar is not None:
+            if self.since is None:  # the first chunk: the workers have started
+                self.since = (now, self.count)
+                self.bar.close()
+                self.bar = self._bar(self.count)
+            else:
+                self.bar.update(n)
+            return
         share = 100 * self.count / max(self.total, 1)
         done = f"progress: {self.count}/{self.total} runs ({share:.0f}%)"
         if self.count >= self.total:  # the last line: the whole sweep's rate
@@ -243,7 +274,6 @@ def _sigint_ignored() -> Iterator[None]:
     Ctrl-C into a KeyboardInterrupt, not even while it is still starting up.
     """
     import signal
-    import threading
 
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -256,23 +286,33 @@ def _sigint_ignored() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _sigterm_as_ctrl_c() -> Iterator[None]:
-    """In the main thread, SIGTERM stops the block as Ctrl-C does (a KeyboardInterrupt)."""
-    import signal
-    import threading
+def _interrupts() -> Iterator[threading.Event]:
+    """In the main thread, Ctrl-C and SIGTERM stop the block (a KeyboardInterrupt).
 
+    Each also sets the event yielded, which the block checks after every chunk: Python
+    drops a KeyboardInterrupt raised inside a weak reference's callback (Mesa's agents have
+    them), and the sweep must stop all the same.
+    """
+    import signal
+
+    stop = threading.Event()
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield stop
         return
 
     def interrupt(signum: int, frame: Any) -> None:
+        stop.set()
         raise KeyboardInterrupt
 
-    old = signal.signal(signal.SIGTERM, interrupt)
+    old_term = signal.signal(signal.SIGTERM, interrupt)
+    ctrl_c = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    old_int = signal.signal(signal.SIGINT, interrupt) if ctrl_c else None
     try:
-        yield
+        yield stop
     finally:
-        signal.signal(signal.SIGTERM, old)
+        signal.signal(signal.SIGTERM, old_term)
+        if old_int is not None:
+            signal.signal(signal.SIGINT, old_int)
 
 
 def _executor(
@@ -349,8 +389,7 @@ def sweep(
         raise SimError(f"--limit must be 1 or more, got {limit}")
     if root.exists() and not root.is_dir():
         raise SimError(f"{root}: is a file, not a folder; choose another --out")
-    if has_content(root) and not (root / "manifest.json").exists() and not rebuild_manifest:
-        prepare(exp, root, resume)  # refuses, naming what is there; writes nothing
+    check_folder(exp, root, resume, rebuild_manifest)  # reads only: refused untouched
     try:
         root.mkdir(parents=True)
         created = True  # by this sweep: removed again if it ends before a manifest
@@ -358,6 +397,7 @@ def sweep(
         created = False
     except OSError as err:
         raise SimError(f"{root}: cannot make the folder: {err.strerror or err}") from None
+    lock_made = not files.is_link(root / store.LOCK_NAME) and not (root / store.LOCK_NAME).exists()
     with store.locked(root):  # only the holder may remove what it made
         try:
             return _locked_sweep(
@@ -373,10 +413,12 @@ def sweep(
                 rebuild_manifest,
             )
         finally:
-            if created and not (root / "manifest.json").exists():
-                (root / store.LOCK_NAME).unlink(missing_ok=True)
-                with contextlib.suppress(OSError):
-                    root.rmdir()  # nothing was made: leave nothing behind
+            if not (root / "manifest.json").exists():  # refused, or nothing was made
+                if lock_made:
+                    files.remove(root / store.LOCK_NAME, root)
+                if created:
+                    with contextlib.suppress(OSError):
+                        root.rmdir()  # leave nothing behind
 
 
 def _locked_sweep(
@@ -468,10 +510,11 @@ def _run_chunks(
     ledger = _Ledger(root, result, progress)
     futures: list[cf.Future[ChunkResult]] = []
     try:
-        with _sigterm_as_ctrl_c():
+        with _interrupts() as stop:
             try:
                 if pool is None:
                     for cid, ids in todo:
+                        _unless(stop)
                         ledger.book(run_chunk(exp, str(root), cid, ids.start, ids.stop))
                 else:
                     with _sigint_ignored():  # workers spawned now inherit it: no tracebacks
@@ -480,6 +523,7 @@ def _run_chunks(
                             for cid, ids in todo
                         ]
                     for fut in cf.as_completed(futures):
+                        _unless(stop)
                         ledger.book(fut.result())
             except KeyboardInterrupt:
                 result.interrupted = True
@@ -496,6 +540,12 @@ def _run_chunks(
                 ) from None
     finally:
         ledger.finish(futures)
+
+
+def _unless(stop: threading.Event) -> None:
+    """Stop as Ctrl-C does if an interrupt came (even one Python dropped on the way)."""
+    if stop.is_set():
+        raise KeyboardInterrupt
 
 
 def summary(exp: Experiment, r: SweepResult, executor: str, workers: int) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import weakref
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import mesa
 from mesa.discrete_space import CellAgent
@@ -18,8 +18,20 @@ from sim.rules import twowp, wargame
 from sim.rules.common import OUT_OF_FIGHT, Status
 from sim.scenario import FighterSpec
 
-if TYPE_CHECKING:
-    from sim.systems import RuleSystem
+
+class Starter(Protocol):
+    """What a fighter asks of its battle's rule system when it is made.
+
+    Every :class:`sim.frame.turns.RuleSystem` is one; a fighter names no system above it.
+    """
+
+    def new_state(self, spec: FighterSpec) -> Any:
+        """The system's own state of a new fighter (None under War Game)."""
+        ...
+
+    def start_status(self, f: Fighter) -> Status:
+        """The status the wounds of its stat block leave it in."""
+        ...
 
 
 class _WeakIds(weakref.WeakKeyDictionary[Any, Any]):
@@ -86,7 +98,7 @@ class Fighter(CellAgent):
         ).copy()
         self.in_cover = False
         self.acted = False
-        system: RuleSystem | None = getattr(model, "system", None)
+        system: Starter | None = getattr(model, "system", None)
         self.state: Any = system.new_state(spec) if system is not None else None
         # records
         self.wounds_dealt = 0
@@ -95,7 +107,7 @@ class Fighter(CellAgent):
             self.start_hurt(system)
         self.hd_start = self.wg.hit_dice
 
-    def start_hurt(self, system: RuleSystem | None) -> None:
+    def start_hurt(self, system: Starter | None) -> None:
         """Book what the stat block says happened before the battle: wounds and status.
 
         Each of ``spec.wounds`` is one wound: 1 HD lost from the frame's War Game record

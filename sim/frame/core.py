@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 import mesa
 import pandas as pd
@@ -26,7 +26,6 @@ from sim.rules import twowp, wargame
 from sim.rules.common import Status
 from sim.scenario import Scenario
 from sim.scenario.tactics import Tactic
-from sim.systems import RuleSystem
 
 END_REASONS = (
     "defeat",
@@ -65,11 +64,19 @@ class Outcome:
         }
 
 
+class MoraleReader(Protocol):
+    """What the frame's core asks of the battle's rule system (a ``RuleSystem`` is one)."""
+
+    def morale_hd(self, f: Fighter, opts: BattleOptions) -> int:
+        """``f``'s current HD as a morale roll sees it."""
+        ...
+
+
 class BattleCore(mesa.Model):
     """A battle's state, its queries, its event log, harm booked, and its rows."""
 
     scenario: Scenario
-    system: RuleSystem
+    system: MoraleReader
     rules: str
     options: Any
     frame: wargame.Options
@@ -141,7 +148,7 @@ class BattleCore(mesa.Model):
 
     def morale_hd(self, f: Fighter) -> int:
         """A fighter's current HD as morale sees it (RULES.md 1.8, BattleOptions.morale_hd)."""
-        return self.system.morale_hd(self, f)
+        return self.system.morale_hd(f, self.opts)
 
     @property
     def large_mode(self) -> str:

@@ -22,15 +22,16 @@ House rules of space [H] (every number is an option of ``battle:``, see ``sim op
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, NoReturn
+from typing import Any, NoReturn, Protocol
+
+import numpy as np
 
 from sim import space
+from sim.frame.agents import Fighter
+from sim.options import BattleOptions
 from sim.rules.common import Status
+from sim.scenario.tactics import Tactic
 from sim.space.map import Cell, MapSpec, Mark, Terrain
-
-if TYPE_CHECKING:
-    from sim.battle.battle import Battle
-    from sim.frame.agents import Fighter
 
 YARD = 3.0
 
@@ -65,11 +66,43 @@ def band(distance_ft: float, range_ft: float) -> str:
     return "long"
 
 
-class Battlefield:
-    """The map of one battle, its grid, and where every fighter stands or fell."""
+class Host(Protocol):
+    """What the battlefield reads of its battle (a :class:`sim.frame.core.BattleCore` is one).
 
-    def __init__(self, battle: Battle, spec: MapSpec) -> None:
+    The field sits below the battle: it is handed its battle, it never imports it.
+    """
+
+    random: Any  # the battle's own random.Random (Mesa's), for the grid
+    rng: np.random.Generator
+    opts: BattleOptions
+    round: int
+    log: list[dict[str, Any]] | None
+
+    def note(
+        self, actor: str, action: str, target: str = "", dice: str = "", result: str = ""
+    ) -> None:
+        """Add one line to the event log."""
+        ...
+
+    def tactic_of(self, f: Fighter) -> Tactic:
+        """The tactic of ``f``'s side."""
+        ...
+
+    def all_fighters(self) -> list[Fighter]:
+        """Every fighter of every side, in creation order."""
+        ...
+
+
+class Battlefield:
+    """The map of one battle, its grid, and where every fighter stands or fell.
+
+    ``reach`` is how far a fighter's weapon reaches in feet (0: melee), as the battle's rule
+    system says.
+    """
+
+    def __init__(self, battle: Host, spec: MapSpec, reach: Callable[[Fighter], float]) -> None:
         self.b = battle
+        self.reach = reach
         self.spec = spec
         self.grid = space.build_grid(spec, battle.random)
         self.last_cell: dict[int, Cell] = {}
@@ -152,7 +185,7 @@ class Battlefield:
     # ------------------------------------------------------------------ reach and range
     def range_ft(self, f: Fighter) -> float:
         """How far ``f``'s weapon reaches, in feet (0: melee, the neighbouring cells)."""
-        return self.b.system.range_ft(self.b, f)
+        return self.reach(f)
 
     def in_reach(self, f: Fighter, e: Fighter) -> bool:
         """Whether ``f`` can attack ``e`` from where both stand now."""

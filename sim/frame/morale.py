@@ -229,3 +229,15 @@ class MoraleFrame(BattleCore):
         self.end_reason = reason
         if self.log is not None:
             self.note("battle", "end", result=f"{reason}; winner {winner}")
+
+
+def flee(b: MoraleFrame, f: Fighter) -> None:
+    """A fleeing fighter's turn: it runs, and is gone after ``flee_turns`` turns [H].
+
+    On a map it runs its move away from the enemy first.
+    """
+    if b.field is not None and b.field.on_grid(f):
+        b.field.away(f, b.field.allowance(f, b.opts.move_ft), b.enemies_of(f))
+    f.wg = wargame.end_turn(f.wg, b.frame)
+    if f.wg.status == Status.FLED:
+        b.set_status(f, Status.FLED)

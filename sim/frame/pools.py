@@ -7,7 +7,8 @@ order their leaders rolled once, a turn for each active member (``members``) or 
 each turn is one maneuver (an attack, leader killing or a factor); each HD a faction loses
 is one member taken out, chosen by the other side; a faction at 0 HD is scattered. The
 default large scale (factions taking turns one member at a time) is the frame's own
-(:meth:`sim.battle.battle.Battle.take_turns`).
+(:meth:`sim.frame.turns.TurnFrame.take_turns`); the battle runs a round of pools instead
+(:meth:`sim.battle.Battle.take_turns`).
 """
 
 from __future__ import annotations
@@ -15,15 +16,16 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from sim.frame.morale import flee
 from sim.rules import wargame
 from sim.rules.common import Status
-from sim.systems.common import flee
 
 if TYPE_CHECKING:
-    from sim.battle.battle import Battle, SideState
+    from sim.frame.sides import SideState
+    from sim.frame.turns import TurnFrame
 
 
-def pools_round(b: Battle) -> None:
+def pools_round(b: TurnFrame) -> None:
     """Large-scale War Game: the sides take turns in the order rolled once (RULES.md 1.6).
 
     ``wargame.pool: literal`` (or ``headcount``): each faction takes one turn a round.
@@ -68,13 +70,13 @@ def pools_round(b: Battle) -> None:
         b.check_end()
 
 
-def _enemy_pool(b: Battle, s: SideState) -> SideState | None:
+def _enemy_pool(b: TurnFrame, s: SideState) -> SideState | None:
     """The enemy faction ``s`` attacks: the pool with the most HD."""
     enemies = [o for o in b.sides.values() if o is not s and o.pool is not None and not o.defeated]
     return max(enemies, key=lambda o: o.pool.hit_dice if o.pool else 0, default=None)
 
 
-def _run(b: Battle, s: SideState) -> None:
+def _run(b: TurnFrame, s: SideState) -> None:
     """The fleeing members of faction ``s`` run (once a round)."""
     for f in s.fighters:
         if f.status == Status.FLEEING:
@@ -82,7 +84,7 @@ def _run(b: Battle, s: SideState) -> None:
     b.check_end()
 
 
-def _can_act(b: Battle, pool: wargame.Combatant) -> bool:
+def _can_act(b: TurnFrame, pool: wargame.Combatant) -> bool:
     """Whether a faction can make a maneuver now: it can pay for one.
 
     With ``wargame.pool: members`` its member pays, so it always can: a distraction, which
@@ -91,7 +93,7 @@ def _can_act(b: Battle, pool: wargame.Combatant) -> bool:
     return b.frame.pool == "members" or wargame.can_maneuver(pool, "attack", b.frame)
 
 
-def _pay(b: Battle, s: SideState, kind: str) -> int:
+def _pay(b: TurnFrame, s: SideState, kind: str) -> int:
     """Dice of faction ``s``'s maneuver of ``kind`` now, paid; 0 if it cannot make one.
 
     The cost is a creature's: 2 HD, or 1 when the pool has a single HD [S]. With
@@ -113,7 +115,7 @@ def faction_weapon(s: SideState) -> str:
     return counts.most_common(1)[0][0] if counts else "plain"
 
 
-def faction_turn(b: Battle, s: SideState, e: SideState) -> None:
+def faction_turn(b: TurnFrame, s: SideState, e: SideState) -> None:
     """One maneuver of faction ``s`` against faction ``e``.
 
     Leader killing, an environmental factor (:func:`faction_factor`) or an attack.
@@ -170,7 +172,7 @@ def faction_turn(b: Battle, s: SideState, e: SideState) -> None:
     check_scattered(b, e)
 
 
-def faction_factor(b: Battle, s: SideState, e: SideState) -> bool:
+def faction_factor(b: TurnFrame, s: SideState, e: SideState) -> bool:
     """Faction ``s`` invokes a factor on faction ``e`` if its tactic wants; True if done.
 
     "Environmental factors can be used by factions" [S]. A hazard (tactic ``hazard``) is
@@ -214,7 +216,7 @@ def faction_factor(b: Battle, s: SideState, e: SideState) -> bool:
     return False
 
 
-def casualties(b: Battle, s: SideState, n: int, chooser: SideState) -> None:
+def casualties(b: TurnFrame, s: SideState, n: int, chooser: SideState) -> None:
     """``n`` HD a faction lost: one member each taken out, chosen by ``chooser`` [S]."""
     out = Status.DEAD if b.frame.finish == "kill" else Status.INCAPACITATED
     with b.together():  # the casualties of one blow fall together; morale looks after
@@ -229,7 +231,7 @@ def casualties(b: Battle, s: SideState, n: int, chooser: SideState) -> None:
             b.set_status(victim, out)
 
 
-def check_scattered(b: Battle, s: SideState) -> None:
+def check_scattered(b: TurnFrame, s: SideState) -> None:
     """A faction at 0 HD: its leader is out, the rest scattered (RULES.md 1.12)."""
     if s.pool is None or not wargame.is_scattered(s.pool) or b.ended:
         return

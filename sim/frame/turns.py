@@ -3,21 +3,127 @@
 RULES.md 1.6: everyone rolls 1 HD and the highest side goes first, then whoever has acted
 names the next; at large scale the leaders roll once and the factions alternate. A fighter
 may spend 1 HD to act out of turn. :class:`TurnFrame` runs a round of turns; the battle's
-rule system takes each turn (:mod:`sim.systems`).
+rule system takes each turn (:mod:`sim.systems`). :class:`RuleSystem` is what the frame asks
+of a rule system.
 """
 
 from __future__ import annotations
 
-from sim.frame import pools
+from collections.abc import Mapping
+from types import ModuleType
+from typing import Any, Protocol, runtime_checkable
+
+from sim.aftermath import Aftermath
 from sim.frame.agents import Fighter
 from sim.frame.morale import MoraleFrame
 from sim.frame.sides import FactionQueue, FighterHeap, _is_waiting
+from sim.options import BattleOptions
 from sim.rules import wargame
+from sim.rules.common import Status
+from sim.scenario import FighterSpec
 from sim.scenario.tactics import harmlessness, readiness
 
 
+@runtime_checkable
+class RuleSystem(Protocol):
+    """What the battle frame asks a rule system.
+
+    The frame defines it and every system in :mod:`sim.systems` is one: the frame asks, the
+    system acts on the frame it is handed (a :class:`TurnFrame`), and neither imports the
+    other's module for it.
+    """
+
+    @property
+    def name(self) -> str:
+        """The scenario's ``rules:`` name."""
+
+    @property
+    def rules(self) -> ModuleType:
+        """Its pure rules (:mod:`sim.rules`)."""
+
+    def build_options(self, values: Mapping[str, Any], where: str) -> Any:
+        """The system's options (its ``Options`` record) from a scenario's values."""
+
+    def frame(self, options: Any, values: Mapping[str, Any]) -> wargame.Options:
+        """The War Game frame options of a battle under this system."""
+
+    def check_sides(self, count: int) -> None:
+        """Refuse a battle of ``count`` sides the system cannot fight."""
+
+    def new_state(self, spec: FighterSpec) -> Any:
+        """A fighter's own state under the system, with ``spec.wounds`` taken before."""
+
+    def start_round(self, b: TurnFrame) -> None:
+        """What the system resets at the start of every round."""
+
+    def carried(self, f: Fighter) -> dict[str, Any]:
+        """What ``f`` carries out of the battle into its aftermath, as Patient fields."""
+
+    @property
+    def aftermath(self) -> type[Aftermath]:
+        """The days after its battles (:mod:`sim.aftermath`): its ``Aftermath`` subclass."""
+
+    def carry_in(self, f: Fighter, carried: Mapping[str, Any]) -> None:
+        """Give campaign member ``f`` what it ``carried`` from its last aftermath (before round 1).
+
+        ``carried`` holds Patient fields (``twowp_state``, ``dw_wounds``, ``d6_condition`` or
+        ``hd``), as :meth:`carry_out` made them; empty before the member's first battle.
+        """
+
+    def carry_out(
+        self, f: Fighter | None, survivor: Mapping[str, Any], carried: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """What a campaign member carries into its next battle, as Patient fields.
+
+        ``survivor`` is its aftermath's :meth:`~sim.aftermath.Aftermath.survivor`, ``f`` its
+        fighter in the battle just fought (None if it sat it out), ``carried`` what it
+        carried before.
+        """
+
+    def start_status(self, f: Fighter) -> Status:
+        """What ``f``'s wounds before the battle leave it (active, or out of the fight)."""
+
+    def morale_hd(self, f: Fighter, opts: BattleOptions) -> int:
+        """``f``'s current HD as a morale roll sees it (War Game 1.8), under ``opts``."""
+
+    def fight_round(self, b: TurnFrame) -> None:
+        """Fight one round's blows (after the frame started the round)."""
+
+    def take_turn(self, b: TurnFrame, f: Fighter) -> None:
+        """``f``'s turn (the frame checks it is in the fight and the battle goes on)."""
+
+    def end_of_round(self, b: TurnFrame) -> None:
+        """What comes with time at the end of a round (deaths of untreated wounds, flight)."""
+
+    def is_ranged(self, f: Fighter) -> bool:
+        """Whether ``f`` fights at range (the cover tactic looks at its enemies)."""
+
+    def range_ft(self, b: TurnFrame, f: Fighter) -> float:
+        """How far ``f``'s weapon reaches on a map, in feet (0: melee)."""
+
+    def shoots_past_cover(self, b: TurnFrame, f: Fighter) -> bool:
+        """Whether ``f`` holds its fire at enemies whose cover would stop it (on a map)."""
+
+    def covered(self, b: TurnFrame, f: Fighter, e: Fighter) -> bool:
+        """Whether ``e``'s cover would stop ``f``'s attack."""
+
+    @property
+    def jumps_in(self) -> bool:
+        """Whether a fighter may spend HD to act out of turn (War Game 1.6)."""
+
+    @property
+    def factions(self) -> bool:
+        """Whether its battles fight as factions at large scale (War Game 1.12).
+
+        A system that fights every scale alike (2W2P's fronts) has no factions: the frame
+        names them no leaders.
+        """
+
+
 class TurnFrame(MoraleFrame):
-    """Who acts when."""
+    """Who acts when; the frame every rule system acts on."""
+
+    system: RuleSystem
 
     def take_turn(self, f: Fighter) -> None:
         """``f``'s turn under the battle's rule system.
@@ -35,11 +141,9 @@ class TurnFrame(MoraleFrame):
 
         At large scale the factions take turns one member at a time
         (:meth:`_faction_turns`; with ``battle.large_turns: popcorn`` the small scale's
-        popcorn instead), or fight as the seed's pools (:mod:`sim.frame.pools`).
+        popcorn instead); the battle fights the seed's pools instead
+        (:meth:`sim.battle.Battle.take_turns`, :mod:`sim.frame.pools`).
         """
-        if self.large and self.large_mode == "pools":
-            pools.pools_round(self)
-            return
         fighters = [f for f in self.all_fighters() if f.in_fight]
         if not fighters:
             return
@@ -207,7 +311,14 @@ class TurnFrame(MoraleFrame):
             self.note(
                 "battle",
                 "initiative",
-                dice=str([list(r) for r in ini.rolls]),
+                dice="; ".join(
+                    f"{n} {', '.join(map(str, r))}" for n, r in zip(names, ini.rolls, strict=True)
+                )
+                + (
+                    f" (after {ini.rerolls} tied roll{'s' * (ini.rerolls > 1)})"
+                    if ini.rerolls
+                    else ""
+                ),
                 result=f"{names[ini.first]} first",
             )
         first = names[ini.first]
@@ -229,3 +340,62 @@ class TurnFrame(MoraleFrame):
         if not f.acted:
             f.acted = True
             self.sides[f.side].waiting -= f.active
+
+    # ---------------------------------------------------------------------- scale
+    def _should_be_large(self) -> bool:
+        standing = self.standing()
+        if self.small_until is not None and standing <= self.small_until:
+            return False  # scattered into a small-scale War Game: only newcomers lift it
+        return wargame.is_large_scale(standing, self.frame)
+
+    def _check_scale(self) -> None:
+        large = self._should_be_large()
+        if large != self.large:
+            self.switch_scale(large)
+        if self.large:
+            self._name_leaders()
+
+    def _name_leaders(self) -> None:
+        """At large scale every faction has a leader (RULES.md 1.12 [S]: "name a leader").
+
+        A side whose scenario names none gets one the first time it fights at large scale:
+        its member in the fight with the most HD (as a morale roll counts them: HD less
+        wounds under the systems without War Game HD), ties to the first listed
+        (``battle.faction_leader``; ``none`` names nobody). It stays the side's leader at
+        either scale, and an event says who. A system without factions (2W2P, whose fronts
+        fight alike at every scale) names none.
+        """
+        if self.opts.faction_leader == "none" or not self.system.factions:
+            return
+        for s in self.sides.values():
+            if s.leaders:
+                continue
+            members = [f for f in s.fighters if f.in_fight]
+            if not members:
+                continue
+            lead = max(members, key=self.morale_hd)  # the first of the most HD
+            lead.leader = True
+            s.leaders.append(lead)
+            self.note(
+                s.name,
+                "names a leader",
+                lead.name,
+                result=f"the member with the most HD ({self.morale_hd(lead)})",
+            )
+
+    def switch_scale(self, large: bool, *, hold: bool = False) -> None:
+        """Change scale (RULES.md 1.12); individuals keep their own state.
+
+        ``hold``: a scattered faction's members fight on as individuals, so the battle stays
+        small scale until reinforcements lift the count above today's.
+        """
+        self.small_until = self.standing() if hold else None
+        self.large = large
+        self.scale_switches += 1
+        self.side_order = None
+        self.next_side = 0
+        self.last_side = None
+        for s in self.sides.values():
+            s.pool = None
+        word = "large" if large else "small"
+        self.note("battle", "scale", result=f"{word} scale ({self.standing()} standing)")

@@ -17,14 +17,17 @@ The notation (case does not matter; spaces are ignored)::
 ``8d6>=5``, ``2d6+3 vs 2d6``.
 
 Exact distributions come from icepool (:func:`exact`), a small, well-kept library of exact
-dice probabilities: this module only parses the text into its calls. :func:`simulate`
-rolls the same expression with :func:`sim.dice.roll_faces`, the draw behind every roll of
-the battles, for ``sim odds dice --check``.
+dice probabilities: this module only parses the text into its calls, and first estimates
+their cost (:func:`work`), refusing a table that would take more than a few seconds.
+:func:`simulate` rolls the same expression with :func:`sim.dice.roll_faces`, the draw
+behind every roll of the battles, for ``sim odds dice --check``, in batches of bounded
+memory.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -137,6 +140,82 @@ def _term(m: re.Match[str], text: str) -> Term:
 
 
 # ---------------------------------------------------------------------------------------
+# the cost of the exact table, estimated before the work
+
+MAX_WORK = 3_000_000
+"""Most estimated steps of an exact table (one to two microseconds each: 2 to 6 s here)."""
+MAX_KEEP_FACES = 400
+"""Most faces of a die that is kept or dropped (icepool's pool recurses once per face)."""
+KEEP_STEP = 0.2
+"""A pool's step against a sum's (fitted: 100d100kh3 takes about 1 s, 20d100kh10 4 s)."""
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """What the estimate needs of a die: its outcomes and the span from lowest to highest."""
+
+    outcomes: int
+    span: int
+
+
+def _die_shape(t: Term) -> _Shape:
+    """The shape of one die of ``t`` (exploding: up to :data:`EXPLODE_DEPTH` more)."""
+    if t.op and not t.keep:
+        return _Shape(2, 1)  # each die meets the target or not
+    if not t.explode:
+        return _Shape(t.sides, t.sides - 1)
+    rolls = EXPLODE_DEPTH + 1
+    return _Shape((t.sides - 1) * rolls + 1, t.sides * rolls - 1)
+
+
+def _term_work(t: Term, text: str) -> tuple[float, int]:
+    """The estimated steps to compute term ``t`` exactly, and its table's size."""
+    if t.sides == 0:
+        return 0.0, 1
+    die = _die_shape(t)
+    if t.keep:
+        if die.outcomes > MAX_KEEP_FACES:
+            raise SimError(
+                f"dice expression {text!r}: keeping or dropping dice of {die.outcomes} "
+                f"outcomes; the limit is {MAX_KEEP_FACES}: fewer sides, or no !"
+            )
+        span = 1 if t.op else die.span
+        return KEEP_STEP * die.outcomes * t.count * t.kept**2 * span, t.kept * span + 1
+    work = die.outcomes * die.span * t.count * (t.count - 1) / 2  # adding one die at a time
+    return work, t.count * die.span + 1
+
+
+def work(expr: Expr) -> float:
+    """The estimated steps of :func:`exact` for ``expr``: each term, then adding them up.
+
+    Adding tables of ``a`` and ``b`` values takes ``a * b`` steps; a sum of ``n`` dice of
+    ``m`` outcomes over a span ``r``, about ``m * r * n**2 / 2``; a pool that keeps ``k``
+    dice, about ``m * n * k**2 * r / 5`` (fitted to icepool's times).
+    """
+    total, sizes = 0.0, []
+    for terms in (expr.terms, expr.against or ()):
+        size = 0
+        for _, t in terms:
+            steps, values = _term_work(t, expr.text)
+            total += steps + size * values
+            size = values if size == 0 else size + values - 1
+        sizes.append(size)
+    if expr.against is not None:
+        total += sizes[0] * sizes[1]
+    return total
+
+
+def check_work(expr: Expr) -> None:
+    """Refuse, before any work, an expression whose exact table would take too long."""
+    steps = work(expr)
+    if steps > MAX_WORK:
+        raise SimError(
+            f"dice expression {expr.text!r}: an exact table of about {steps:,.0f} steps; the "
+            f"limit is {MAX_WORK:,} (a few seconds): fewer dice, sides or terms"
+        )
+
+
+# ---------------------------------------------------------------------------------------
 # exact (icepool)
 
 
@@ -151,6 +230,7 @@ def _meets(op: str, target: int) -> Any:
 
 
 def _term_die(t: Term) -> Any:
+    """Term ``t`` as an icepool die: a sum or count by adding dice, a pool to keep some."""
     import icepool
 
     if t.sides == 0:
@@ -158,6 +238,10 @@ def _term_die(t: Term) -> Any:
     die = icepool.d(t.sides)
     if t.explode:
         die = die.explode(depth=EXPLODE_DEPTH)
+    if not t.keep:  # n @ die adds dice: no recursion per face, as a pool's evaluation has
+        meets = _meets(t.op, t.target) if t.op else None
+        one = die.map(lambda o: int(meets(o))) if meets is not None else die
+        return t.count @ one
     pool = die.pool(t.count)
     if t.keep == "kh":
         pool = pool.highest(t.k)
@@ -182,7 +266,12 @@ def _sum_die(terms: tuple[tuple[int, Term], ...]) -> Any:
 
 
 def exact(expr: Expr) -> dict[Any, Fraction]:
-    """The exact distribution: value to probability (opposed: :data:`OPPOSED` outcomes)."""
+    """The exact distribution: value to probability (opposed: :data:`OPPOSED` outcomes).
+
+    Raises:
+        SimError: the expression would take too long (:func:`check_work`), before any work.
+    """
+    check_work(expr)
     die = _sum_die(expr.terms)
     if expr.against is not None:
         diff = die - _sum_die(expr.against)
@@ -202,6 +291,27 @@ def exact(expr: Expr) -> dict[Any, Fraction]:
 
 # ---------------------------------------------------------------------------------------
 # simulated, through the battles' own draw
+
+MAX_CHECK_DICE = 100_000_000
+"""Most dice a ``--check`` rolls (about 5 s)."""
+BATCH_DICE = 4_000_000
+"""Most dice rolled at once (32 MB): more rolls go in batches, in bounded memory."""
+
+
+def check_dice(expr: Expr, n: int) -> int:
+    """About how many dice ``n`` rolls of ``expr`` take (an exploding die counts twice)."""
+    per = sum(t.count * (2 if t.explode else 1) for _, t in (*expr.terms, *(expr.against or ())))
+    return n * per
+
+
+def check_size(expr: Expr, n: int) -> None:
+    """Refuse, before any work, a ``--check`` of ``n`` rolls that would roll too many dice."""
+    dice = check_dice(expr, n)
+    if dice > MAX_CHECK_DICE:
+        raise SimError(
+            f"--check {n} of {expr.text!r} rolls about {dice:,} dice; the limit is "
+            f"{MAX_CHECK_DICE:,}: fewer rolls"
+        )
 
 
 def _roll_term(t: Term, rng: np.random.Generator, n: int) -> np.ndarray:
@@ -230,13 +340,35 @@ def _roll_sum(terms: tuple[tuple[int, Term], ...], rng: np.random.Generator, n: 
     return sum((sign * _roll_term(t, rng, n) for sign, t in terms), np.zeros(n, dtype=np.int64))
 
 
-def simulate(expr: Expr, rng: np.random.Generator, n: int) -> list[Any]:
-    """``n`` rolls of ``expr`` through :func:`sim.dice.roll_faces`: values or outcomes."""
-    values = _roll_sum(expr.terms, rng, n)
-    if expr.against is None:
-        return values.tolist()
-    diff = values - _roll_sum(expr.against, rng, n)
-    return [OPPOSED[0] if d > 0 else OPPOSED[1] if d == 0 else OPPOSED[2] for d in diff.tolist()]
+def simulate(expr: Expr, rng: np.random.Generator, n: int) -> Counter[Any]:
+    """``n`` rolls of ``expr`` through :func:`sim.dice.roll_faces`: how often each value came.
+
+    Opposed: how often each of :data:`OPPOSED`. Rolled in batches of at most
+    :data:`BATCH_DICE` dice (one batch, and the same draws as ever, below that).
+
+    Raises:
+        SimError: more than :data:`MAX_CHECK_DICE` dice (:func:`check_size`).
+    """
+    check_size(expr, n)
+    per = max(1, check_dice(expr, 1))
+    batch = max(1, BATCH_DICE // per)
+    counts: Counter[Any] = Counter()
+    for start in range(0, n, batch):
+        size = min(batch, n - start)
+        values = _roll_sum(expr.terms, rng, size)
+        if expr.against is None:
+            found, times = np.unique(values, return_counts=True)
+            counts.update(dict(zip(found.tolist(), times.tolist(), strict=True)))
+            continue
+        diff = values - _roll_sum(expr.against, rng, size)
+        counts.update(
+            {
+                OPPOSED[0]: int((diff > 0).sum()),
+                OPPOSED[1]: int((diff == 0).sum()),
+                OPPOSED[2]: int((diff < 0).sum()),
+            }
+        )
+    return +counts  # outcomes that never came are left out, as a list of draws would
 
 
 def describe(expr: Expr) -> str:

@@ -6,7 +6,8 @@ distributions in :mod:`sim.rules`; :mod:`sim.cli.text` renders it as a table, JS
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 from sim.dice import D6Code, Dist
@@ -170,7 +171,11 @@ def dice_odds(text: str) -> dict[str, Any]:
     expr = dicexpr.parse(text)
     dist = dicexpr.exact(expr)
     probs = [float(p) for p in dist.values()]
-    tails = [float(sum(list(dist.values())[i:])) for i in range(len(dist))]
+    tails, left = [], Fraction(0)
+    for p in reversed(dist.values()):  # one pass: 1000 values are not a million sums
+        left += p
+        tails.append(float(left))
+    tails.reverse()
     out: dict[str, Any] = {
         "expression": expr.text,
         "describe": dicexpr.describe(expr),
@@ -187,19 +192,24 @@ def dice_odds(text: str) -> dict[str, Any]:
 
 
 def cross_check(
-    exact: Mapping[str, float], draws: list[Any], seed: int, via: str
+    exact: Mapping[str, float], draws: Sequence[Any] | Mapping[Any, int], seed: int, via: str
 ) -> dict[str, Any]:
     """Simulated frequencies of ``draws`` beside the ``exact`` probabilities.
 
-    Each row's band is the 95% interval of a frequency over ``len(draws)`` rolls when the
-    exact probability is right: 1.96 standard errors, sqrt(p (1 - p) / n). A row counts as
-    outside when it misses the band by more than half a roll (the continuity correction, so
-    one roll of a very rare outcome is not a miss).
+    ``draws`` are the outcomes rolled, or how often each came (a mapping). Each row's band
+    is the 95% interval of a frequency over the ``n`` rolls when the exact probability is
+    right: 1.96 standard errors, sqrt(p (1 - p) / n). A row counts as outside when it misses
+    the band by more than half a roll (the continuity correction, so one roll of a very
+    rare outcome is not a miss).
     """
-    n = len(draws)
     counts: dict[str, int] = {}
-    for d in draws:
-        counts[str(d)] = counts.get(str(d), 0) + 1
+    if isinstance(draws, Mapping):
+        for d, times in draws.items():
+            counts[str(d)] = counts.get(str(d), 0) + int(times)
+    else:
+        for d in draws:
+            counts[str(d)] = counts.get(str(d), 0) + 1
+    n = sum(counts.values())
     rows = []
     for key, p in exact.items():
         freq = counts.get(key, 0) / n

@@ -14,9 +14,10 @@ from typing import Any
 
 from matplotlib.figure import Figure
 
-from sim.analysis.plots import save_png
+from sim.analysis.plots import literal, save_png
 
 
+@literal
 def bars(
     title: str,
     probs: Mapping[str, float],
@@ -50,6 +51,7 @@ def bars(
     return fig
 
 
+@literal
 def grid(title: str, outcomes: Sequence[Mapping[str, Any]], xkey: str, ykey: str) -> Figure:
     """A joint distribution of two counts as a shaded grid, each cell's percentage written."""
     import numpy as np
@@ -83,6 +85,7 @@ def grid(title: str, outcomes: Sequence[Mapping[str, Any]], xkey: str, ykey: str
     return fig
 
 
+@literal
 def grouped(
     title: str, rows: Sequence[Mapping[str, Any]], group: str, series: str, value: str
 ) -> Figure:
@@ -110,6 +113,6 @@ def grouped(
     return fig
 
 
-def save(fig: Figure, path: str | Path) -> Path:
-    """Write ``fig`` as a PNG (atomically)."""
-    return save_png(fig, path)
+def save(fig: Figure, path: str | Path, force: bool = False) -> Path:
+    """Write ``fig`` as a PNG, whole; an existing file only with ``force`` (``--plot``)."""
+    return save_png(fig, path, force, "--plot")

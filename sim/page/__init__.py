@@ -11,33 +11,36 @@ choice of the page.
 
 Every number on the page is the battle's own: fighters' states from ``Battle.states``
 (the rows of ``battle.datacollector``), the sides' counts from ``Battle.round_rows``, the
-narrative from ``Battle.narrative()`` (the run is fought with its event log on).
+narrative from ``Battle.narrative()`` (the run is fought with its event log on). A battle on a
+map can also be drawn as one PNG per round and an animated GIF (:mod:`~sim.page.frames`).
+
+May import: ``sim.run``, ``sim.battle``, ``sim.dataset``, ``sim.space`` and the ground floor;
+never the CLI.
 """
 
 from __future__ import annotations
 
-import html
 import json
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sim.dataset.records import atomic_write_bytes
+from markupsafe import Markup
+
+from sim import files
+from sim.battle.battle import headline
+from sim.space.map import SIDE_COLORS
 
 if TYPE_CHECKING:
     from sim.battle.battle import Battle
     from sim.run.core import Fought
 
-SIDE_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
-"""The sides' colours, in the order of the scenario's sides (as :mod:`sim.page.frames`)."""
 IN_FIGHT = ("active", "fleeing")
 
 
 def battle_data(battle: Battle, seed: int, label: str = "") -> dict[str, Any]:
     """One battle as the page draws it (plain JSON data)."""
-    from sim.cli import text
-
     sides = list(battle.sides)
     roster = battle.roster
     out = battle.outcome()
@@ -50,7 +53,7 @@ def battle_data(battle: Battle, seed: int, label: str = "") -> dict[str, Any]:
         for r, row in enumerate(battle.states)
     ]
     return {
-        "title": text.render_outcome(battle, seed).splitlines()[0],
+        "title": headline(battle, seed),
         "label": label,
         "scenario": battle.scenario.name,
         "rules": battle.rules,
@@ -83,7 +86,7 @@ def battle_data(battle: Battle, seed: int, label: str = "") -> dict[str, Any]:
 
 def page_data(fought: Fought, seed: int) -> dict[str, Any]:
     """Every battle of a run (one, or a campaign's in order) as the page's JSON data."""
-    labels = {r["battle"]: r["label"] for r in fought.campaign}
+    labels = {r["battle"]: r["battle_label"] for r in fought.campaign}
     return {
         "battles": [
             battle_data(b, seed, labels.get(i, "") if fought.campaign else "")
@@ -93,24 +96,49 @@ def page_data(fought: Fought, seed: int) -> dict[str, Any]:
 
 
 def render(data: dict[str, Any]) -> str:
-    """The page's HTML for ``data`` (:func:`page_data`): script, styles and data inline."""
+    """The page's HTML for ``data`` (:func:`page_data`): script, styles and data inline.
+
+    One pass of a template with autoescape (Jinja2): every text of ``data`` is escaped
+    where it lands, and the data block is JSON with ``<``, ``>`` and ``&`` written as JSON
+    escapes (:func:`inline_json`), so no name can end the block, open a comment, or be
+    taken for a placeholder.
+    """
+    import jinja2
+
     folder = resources.files(__name__)
-    template = (folder / "replay.html").read_text(encoding="utf-8")
-    # "</" cannot close the script element it sits in once written as "<\/"
-    blob = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
+    template = env.from_string((folder / "replay.html").read_text(encoding="utf-8"))
     title = data["battles"][0]["title"] if data["battles"] else "sim replay"
-    return (
-        template.replace("/*STYLE*/", (folder / "replay.css").read_text(encoding="utf-8"))
-        .replace("/*SCRIPT*/", (folder / "replay.js").read_text(encoding="utf-8"))
-        .replace("/*DATA*/", blob)
-        .replace("<!--TITLE-->", html.escape(title))
+    return template.render(
+        title=title,
+        style=Markup((folder / "replay.css").read_text(encoding="utf-8")),
+        script=Markup((folder / "replay.js").read_text(encoding="utf-8")),
+        data=Markup(inline_json(data)),
     )
 
 
-def write(path: str | Path, fought: Fought, seed: int) -> Path:
-    """Write the replay page of ``fought`` (fought with ``events=True``) to ``path``."""
+_INLINE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
+
+
+def inline_json(data: Any) -> str:
+    """``data`` as JSON text that is safe inside an HTML ``<script>`` element.
+
+    ``<``, ``>`` and ``&`` are written as JSON escapes (a backslash, ``u003c`` ...), which
+    JSON reads back as the same characters, as it does every character beyond ASCII: the
+    text can hold no ``</script>``, no ``<!--`` and no character reference.
+    """
+    return json.dumps(data, separators=(",", ":")).translate(_INLINE)
+
+
+def write(path: str | Path, fought: Fought, seed: int, force: bool = False) -> Path:
+    """Write the replay page of ``fought`` (fought with ``events=True``) to ``path``.
+
+    Whole or not at all; an existing file is replaced only with ``force``, as the page is
+    written (a file made while the battle was fought is not lost).
+    """
     path = Path(path)
-    atomic_write_bytes(path, render(page_data(fought, seed)).encode("utf-8"))
+    data = render(page_data(fought, seed)).encode("utf-8")
+    files.write_file(path, data, replace=force, flag="--html")
     return path
 
 

@@ -28,15 +28,15 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
 from matplotlib.textpath import TextPath
 
-from sim.dataset.records import atomic_write_bytes
+from sim import files
+from sim.analysis.plots import literal
 from sim.errors import SimError
-from sim.space.map import MapSpec, Mark
+from sim.space.map import SIDE_COLORS, MapSpec, Mark
 
 if TYPE_CHECKING:
     from sim.battle.battle import Battle
     from sim.run.core import Fought
 
-SIDE_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 HAZARD_COLORS = {"cliff": "#5b3a1a", "quicksand": "#d8b365", "fire": "#fc4e2a"}
 WALL_COLOR = "#4d4d4d"
 COVER_COLOR = "#a6d96a"
@@ -118,6 +118,7 @@ def _labels(ax: Any, shown: Sequence[Mark], cell_pt: float) -> None:
         )
 
 
+@literal
 def draw(
     spec: MapSpec, marks: Sequence[Mark], title: str = "", sides: Sequence[str] = ()
 ) -> Figure:
@@ -243,6 +244,7 @@ def _legend_handles(
     ]
 
 
+@literal
 def png(fig: Figure) -> bytes:
     """The figure as PNG bytes."""
     buf = io.BytesIO()
@@ -267,7 +269,8 @@ def write_frames(
     for r in sorted(rounds):
         path = folder / f"{name}-{r:03d}.png"
         title = round_title(r, rounds[r], sides, label)
-        atomic_write_bytes(path, png(draw(spec, rounds[r], title, sides)))
+        data = png(draw(spec, rounds[r], title, sides))
+        files.write_file(path, data, replace=True, within=folder, flag="--frames")
         out.append(path)
     return out
 
@@ -279,11 +282,13 @@ def write_gif(
     seconds_per_round: float = 0.8,
     sides: Sequence[str] = (),
     label: str = "",
+    replace: files.Replace = False,
 ) -> Path:
-    """An animated GIF of the rounds, written atomically (Pillow, which matplotlib needs).
+    """An animated GIF of the rounds, written whole (Pillow, which matplotlib needs).
 
     Every frame is padded with white to the largest frame's size (they are the same size
-    already, but a GIF's frames must be); the last frame stays up three times as long.
+    already, but a GIF's frames must be); the last frame stays up three times as long. An
+    existing file is replaced only as ``replace`` allows (:func:`sim.files.write_file`).
     """
     images = [
         _image(spec, rounds[r], round_title(r, rounds[r], sides, label), sides)
@@ -304,7 +309,7 @@ def write_gif(
         comment=GIF_COMMENT,
     )
     path = Path(path)
-    atomic_write_bytes(path, buf.getvalue())
+    files.write_file(path, buf.getvalue(), replace=replace, flag="--gif")
     return path
 
 
@@ -342,12 +347,8 @@ GIF_COMMENT = b"drawn by sim"
 
 def ours(gif: Path) -> bool:
     """True if the file ``gif`` is a GIF that sim drew (its comment says so)."""
-    try:
-        with gif.open("rb") as fh:
-            head = fh.read(4096)
-    except OSError:
-        return False
-    return head.startswith(b"GIF8") and GIF_COMMENT in head
+    head = files.read_head(gif, 4096)
+    return head is not None and head.startswith(b"GIF8") and GIF_COMMENT in head
 
 
 def check_targets(folder: str | None, gif: str | None, force: bool = False) -> None:
@@ -358,6 +359,8 @@ def check_targets(folder: str | None, gif: str | None, force: bool = False) -> N
     """
     if folder is not None:
         p = Path(folder)
+        if files.is_link(p):
+            raise files.link_error(p, "--frames")
         if p.exists() and not p.is_dir():
             raise SimError(f"--frames {folder}: not a directory")
         if not force and p.is_dir() and any(p.iterdir()) and not (p / MARKER).exists():
@@ -370,7 +373,9 @@ def check_targets(folder: str | None, gif: str | None, force: bool = False) -> N
 
 
 def check_gif(path: Path, force: bool) -> None:
-    """Refuse to write the GIF ``path`` over a folder, or a file sim did not draw."""
+    """Refuse to write the GIF ``path`` over a link or a folder, or a file sim did not draw."""
+    if files.is_link(path):
+        raise files.link_error(path, "--gif")
     if path.is_dir():
         raise SimError(f"--gif {path}: is a directory, not a file name")
     if not force and path.exists() and not ours(path):
@@ -405,12 +410,12 @@ def draw_run(
     was_ours = folder is not None and (Path(folder) / MARKER).exists()
     if folder is not None:
         try:
-            Path(folder).mkdir(parents=True, exist_ok=True)
-            (Path(folder) / MARKER).touch()
+            if not (Path(folder) / MARKER).exists() or files.is_link(Path(folder) / MARKER):
+                files.write_file(Path(folder) / MARKER, b"", within=folder, flag="--frames")
         except OSError as err:
             raise SimError(f"--frames {folder}: cannot write: {err.strerror or err}") from None
     campaign = bool(fought.campaign)
-    labels = {r["battle"]: r["label"] for r in fought.campaign}
+    labels = {r["battle"]: r["battle_label"] for r in fought.campaign}
     written: set[Path] = set()
     for i, battle in enumerate(fought.battles, start=1):
         what = f"battle {i} ({labels.get(i, '?')}): " if campaign else ""
@@ -425,9 +430,12 @@ def draw_run(
         except OSError as err:
             raise SimError(f"cannot write the pictures: {err}") from err
     if folder is not None and was_ours:
-        for old in Path(folder).iterdir():
-            if FRAME_FILE.match(old.name) and old not in written:
-                old.unlink()
+        names = {p.name for p in written}
+
+        def stale(name: str) -> bool:
+            return bool(FRAME_FILE.match(name)) and name not in names
+
+        files.remove_matching(folder, folder, stale)
 
 
 def _draw_battle(
@@ -454,6 +462,6 @@ def _draw_battle(
         if number:
             path = path.with_name(f"{path.stem}-battle-{number}{path.suffix or '.gif'}")
             check_gif(path, force)
-        write_gif(spec, rounds, path, sides=sides, label=label)
+        write_gif(spec, rounds, path, sides=sides, label=label, replace=force or ours)
         say(f"gif: {what}{path} ({max(rounds)} rounds)")
     return set(paths)

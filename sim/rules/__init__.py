@@ -3,7 +3,8 @@
 Each package is pure: numbers and a passed-in ``numpy.random.Generator`` in, frozen results
 out. None imports Mesa or keeps state (``tests/rules/test_purity.py`` checks it). Each defines
 ``NAME``, ``SEED`` (the seed file it follows), ``MAX_SIDES`` (most sides a battle can have,
-None for any number) and ``Options``, a frozen dataclass of its interpretations [I] and
+None for any number), ``FACTION_POOLS`` (whether its large scale may be fought as the War
+Game's faction pools) and ``Options``, a frozen dataclass of its interpretations [I] and
 house rules [H] (and, with an aftermath of its own, ``AftermathOptions``), and is split into
 modules along its seed's sections:
 
@@ -12,6 +13,8 @@ modules along its seed's sections:
 - :mod:`sim.rules.deathwish`: seed ``001_e5fc2d51799d4e98.txt``, RULES.md section 3;
 - :mod:`sim.rules.d6`: seed ``003_fd1c4a13f28810ec.txt``, RULES.md section 4;
 - :mod:`sim.rules.common`: the ground they share (RULES.md section 0) and the one table helper.
+
+May import: ``sim.dice`` and ``sim.errors`` only (nothing of the battle, no Mesa).
 """
 
 from __future__ import annotations

@@ -48,7 +48,7 @@ rows of a campaign are those of its **last battle fought** (its winner, rounds a
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -67,7 +67,7 @@ if TYPE_CHECKING:
 
 CAMPAIGN_KEYS = (
     "battle",
-    "label",
+    "battle_label",
     "day",
     "winner",
     "name",
@@ -86,6 +86,7 @@ CAMPAIGN_KEYS = (
     "dw_wounds",
     "condition",
     "hd",
+    "conditions",
 )
 """Keys of a ``campaign`` row (``sim.dataset.records.CAMPAIGN_FIELDS`` less run_id)."""
 
@@ -207,13 +208,16 @@ class _Member:
     """A company member between battles: its stat block and what it carries.
 
     ``carried`` holds Patient fields, as its battles' rule system takes them out of an
-    aftermath (``RuleSystem.carry_out``): empty before its first battle.
+    aftermath (``RuleSystem.carry_out``): empty before its first battle. Gear it rolled
+    (``weapon: {roll: d12}``) is rolled once, in its first battle, and is its own from then on:
+    :attr:`spec` holds it, :attr:`gear` the fighters table's ``rolled_weapon``/``rolled_armor``.
     """
 
     spec: FighterSpec
     fights: int
     status: str = Status.ACTIVE.value
     carried: dict[str, Any] = field(default_factory=dict)
+    gear: dict[str, str] = field(default_factory=dict)  # rolled in its first battle: kept
 
     @property
     def name(self) -> str:
@@ -240,8 +244,13 @@ class CampaignRun:
     days: int = 0
 
 
-def fight_campaign(scenario: Scenario, rng: np.random.Generator, events: bool) -> CampaignRun:
-    """Fight ``scenario``'s campaign with the run's one Generator (see the module docstring)."""
+def fight_campaign(
+    scenario: Scenario,
+    rng: np.random.Generator,
+    events: bool,
+    on_battle: Callable[[Battle], None] | None = None,
+) -> CampaignRun:
+    """Fight ``scenario``'s campaign with one Generator; ``on_battle`` sees each battle start."""
     from sim.battle.battle import Battle
 
     spec = scenario.campaign
@@ -259,7 +268,9 @@ def fight_campaign(scenario: Scenario, rng: np.random.Generator, events: bool) -
         sc = _with_company(battle_sc, spec.side, fit)
         battle = Battle(sc, rng=rng, events=events)
         carried = _carry_in(battle, spec.side, {m.name: m for m in fit})
+        (on_battle or _unwatched)(battle)
         battle.run()
+        _keep_gear(battle, spec.side, {m.name: m for m in fit})
         days = (
             (scenario.aftermath.days if scenario.aftermath is not None else spec.days_between)
             if index == last
@@ -294,6 +305,10 @@ def fight_campaign(scenario: Scenario, rng: np.random.Generator, events: bool) -
     return out
 
 
+def _unwatched(battle: Battle) -> None:
+    """No one watches the battle."""
+
+
 def _with_company(sc: Scenario, side: str, fit: list[_Member]) -> Scenario:
     """Battle ``sc`` with the company's fit members (their fight counts) as ``side``."""
     sides = []
@@ -319,10 +334,21 @@ def _carry_in(battle: Any, side: str, fit: Mapping[str, _Member]) -> dict[str, d
     state = battle.sides[side]
     for f in state.fighters:
         m = fit[f.name]
+        if m.gear:  # rolled in an earlier battle: its row says so, as the first battle's did
+            battle.rolled_gear[f.name] = m.gear
         battle.system.carry_in(f, m.carried)
         state.refile(f)  # weaker now: file it again in the side's weakest-first indexes
         brought[f.name] = m.carried
     return brought
+
+
+def _keep_gear(battle: Any, side: str, fit: Mapping[str, _Member]) -> None:
+    """The gear the company's fighters rolled in this battle is theirs for the campaign."""
+    for f in battle.sides[side].fighters:
+        m = fit[f.name]
+        if m.spec.rolled:
+            m.spec = replace(m.spec, weapon=f.spec.weapon, armor=f.spec.armor, rolled=())
+            m.gear = dict(battle.rolled_gear.get(f.name, {}))
 
 
 def _sitting_patient(m: _Member, side: str) -> am.Patient:
@@ -363,7 +389,7 @@ def _campaign_row(
     dead = m.status == Status.DEAD.value
     return {
         "battle": battle_no,
-        "label": label,
+        "battle_label": label,
         "day": day,
         "winner": battle.winner,
         "name": m.name,
@@ -431,7 +457,7 @@ def campaign_summary(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
             r["battle"],
             {
                 "battle": r["battle"],
-                "label": r["label"],
+                "label": r["battle_label"],
                 "day": r["day"],
                 "winner": r["winner"],
                 "fought": 0,

@@ -21,13 +21,14 @@ are :mod:`sim.dataset.records`'), and :func:`write_dataset` writes one run as a 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from sim import files
 from sim.dice import generator
 from sim.errors import SimError
 
@@ -70,11 +71,14 @@ def fight(
     *,
     rng: np.random.Generator | None = None,
     events: bool = False,
+    on_battle: Callable[[Battle], None] | None = None,
 ) -> Fought:
     """Fight ``scenario`` with ``seed`` (or ``rng``): its battle, aftermath or campaign.
 
     Without ``seed`` and ``rng`` the scenario's own ``seed:`` is used; ``rng``, when given,
     is used as it is (``seed`` is then ignored). ``events`` logs every roll and decision.
+    ``on_battle`` is given each battle as it starts (a progress display watches it; it
+    must not change it).
     """
     from sim.battle.battle import Battle
     from sim.run import campaign
@@ -86,9 +90,11 @@ def fight(
             raise SimError(f"a {what} needs a seed (or an rng)")
         rng = generator(seed)
     if scenario.campaign is not None:
-        run = campaign.fight_campaign(scenario, rng, events)
+        run = campaign.fight_campaign(scenario, rng, events, on_battle)
         return Fought(run.battles[-1], run.aftermath, run.campaign, run.battles, run.days)
     battle = Battle(scenario, rng=rng, events=events)
+    if on_battle is not None:
+        on_battle(battle)
     while not battle.ended:  # battle.run() without its Outcome: run_rows makes the one needed
         battle.step()
     if scenario.aftermath is None:
@@ -110,6 +116,8 @@ def run_rows(
     battle's; ``aftermath`` and ``campaign`` the whole run's. ``params`` are the swept
     parameters' columns of the ``runs`` row.
     """
+    from sim.dataset.records import DRAW
+
     battle = fought.battle
     out = battle.outcome()
     sides = [{"side": name, **dict(counts)} for name, counts in out.sides.items()]
@@ -120,6 +128,8 @@ def run_rows(
         "scenario": battle.scenario.name,
         "rules": battle.rules,
         "winner": out.winner,
+        "outcome": out.winner or DRAW,
+        "decisive": out.winner is not None,
         "end_reason": out.end_reason,
         "rounds": out.rounds,
         "scale_switches": out.scale_switches,
@@ -157,11 +167,12 @@ def write_dataset(
     parameters, one replicate, ``master_seed`` the run's seed; its scenario text is stored
     under the ``scenario`` column's value, so :mod:`sim.run.replay` rebuilds it. A ``root`` that
     already holds a dataset, or anything else, is refused (as ``sim sweep`` does); its parts
-    are listed in the manifest (:mod:`sim.dataset.store`).
+    are listed in the manifest (:mod:`sim.dataset.store`). The dataset is written beside
+    ``root`` and renamed into place: it appears whole or not at all.
     """
-    from sim.dataset import records, store
-
     root = Path(root)
+    if files.is_link(root):
+        raise files.link_error(root, "--out")
     if (root / "manifest.json").exists():
         raise SimError(f"{root}: already holds a dataset; choose another --out")
     if root.exists() and not root.is_dir():
@@ -169,6 +180,24 @@ def write_dataset(
     if root.is_dir() and any(root.iterdir()):
         raise SimError(f"{root}: exists and is not empty; choose another --out")
     rows = run_rows(fought, 0, seed, events=events)
+    try:
+        with files.new_folder(root) as tmp:  # the dataset appears whole or not at all
+            _write_run(tmp, rows, seed, scenario_file, scenario_text, overrides)
+    except FileExistsError:
+        raise SimError(f"{root}: exists and is not empty; choose another --out") from None
+
+
+def _write_run(
+    root: Path,
+    rows: Mapping[str, Sequence[Mapping[str, Any]]],
+    seed: int,
+    scenario_file: str,
+    scenario_text: str,
+    overrides: Sequence[str],
+) -> None:
+    """Write one run's ``rows`` and its manifest as the dataset ``root``."""
+    from sim.dataset import records, store
+
     parts = {}
     for table, got in rows.items():
         path = records.write_part(root, table, got, "0")

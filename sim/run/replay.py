@@ -15,6 +15,7 @@ no ``points``) replay too.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from sim.errors import SimError
 
 if TYPE_CHECKING:
+    from sim.battle.battle import Battle
     from sim.run.core import Fought
     from sim.scenario import Scenario
 
@@ -51,11 +53,11 @@ def stored_run(root: str | Path, run_id: int) -> StoredRun:
     """Run ``run_id`` of the dataset at ``root``; a clear error if there is none to replay."""
     import pyarrow.compute as pc
 
-    from sim.dataset import records, store
+    from sim.dataset import records
     from sim.scenario import parse_scenario
 
     root = Path(root)
-    manifest, _ = store.open_manifest(root)
+    manifest, _ = records.open_manifest(root)
     row = records.read_run(root, run_id, manifest) if -(2**63) <= run_id < 2**63 else None
     if row is None:
         ids = records.read_table(root, "runs", ["run_id"], manifest).column("run_id")
@@ -92,15 +94,18 @@ def _point_overrides(
     """
     if "points" in manifest:
         point = manifest["points"][run_id // int(manifest.get("replicates", 1))]
-        return [f"{p}={json.dumps(point[p])}" for p in params]
+        return [f"{p}={json.dumps(point[p])}" for p in params if p in point]
     return [f"{p}={json.dumps(row[p])}" for p in params]
 
 
-def replay(stored: StoredRun) -> Fought:
-    """Fight ``stored`` again (events on); :class:`ReplayMismatch` unless it replays exactly."""
+def replay(stored: StoredRun, on_battle: Callable[[Battle], None] | None = None) -> Fought:
+    """Fight ``stored`` again (events on); :class:`ReplayMismatch` unless it replays exactly.
+
+    ``on_battle`` sees each battle start (:func:`sim.run.core.fight`).
+    """
     from sim.run.core import fight
 
-    fought = fight(stored.scenario, stored.seed, events=True)  # a battle, or a whole campaign
+    fought = fight(stored.scenario, stored.seed, events=True, on_battle=on_battle)
     diff = differences(stored, fought)
     if diff:
         raise ReplayMismatch(
@@ -140,8 +145,8 @@ def _table_differences(
         files = records.table_files(root, table, manifest)
         if not files:
             continue  # not stored (not asked for): nothing to compare
-        data = pads.dataset([str(f) for f in files], format="parquet")
-        stored = data.to_table(filter=pads.field("run_id") == run_id).to_pylist()
+        where = pads.field("run_id") == run_id
+        stored = records.read_parts(files, table, where=where).to_pylist()
         stored = [{k: v for k, v in r.items() if k != "run_id"} for r in stored]
         if stored != [dict(r) for r in fresh]:
             out.append(f"  {table}: {len(stored)} stored rows differ from {len(fresh)} replayed")

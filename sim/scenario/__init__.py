@@ -10,6 +10,9 @@
 
 The format is described in docs/scenario-format.md. Loading a scenario imports no Mesa,
 pandas or matplotlib.
+
+May import: the ground floor, ``sim.rules``, ``sim.aftermath`` (camp healers) and
+``sim.space`` (the map); nothing of the battle.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol
 
 from sim.errors import SimError, unknown
 from sim.options import BattleOptions, build_options
@@ -28,9 +28,25 @@ from sim.space.map import MapSpec
 
 if TYPE_CHECKING:
     from sim.aftermath import Healer
-    from sim.systems.base import RuleSystem
 
 GOAL_KINDS = ("protect", "destroy", "hold", "take_and_hold")
+DRAW = "draw"
+"""The outcome of a battle nobody won (the runs table's ``outcome``): no side's name."""
+
+
+class OptionBuilder(Protocol):
+    """What a scenario asks of its rule system to build its options.
+
+    Every :class:`sim.systems.base.RuleSystem` is one; the scenario names no system above it.
+    """
+
+    def build_options(self, values: Mapping[str, Any], where: str) -> Any:
+        """The system's ``Options`` from a scenario's ``rules.options``."""
+        ...
+
+    def frame(self, options: Any, values: Mapping[str, Any]) -> wargame.Options:
+        """The War Game frame's options under the system, from a scenario's ``frame``."""
+        ...
 
 
 class FrozenDict(dict[str, Any]):
@@ -306,12 +322,14 @@ class Scenario:
         names = [s.name for s in self.sides]
         if len(set(names)) != len(names):
             raise SimError(f"side names must differ, got {names}")
+        if DRAW in names:
+            raise SimError(f"{DRAW!r} is not a side's name: it is the outcome nobody won")
 
     def mirrored(self) -> Scenario:
         """The same battle with the order of the sides reversed (for bias checks)."""
         return replace(self, sides=tuple(reversed(self.sides)))
 
-    def rule_options(self, system: RuleSystem) -> Any:
+    def rule_options(self, system: OptionBuilder) -> Any:
         """The rules system's ``Options`` (``sim.rules.X.Options``) built from ``options``.
 
         ``system`` is the scenario's rule system (``sim.systems.get(self.rules)``), which
@@ -319,7 +337,7 @@ class Scenario:
         """
         return self._once("options", lambda: system.build_options(self.options, "rules.options"))
 
-    def frame_options(self, system: RuleSystem) -> wargame.Options:
+    def frame_options(self, system: OptionBuilder) -> wargame.Options:
         """The War Game frame's options, built by the scenario's rule system from ``frame``.
 
         Under War Game they are its own options (and a ``frame`` is an error).

@@ -15,18 +15,14 @@ A warning is an :class:`~sim.scenario.reader.Issue`; it never stops a run.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator, Mapping
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sim.rules import SYSTEMS
 from sim.rules.common import aliases_of, load_csv
 from sim.scenario.overrides import OVERRIDE_SOURCE, apply_override
 from sim.scenario.reader import Issue, Locate, ScenarioError, join_path, read_yaml
-
-if TYPE_CHECKING:
-    from sim.experiment.model import Experiment
 
 WHAT = {
     "weapon": "a War Game weapon category",
@@ -72,14 +68,15 @@ def changed_meaning() -> dict[str, str]:
     out = {}
     for name, words in rows:
         for alias in words[1:]:
-            key = _key(alias)
-            others = [_key(w) for n, ws in rows if n != name for w in ws]
+            key = key_of(alias)
+            others = [key_of(w) for n, ws in rows if n != name for w in ws]
             if any(key in o for o in others if len(key) > 3):
                 out[key] = name
     return out
 
 
-def _key(name: str) -> str:
+def key_of(name: str) -> str:
+    """A name as the tables key it: lower case, spaces and dashes as underscores."""
     return name.strip().lower().replace(" ", "_").replace("-", "_")
 
 
@@ -129,8 +126,8 @@ def document_notes(
             if f in skip:
                 seen.setdefault(f"ignored:{f}", []).append(join_path(path, f))
         weapon = fields.get("weapon")
-        if isinstance(weapon, str) and _key(weapon) in aliases:
-            seen.setdefault(f"alias:{_key(weapon)}", []).append(join_path(path, "weapon"))
+        if isinstance(weapon, str) and key_of(weapon) in aliases:
+            seen.setdefault(f"alias:{key_of(weapon)}", []).append(join_path(path, "weapon"))
     out = []
     for key, paths in seen.items():
         kind, _, name = key.partition(":")
@@ -160,51 +157,3 @@ def scenario_notes(text: str, source: str, overrides: tuple[str, ...] = ()) -> l
     except ScenarioError:
         return []
     return document_notes(doc, source, locate, overridden=changed)
-
-
-def experiment_notes(exp: Experiment) -> list[Issue]:
-    """The warnings of an experiment's base scenario with its ``set:`` entries applied.
-
-    An experiment that sweeps ``rules.system`` gets no warnings about ignored fields: its
-    scenario is meant for several systems.
-    """
-    try:
-        doc, locate = read_yaml(exp.scenario_text, exp.scenario_path)
-        if not isinstance(doc, dict):
-            return []
-        doc = copy.deepcopy(doc)
-        for o in exp.overrides:
-            apply_override(doc, o)
-    except ScenarioError:
-        return []
-    systems = not any(p in ("rules", "rules.system") for p in exp.parameters)
-    return document_notes(doc, exp.scenario_path, locate, systems) + _point_aliases(exp)
-
-
-def _point_aliases(exp: Experiment) -> list[Issue]:
-    """Misleading weapon aliases among the design's values, once per parameter and alias."""
-    aliases = changed_meaning()
-    found: dict[tuple[str, str], int] = {}
-    for p in exp.parameters:
-        if not p.endswith("weapon"):
-            continue
-        for point in exp.points:
-            v = point.get(p)
-            if isinstance(v, str) and _key(v) in aliases:
-                found[(p, _key(v))] = found.get((p, _key(v)), 0) + 1
-    if not found:
-        return []
-    _, locate = read_yaml(exp.text, exp.path)
-    out = []
-    for (p, alias), n in found.items():
-        where = f"parameters.{p}"
-        if exp.design == "list":
-            k = next(i for i, pt in enumerate(exp.points) if _key(str(pt.get(p))) == alias)
-            where = f"points[{k}].{p}"
-        points = f" ({n} design point{'s' if n > 1 else ''})"
-        message = (
-            f"{alias!r} is read as the War Game weapon {aliases[alias]!r}, not as the "
-            f"category it resembles{points}"
-        )
-        out.append(Issue(exp.path, locate(where), where, message))
-    return out

@@ -11,6 +11,9 @@ Hostile text is refused where it is read: control characters (an ANSI escape's E
 DEL; a tab or line break is fine in a value, but not in a key or a name) and lone
 surrogates (half a UTF-16 pair, made with a YAML escape) in any key or text value, empty
 keys (a side named ``""``), and YAML 1.1's base-60 numbers (``1:30`` would read as 90).
+Keys and names may hold no invisible or bidirectional control character (a zero-width
+space, a right-to-left override), and are kept in Unicode NFC, so two names that differ
+only in their Unicode form (``café`` composed or not) are one name: a duplicate.
 Files are read by :func:`read_text_file`: regular files only (a FIFO would block), at most
 5 MB, in UTF-8.
 
@@ -21,6 +24,7 @@ values the way every message shows them.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import unicodedata
@@ -233,15 +237,19 @@ class _Reader:
             if not isinstance(key_node, ScalarNode):
                 self.issue(key_node, path, "a key must be plain text, not a list or mapping")
                 continue
-            key = str(key_node.value)
-            problem = bad_text(key, allow_breaks=False)
-            if not key or problem:
-                what = f"the key {show(key)} {problem}" if key else "an empty key"
+            raw = str(key_node.value)
+            problem = bad_text(raw, allow_breaks=False)
+            if not raw or problem:
+                what = f"the key {show(raw)} {problem}" if raw else "an empty key"
                 self.issue(key_node, path, what)
                 continue
+            key = name_form(raw)
             if key in own:
                 first = own[key][0].start_mark.line + 1
-                self.issue(key_node, join_path(path, key), f"duplicate key (first on line {first})")
+                twin = "" if own[key][0].value == raw else ": the same name in another Unicode form"
+                self.issue(
+                    key_node, join_path(path, key), f"duplicate key (first on line {first}{twin})"
+                )
                 continue
             own[key] = (key_node, value_node)
         return {**merged, **own}
@@ -267,22 +275,34 @@ class _Reader:
             self.issue(node, path, f"bad value {node.value[:40]!r}: {_one_line(detail)}")
             return None
         if isinstance(value, str):
-            strict = path == "name" or path.endswith(".name")
+            strict = path.rpartition(".")[2] in NAME_KEYS
             problem = bad_text(value, allow_breaks=not strict)
             if problem:
                 self.issue(node, path, f"the text {show(value)} {problem}")
                 return None
+            if strict:
+                value = name_form(value)
         return value
 
 
+NAME_KEYS = ("name", "leader", "side", "supervisor", "protect", "target")
+"""Keys whose text is a name or names one (a leader, a side): read as keys are."""
 _NUMBER_TAGS = {_TAG + "int", _TAG + "float"}
 _BREAKS = "\t\n\r"
+
+
+INVISIBLE = frozenset("\u034f\u115f\u1160\u3164\uffa0")
+"""Invisible characters that are not format characters (a joiner, Hangul fillers)."""
 
 
 def bad_text(text: str, allow_breaks: bool = True) -> str | None:
     """Why ``text`` may not be read (a control character, a lone surrogate), or None.
 
     Tabs and line breaks pass when ``allow_breaks`` (a description), not in keys and names.
+    A key or name (``allow_breaks`` false) may also hold no invisible or bidirectional
+    control character (Unicode's format characters: zero-width spaces and joiners, the
+    direction marks, overrides and isolates; line and paragraph separators): two names
+    could print alike, or one show as another.
     """
     for ch in text:
         kind = unicodedata.category(ch)
@@ -290,7 +310,18 @@ def bad_text(text: str, allow_breaks: bool = True) -> str | None:
             return f"holds a lone surrogate U+{ord(ch):04X}, which is not a character"
         if kind == "Cc" and not (allow_breaks and ch in _BREAKS):
             return f"holds the control character U+{ord(ch):04X}; text must be printable"
+        if not allow_breaks and (kind in ("Cf", "Zl", "Zp") or ch in INVISIBLE):
+            what = unicodedata.name(ch, "").lower()
+            return (
+                "holds the invisible or bidirectional control character "
+                f"U+{ord(ch):04X}{f' ({what})' if what else ''}; a name must read as it shows"
+            )
     return None
+
+
+def name_form(text: str) -> str:
+    """A name as it is compared and kept: Unicode NFC, so twins (NFC and NFD) are one."""
+    return unicodedata.normalize("NFC", text)
 
 
 def _one_line(text: str) -> str:
@@ -334,6 +365,8 @@ def read_text_file(path: str | os.PathLike[str]) -> str:
     except FileNotFoundError:
         raise fail(source, "file not found") from None
     except OSError as err:
+        if err.errno == errno.ELOOP:
+            raise fail(source, "a loop of symbolic links; give a file") from None
         raise fail(source, f"cannot read: {err.strerror or err}") from None
     with os.fdopen(fd, "rb") as handle:
         info = os.fstat(fd)

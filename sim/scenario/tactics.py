@@ -98,7 +98,8 @@ Parameters (all presets share them):
   plain attack: worth it against a weak reaction and a strong body, not against a good
   dodge. ``never``, ``always``.
 - ``called_shot`` (War Game, RULES.md 1.3-1.5 [H]): a called shot aims at a limb (a leg
-  while the target has both, then an arm: :meth:`Tactic.called_limb`) and costs 1 HD more
+  while the target has both, then an arm; none, so a plain attack, once it has lost an arm
+  and a leg: :meth:`Tactic.called_limb`) and costs 1 HD more
   than its maneuver (``wargame.called_shot_cost``); against lamellar the pool cannot absorb
   it [S], and on max damage it may take the limb off (``wargame.dismember``; plate prevents
   it [S]). ``odds`` (default) calls one only when the exact chance that it wounds
@@ -118,16 +119,45 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
 from sim.dice import die
 from sim.errors import SimError, unknown
+from sim.rules import wargame
 from sim.rules.common import build_options, describe_options, option
 
-if TYPE_CHECKING:
-    from sim.frame.agents import Fighter
+
+class Candidate(Protocol):
+    """What a tactic reads of a fighter it ranks (a :class:`sim.frame.agents.Fighter` is one).
+
+    A tactic names no class of the battle: it decides from these alone.
+    """
+
+    @property
+    def wg(self) -> wargame.Combatant:
+        """Its War Game record: hit dice, HD it can spend this round."""
+        ...
+
+    @property
+    def wounds_taken(self) -> int:
+        """Wounds it has taken in this battle."""
+        ...
+
+    @property
+    def unique_id(self) -> int:
+        """Its creation order in the battle (Mesa's agent id): the last tie-break."""
+        ...
+
+    @property
+    def leader(self) -> bool:
+        """Whether it leads its side."""
+        ...
+
+
+Fighter = TypeVar("Fighter", bound=Candidate)
+"""Whatever kind of fighter a decision ranks: it returns one of those it was given."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,13 +335,16 @@ class Tactic:
             return self.called_shot == "always"
         return called > plain
 
-    def called_limb(self, target_lost_leg: bool) -> str:
+    def called_limb(self, target_lost_leg: bool, target_lost_arm: bool = False) -> str | None:
         """War Game: the limb a called shot aims at: a leg while the target has both, else an arm.
 
         A lost leg ends the target's dodging for good (the seed's dodge is "dodge away"), which
-        is worth more than a lost arm's one damage die fewer.
+        is worth more than a lost arm's one damage die fewer. None once it has lost both: a
+        called shot aims at a limb it still has, and a lost limb is lost only once.
         """
-        return "arm" if target_lost_leg else "leg"
+        if not target_lost_leg:
+            return "leg"
+        return None if target_lost_arm else "arm"
 
     def wants_recover(self, armor_pool: int, armor_max: int) -> bool:
         """Whether to spend 1 HD at the start of the turn to recover armor."""

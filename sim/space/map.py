@@ -24,6 +24,8 @@ from sim.errors import SimError
 
 Cell = tuple[int, int]
 FEET_PER_UNIT = {"ft": 1.0, "yd": 3.0}
+SIDE_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
+"""The sides' colours on every picture of a map, in the order of the scenario's sides."""
 TERRAIN_KINDS = ("cover", "hazard", "wall")
 NEIGHBOURS: tuple[Cell, ...] = tuple(
     (dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dx, dy) != (0, 0)

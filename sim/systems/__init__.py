@@ -2,6 +2,11 @@
 
 ``SYSTEMS`` maps each scenario ``rules:`` name to its :class:`~sim.systems.base.RuleSystem`;
 :func:`get` finds one (with a did-you-mean for a misspelt name).
+
+Each system acts on the frame it is handed (:class:`sim.frame.turns.TurnFrame`) and is the
+:class:`~sim.frame.turns.RuleSystem` the frame asks.
+
+May import: ``sim.frame`` and everything below it; never the battle that asks it.
 """
 
 from __future__ import annotations

@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING
 from sim.rules import wargame
 
 if TYPE_CHECKING:
-    from sim.battle.battle import Battle
     from sim.frame.agents import Fighter
+    from sim.frame.turns import TurnFrame
 
 
 def pay_attack(
-    b: Battle, f: Fighter, target: Fighter, called: str | None, mighty: bool
+    b: TurnFrame, f: Fighter, target: Fighter, called: str | None, mighty: bool
 ) -> tuple[int | None, str]:
     """``f`` pays its attack (a called shot too): the dice it rolls and the event's action.
 
@@ -44,11 +44,12 @@ def pay_attack(
 
 
 def call_shot(
-    b: Battle, f: Fighter, target: Fighter, avoids: bool, w: wargame.Weapon
+    b: TurnFrame, f: Fighter, target: Fighter, avoids: bool, w: wargame.Weapon
 ) -> str | None:
     """The limb ``f`` aims at, or None: a plain attack.
 
-    The limb is :meth:`~sim.scenario.tactics.Tactic.called_limb`'s.
+    The limb is :meth:`~sim.scenario.tactics.Tactic.called_limb`'s: none (a plain attack)
+    once the target has lost an arm and a leg, never a limb it has lost.
     Tactic ``called_shot``, if ``f`` can pay: ``always``; ``odds`` when the target cannot
     avoid the blow (``avoids``: dodge or block) and the called shot's exact chance to wound,
     per HD it costs, beats the plain blow's (lamellar cannot protect its limbs [S]).
@@ -59,8 +60,11 @@ def call_shot(
         return None
     if not wargame.can_call_shot(f.wg, b.frame):
         return None
-    limb = t.called_limb(wargame.has_condition(target.wg, wargame.LOST_LEG))
-    if not odds:
+    limb = t.called_limb(
+        wargame.has_condition(target.wg, wargame.LOST_LEG),
+        wargame.has_condition(target.wg, wargame.LOST_ARM),
+    )
+    if limb is None or not odds:
         return limb
     price = wargame.maneuver_price(f.wg, "attack", b.frame)
     dice = wargame.attack_dice(f.wg, price)

@@ -11,39 +11,26 @@ from typing import TYPE_CHECKING
 
 from sim.frame.agents import is_active, is_in_fight
 from sim.rules import wargame
-from sim.rules.common import Status
 from sim.scenario.tactics import weakness
 
 if TYPE_CHECKING:
-    from sim.battle.battle import Battle
     from sim.frame.agents import Fighter
     from sim.frame.sides import FighterHeap
+    from sim.frame.turns import TurnFrame
 
 # Range bands on a map [H] (sim.frame.field): Deathwish to-hit skill lost, D6 difficulty added.
 BAND_SKILL = {"short": 0, "medium": 1, "long": 2}
 BAND_DIFFICULTY = {"short": 0, "medium": 5, "long": 10}
 
 
-def flee(b: Battle, f: Fighter) -> None:
-    """A fleeing fighter's turn: it runs, and is gone after ``flee_turns`` turns [H].
-
-    On a map it runs its move away from the enemy first.
-    """
-    if b.field is not None and b.field.on_grid(f):
-        b.field.away(f, b.field.allowance(f, b.opts.move_ft), b.enemies_of(f))
-    f.wg = wargame.end_turn(f.wg, b.frame)
-    if f.wg.status == Status.FLED:
-        b.set_status(f, Status.FLED)
-
-
-def targets(b: Battle, f: Fighter) -> list[Fighter]:
+def targets(b: TurnFrame, f: Fighter) -> list[Fighter]:
     """Enemies worth attacking: active ones first, fleeing ones if nobody else is left."""
     enemies = b.enemies_of(f)
     active = [e for e in enemies if e.active]
     return active or enemies
 
 
-def only_fleeing(b: Battle, f: Fighter) -> bool:
+def only_fleeing(b: TurnFrame, f: Fighter) -> bool:
     """True when ``f`` has enemies in the fight and every one of them is fleeing."""
     side = f.side
     for s in b.sides.values():  # (a loop, not any() of a generator: every maneuver asks)
@@ -52,7 +39,7 @@ def only_fleeing(b: Battle, f: Fighter) -> bool:
     return b.has_enemies(f)
 
 
-def choose_target(b: Battle, f: Fighter) -> Fighter | None:
+def choose_target(b: TurnFrame, f: Fighter) -> Fighter | None:
     """The enemy ``f``'s tactic chooses among :func:`targets`.
 
     A ``weakest`` or ``leader`` tactic reads the enemy sides' indexes (their first leader;
@@ -91,7 +78,7 @@ def _weakest(heaps: list[FighterHeap]) -> Fighter | None:
     return min((x for h in heaps if (x := h.top()) is not None), key=weakness, default=None)
 
 
-def rank_and_file(b: Battle, enemies: list[Fighter]) -> list[Fighter]:
+def rank_and_file(b: TurnFrame, enemies: list[Fighter]) -> list[Fighter]:
     """At large scale, the enemies other than leaders (all of them if only leaders are left).
 
     With ``battle.rank_and_file: false``, at any scale, all of them.
@@ -101,7 +88,7 @@ def rank_and_file(b: Battle, enemies: list[Fighter]) -> list[Fighter]:
     return [e for e in enemies if not e.leader] or enemies
 
 
-def take_cover(b: Battle, f: Fighter) -> wargame.Factor | None:
+def take_cover(b: TurnFrame, f: Fighter) -> wargame.Factor | None:
     """The protecting cover in play, if the tactic wants cover from a ranged enemy now.
 
     Cover that hides does not hide a fighter in loud armor (``wargame.loud_armor``): with
@@ -121,13 +108,13 @@ def take_cover(b: Battle, f: Fighter) -> wargame.Factor | None:
     return cover
 
 
-def enter_cover(b: Battle, f: Fighter, cover: wargame.Factor) -> None:
+def enter_cover(b: TurnFrame, f: Fighter, cover: wargame.Factor) -> None:
     """``f`` takes cover for ``battle.cover_rounds`` rounds."""
     b.cover_until[f.unique_id] = b.round + b.opts.cover_rounds - 1
     b.note(f.name, "takes cover", result=cover.name)
 
 
-def objective(b: Battle, f: Fighter) -> int | None:
+def objective(b: TurnFrame, f: Fighter) -> int | None:
     """Index of an open ``destroy`` goal ``f`` works on (the tactic's objective share)."""
     s = b.sides[f.side]
     if not s.goals:
@@ -143,7 +130,7 @@ def objective(b: Battle, f: Fighter) -> int | None:
     return open_goals[0] if s.fighters.index(f) < workers else None
 
 
-def hit_object(b: Battle, f: Fighter, goal: int, damage: int, dice: str) -> None:
+def hit_object(b: TurnFrame, f: Fighter, goal: int, damage: int, dice: str) -> None:
     """``f``'s blow of ``damage`` on the object of its side's ``destroy`` goal ``goal``."""
     s = b.sides[f.side]
     before = s.toughness[goal]
@@ -157,7 +144,7 @@ def hit_object(b: Battle, f: Fighter, goal: int, damage: int, dice: str) -> None
         b.goal_achieved(s, goal)
 
 
-def one_attack_target(b: Battle, f: Fighter) -> Fighter | None:
+def one_attack_target(b: TurnFrame, f: Fighter) -> Fighter | None:
     """Deathwish and D6 turns: take cover if wanted (free), then pick the target."""
     f.fought = True
     cover = take_cover(b, f)
@@ -166,7 +153,7 @@ def one_attack_target(b: Battle, f: Fighter) -> Fighter | None:
     return choose_target(b, f)
 
 
-def map_target(b: Battle, f: Fighter) -> Fighter | None:
+def map_target(b: TurnFrame, f: Fighter) -> Fighter | None:
     """The enemy ``f``'s tactic picks among those in reach (active ones first).
 
     A War Game bow or gun passes over enemies whose cover would stop it [H]: with only
@@ -182,7 +169,7 @@ def map_target(b: Battle, f: Fighter) -> Fighter | None:
 
 
 def plan_move(
-    b: Battle, f: Fighter, feet: float, cells: int | None = None
+    b: TurnFrame, f: Fighter, feet: float, cells: int | None = None
 ) -> Callable[[], object] | None:
     """How ``f`` would move now (a callable doing it), or None if it would not move.
 
@@ -212,7 +199,7 @@ def plan_move(
 
 
 def map_move_then_target(
-    b: Battle, f: Fighter, feet: float, cells: int | None = None
+    b: TurnFrame, f: Fighter, feet: float, cells: int | None = None
 ) -> Fighter | None:
     """Deathwish and D6 on a map: with no enemy in reach, move first; then the target."""
     f.fought = True
@@ -225,7 +212,7 @@ def map_move_then_target(
     return target
 
 
-def map_cover(b: Battle, f: Fighter, target: Fighter, default: int) -> int:
+def map_cover(b: TurnFrame, f: Fighter, target: Fighter, default: int) -> int:
     """Cover points (Deathwish) or dice (D6) of ``target``'s cell against ``f``."""
     assert b.field is not None
     terrain = b.field.cover(target, f)

@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from sim.aftermath import Aftermath
 from sim.aftermath.d6 import D6Aftermath
 from sim.dice import D6Code, parse_code
+from sim.frame.morale import flee
 from sim.rules import d6
 from sim.rules.common import Status
 from sim.systems.base import System
 from sim.systems.common import (
     BAND_DIFFICULTY,
     choose_target,
-    flee,
     map_cover,
     map_move_then_target,
     map_target,
@@ -36,8 +36,8 @@ from sim.systems.common import (
 )
 
 if TYPE_CHECKING:
-    from sim.battle.battle import Battle
     from sim.frame.agents import Fighter
+    from sim.frame.turns import TurnFrame
     from sim.scenario import FighterSpec
 
 
@@ -86,7 +86,7 @@ class D6(System):
         """Its condition at the end of the aftermath."""
         return {"d6_condition": survivor["d6_condition"]}
 
-    def start_round(self, b: Battle) -> None:
+    def start_round(self, b: TurnFrame) -> None:
         """A reaction rolled last round no longer stands, nor last round's extra actions."""
         for f in b.all_fighters():
             f.state.reactions = {}
@@ -98,7 +98,7 @@ class D6(System):
         """What the damage table makes of its condition."""
         return d6.status_for(f.state.condition)
 
-    def fight_round(self, b: Battle) -> None:
+    def fight_round(self, b: TurnFrame) -> None:
         """The round's turns: the frame's initiative and popcorn, or the seed's cycle.
 
         ``turn_order: cycle`` [I] (:func:`cycle_turns`) everywhere but in the large-scale
@@ -109,7 +109,7 @@ class D6(System):
         else:
             b.take_turns()
 
-    def take_turn(self, b: Battle, f: Fighter) -> None:
+    def take_turn(self, b: TurnFrame, f: Fighter) -> None:
         """``f``'s attack (:func:`turn`)."""
         turn(b, f)
 
@@ -117,11 +117,11 @@ class D6(System):
         """A weapon with a range (``d6.range``)."""
         return f.spec.d6.range > 0
 
-    def range_ft(self, b: Battle, f: Fighter) -> float:
+    def range_ft(self, b: TurnFrame, f: Fighter) -> float:
         """Its weapon's range in feet (0: hand to hand)."""
         return float(f.spec.d6.range)
 
-    def end_of_round(self, b: Battle) -> None:
+    def end_of_round(self, b: TurnFrame) -> None:
         """A mortally wounded fighter rolls 2D; below the rounds so far, it dies [S]."""
         for f in b.all_fighters():
             if (
@@ -136,7 +136,7 @@ class D6(System):
                 b.set_status(f, Status.DEAD)
 
 
-def cycle_turns(b: Battle) -> None:
+def cycle_turns(b: TurnFrame) -> None:
     """A round of the seed's turn cycle: everyone in the fight once, in the cycle's order [S].
 
     The cycle is set the first round (:func:`sim.rules.d6.roll_cycle_order`: the highest
@@ -167,7 +167,7 @@ def cycle_turns(b: Battle) -> None:
         b.mark_acted(f)
 
 
-def map_move(b: Battle, f: Fighter) -> Fighter | None:
+def map_move(b: TurnFrame, f: Fighter) -> Fighter | None:
     """A D6 turn on a map: a move of one space [S], then the attack.
 
     If that brings no enemy in reach and the tactic sprints, a second space instead of the
@@ -188,12 +188,12 @@ def dice_code(text: str, fallback: D6Code) -> D6Code:
     return parse_code(text) if text else fallback
 
 
-def extra(b: Battle, f: Fighter) -> int:
+def extra(b: TurnFrame, f: Fighter) -> int:
     """``f``'s extra actions this round, of the Multiple Action Penalty [S]."""
     return d6.map_actions(f.state.extra_attacks, f.state.area_dodges, b.options)
 
 
-def penalty(b: Battle, f: Fighter) -> int:
+def penalty(b: TurnFrame, f: Fighter) -> int:
     """The dice ``f`` loses on its rolls now: the MAP, its wounds and the stuns in effect."""
     return d6.penalty_dice(
         f.state.condition,
@@ -222,7 +222,7 @@ NO_PARRY = ("dodge", "ride")
 """What meets a ranged or an area attack: no parry [S, I]."""
 
 
-def choose_reaction(b: Battle, t: Fighter, allowed: tuple[str, ...]) -> tuple[str, D6Code]:
+def choose_reaction(b: TurnFrame, t: Fighter, allowed: tuple[str, ...]) -> tuple[str, D6Code]:
     """The reaction ``t`` rolls this round among ``allowed``, and its skill.
 
     Parry if allowed, its tactic parries and its parry code beats its dodge code, else
@@ -243,12 +243,12 @@ def choose_reaction(b: Battle, t: Fighter, allowed: tuple[str, ...]) -> tuple[st
     return best
 
 
-def two_handed_penalty(b: Battle, t: Fighter) -> int:
+def two_handed_penalty(b: TurnFrame, t: Fighter) -> int:
     """Points off ``t``'s parry now: its ``two_handed`` weapon attacked this round [S]."""
     return b.options.two_handed_parry_penalty if t.spec.two_handed and t.state.attacked else 0
 
 
-def plan_reaction(b: Battle, t: Fighter, allowed: tuple[str, ...] = ALL_REACTIONS) -> Plan:
+def plan_reaction(b: TurnFrame, t: Fighter, allowed: tuple[str, ...] = ALL_REACTIONS) -> Plan:
     """How ``t`` meets the next attack (nothing rolled yet), with one of ``allowed``.
 
     A reaction of an allowed kind rolled earlier this round stands [S]; otherwise it rolls one
@@ -272,7 +272,7 @@ def plan_reaction(b: Battle, t: Fighter, allowed: tuple[str, ...] = ALL_REACTION
 
 
 def react(
-    b: Battle, t: Fighter, plan: Plan, attacker: Fighter, *, area: bool = False
+    b: TurnFrame, t: Fighter, plan: Plan, attacker: Fighter, *, area: bool = False
 ) -> tuple[str, int]:
     """``t``'s reaction to one attack as ``plan`` says: rolled now unless one stands [S].
 
@@ -301,7 +301,7 @@ def react(
     return plan.kind, use.total
 
 
-def area_plan(b: Battle, t: Fighter) -> Plan:
+def area_plan(b: TurnFrame, t: Fighter) -> Plan:
     """How ``t`` meets an area attack: no parry; a dodge is one more action of the MAP [S].
 
     The dodge is counted before it is rolled, so a dodge rolled now bears its own penalty
@@ -315,7 +315,7 @@ def area_plan(b: Battle, t: Fighter) -> Plan:
     return plan
 
 
-def turn(b: Battle, f: Fighter) -> None:
+def turn(b: TurnFrame, f: Fighter) -> None:
     """``f``'s D6 turn: its attack (after a move on a map), and any extra attacks [S].
 
     The tactic's ``extra_attacks`` are declared once it has a target; each is one more
@@ -348,12 +348,12 @@ def turn(b: Battle, f: Fighter) -> None:
         attack(b, f, target, base, cover)
 
 
-def penalty_of_map(b: Battle, f: Fighter) -> int:
+def penalty_of_map(b: TurnFrame, f: Fighter) -> int:
     """The dice the Multiple Action Penalty alone takes off ``f``'s rolls this round."""
     return extra(b, f) * b.options.map_dice_per_action
 
 
-def aim(b: Battle, f: Fighter, *, move: bool = True) -> tuple[Fighter | None, int, int]:
+def aim(b: TurnFrame, f: Fighter, *, move: bool = True) -> tuple[Fighter | None, int, int]:
     """``f``'s target (after its move on a map), the difficulty number and the target's cover.
 
     ``move``: the turn's first attack, which may take cover off a map and move on one.
@@ -370,7 +370,7 @@ def aim(b: Battle, f: Fighter, *, move: bool = True) -> tuple[Fighter | None, in
 
 
 def modifiers(
-    b: Battle, f: Fighter, target: Fighter, cover: int, *, called: bool = False
+    b: TurnFrame, f: Fighter, target: Fighter, cover: int, *, called: bool = False
 ) -> d6.AttackModifiers:
     """Cover, a ``called`` shot and scale of ``f``'s attack on ``target`` [S]."""
     return d6.attack_modifiers(
@@ -383,7 +383,7 @@ def modifiers(
 
 
 def call_shot(
-    b: Battle, f: Fighter, target: Fighter, hit_code: D6Code, plan: Plan, base: int, cover: int
+    b: TurnFrame, f: Fighter, target: Fighter, hit_code: D6Code, plan: Plan, base: int, cover: int
 ) -> bool:
     """Whether ``f`` calls its shot at ``target``, as its tactic weighs the exact odds [S].
 
@@ -409,7 +409,7 @@ def call_shot(
     return tactic.wants_called_shot(harm(False), harm(True))
 
 
-def attack(b: Battle, f: Fighter, target: Fighter, base: int, cover: int) -> None:
+def attack(b: TurnFrame, f: Fighter, target: Fighter, base: int, cover: int) -> None:
     """One attack of ``f`` on ``target``: the hit [S], then on a hit the damage [S].
 
     An area attack (``d6.area``) catches the target's neighbours too (:func:`area_attack`).
@@ -447,7 +447,7 @@ def attack(b: Battle, f: Fighter, target: Fighter, base: int, cover: int) -> Non
     strike(b, f, target, mods)
 
 
-def hit_rating(b: Battle, f: Fighter, target: Fighter) -> D6Code:
+def hit_rating(b: TurnFrame, f: Fighter, target: Fighter) -> D6Code:
     """``f``'s attack code against ``target``: less its penalties, plus any advantage [S].
 
     The modifiers table (:func:`sim.rules.d6.outnumber_dice`, ``d6.outnumber_pips`` [H]):
@@ -470,7 +470,7 @@ def hit_rating(b: Battle, f: Fighter, target: Fighter) -> D6Code:
     return code.plus_dice(bonus.dice)
 
 
-def caught(b: Battle, f: Fighter, target: Fighter) -> list[Fighter]:
+def caught(b: TurnFrame, f: Fighter, target: Fighter) -> list[Fighter]:
     """Whom ``f``'s area attack on ``target`` catches: up to ``d6.area`` enemies [I].
 
     The target first, then on a map the active enemies next to it (nearest the attacker
@@ -489,7 +489,7 @@ def _next_to(a: tuple[int, int], c: tuple[int, int]) -> bool:
     return max(abs(a[0] - c[0]), abs(a[1] - c[1])) <= 1
 
 
-def area_attack(b: Battle, f: Fighter, target: Fighter, base: int, cover: int) -> None:
+def area_attack(b: TurnFrame, f: Fighter, target: Fighter, base: int, cover: int) -> None:
     """An area attack: one roll to hit against everyone it catches [S].
 
     Each target reacts (a dodge counts half and adds MAP, :func:`area_plan`), then the one
@@ -538,7 +538,7 @@ def damage_code(f: Fighter) -> D6Code:
     return dice_code(f.spec.d6.damage, d6.unarmed_damage(parse_code(f.spec.d6.strength)))
 
 
-def body_of(b: Battle, t: Fighter, mods: d6.AttackModifiers = d6.NO_MODIFIERS) -> D6Code:
+def body_of(b: TurnFrame, t: Fighter, mods: d6.AttackModifiers = d6.NO_MODIFIERS) -> D6Code:
     """``t``'s body code against one attack: Strength and Dexterity, armor, ``mods``' dice.
 
     Less the Multiple Action Penalty of its round (``d6.map_applies_to_body``) [S, H].
@@ -555,7 +555,7 @@ def body_of(b: Battle, t: Fighter, mods: d6.AttackModifiers = d6.NO_MODIFIERS) -
     return body.plus_dice(mods.body_dice.dice)
 
 
-def strike(b: Battle, f: Fighter, target: Fighter, mods: d6.AttackModifiers) -> None:
+def strike(b: TurnFrame, f: Fighter, target: Fighter, mods: d6.AttackModifiers) -> None:
     """``f``'s damage against ``target``'s body roll, and the damage table's result [S]."""
     damage = damage_code(f).plus_dice(mods.damage_dice.dice)
     body = body_of(b, target, mods)
@@ -568,7 +568,7 @@ def said(label: str, none: str = "unhurt") -> str:
     return none if label == "none" else label.replace("_", " ")
 
 
-def wound(b: Battle, f: Fighter, target: Fighter, res: d6.DamageResult, dice: str) -> None:
+def wound(b: TurnFrame, f: Fighter, target: Fighter, res: d6.DamageResult, dice: str) -> None:
     """Book a damage roll's result on ``target``: its condition, stuns, poison, status [S].
 
     A blow of a poisoned weapon (``d6.poison``) that ``d6.poisons`` poisons the target [I].

@@ -15,14 +15,15 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from sim.aftermath import Aftermath
 from sim.aftermath.deathwish import DeathwishAftermath
+from sim.frame.morale import flee
 from sim.rules import deathwish
 from sim.rules.common import Status
 from sim.systems.base import System
-from sim.systems.common import BAND_SKILL, flee, map_cover, map_move_then_target, one_attack_target
+from sim.systems.common import BAND_SKILL, map_cover, map_move_then_target, one_attack_target
 
 if TYPE_CHECKING:
-    from sim.battle.battle import Battle
     from sim.frame.agents import Fighter
+    from sim.frame.turns import TurnFrame
     from sim.scenario import FighterSpec
 
 YARD = 3.0  # feet
@@ -92,11 +93,11 @@ class Deathwish(System):
         """
         return self.carried(f) if f is not None else dict(carried)
 
-    def take_turn(self, b: Battle, f: Fighter) -> None:
+    def take_turn(self, b: TurnFrame, f: Fighter) -> None:
         """``f``'s shot (:func:`turn`)."""
         turn(b, f)
 
-    def end_of_round(self, b: Battle) -> None:
+    def end_of_round(self, b: TurnFrame) -> None:
         """An untreated wound that kills with time counts down, and kills at 0."""
         for f in b.all_fighters():
             if f.status == Status.DEAD or f.state.bleeding_out is None:
@@ -110,12 +111,12 @@ class Deathwish(System):
         """Every firearm; not Unarmed."""
         return f.state.weapon.lethality is not None
 
-    def range_ft(self, b: Battle, f: Fighter) -> float:
+    def range_ft(self, b: TurnFrame, f: Fighter) -> float:
         """Every firearm reaches ``firearm_range_yd`` [H]; unarmed, the neighbouring cells."""
         return b.opts.firearm_range_yd * YARD if self.is_ranged(f) else 0.0
 
 
-def turn(b: Battle, f: Fighter) -> None:
+def turn(b: TurnFrame, f: Fighter) -> None:
     """``f``'s Deathwish turn: one shot (after a move on a map) at one target."""
     if f.status == Status.FLEEING:
         flee(b, f)

@@ -15,14 +15,15 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from sim.aftermath import Aftermath
 from sim.aftermath.twowp import TwoWPAftermath
 from sim.errors import SimError
+from sim.frame.morale import flee
 from sim.rules import twowp
 from sim.rules.common import Status
 from sim.systems.base import System
-from sim.systems.common import flee
 
 if TYPE_CHECKING:
-    from sim.battle.battle import Battle, SideState
     from sim.frame.agents import Fighter
+    from sim.frame.sides import SideState
+    from sim.frame.turns import TurnFrame
     from sim.scenario import FighterSpec
 
 
@@ -74,18 +75,18 @@ class TwoWP(System):
         """Felled by the blows it carries."""
         return Status.INCAPACITATED if f.state.wounds.felled else Status.ACTIVE
 
-    def fight_round(self, b: Battle) -> None:
+    def fight_round(self, b: TurnFrame) -> None:
         """Every front at once (:func:`fight_round`)."""
         fight_round(b)
 
-    def end_of_round(self, b: Battle) -> None:
+    def end_of_round(self, b: TurnFrame) -> None:
         """Fleeing fighters run."""
         for f in b.all_fighters():
             if f.status == Status.FLEEING:
                 flee(b, f)
 
 
-def fight_round(b: Battle) -> None:
+def fight_round(b: TurnFrame) -> None:
     """Every front at once: each side rolls its dice, results apply together (RULES.md 2.4)."""
     first, second = b.sides.values()
     fronts = abstract_fronts(first, second) if b.field is None else map_fronts(b, first, second)
@@ -161,7 +162,7 @@ def abstract_fronts(a: SideState, c: SideState) -> dict[str, tuple[list[Fighter]
 
 
 def map_fronts(
-    b: Battle, a: SideState, c: SideState
+    b: TurnFrame, a: SideState, c: SideState
 ) -> dict[str, tuple[list[Fighter], list[Fighter]]]:
     """Fronts on a map: fighters close in, then fighters next to enemies form the fronts.
 
@@ -189,7 +190,7 @@ def map_fronts(
     return out
 
 
-def front_pool(b: Battle, s: SideState, fighters: list[Fighter]) -> twowp.SidePool:
+def front_pool(b: TurnFrame, s: SideState, fighters: list[Fighter]) -> twowp.SidePool:
     """The dice side ``s`` rolls on a front of ``fighters``: attack and defence."""
     dice = twowp.side_dice([(f.tier, f.state.wounds.wounding) for f in fighters], b.options)
     share = s.tactic.defence_share or b.options.defence_share

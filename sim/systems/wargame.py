@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from sim.aftermath import Aftermath
 from sim.aftermath.wargame import WarGameAftermath
 from sim.errors import SimError
+from sim.frame.morale import flee
 from sim.rules import wargame
 from sim.rules.common import Status
 from sim.systems.base import System
@@ -23,7 +24,6 @@ from sim.systems.called import call_shot, pay_attack
 from sim.systems.common import (
     choose_target,
     enter_cover,
-    flee,
     hit_object,
     map_target,
     objective,
@@ -34,8 +34,9 @@ from sim.systems.common import (
 )
 
 if TYPE_CHECKING:
-    from sim.battle.battle import Battle
     from sim.frame.agents import Fighter
+    from sim.frame.turns import TurnFrame
+    from sim.options import BattleOptions
 
 YARD = 3.0  # feet
 
@@ -59,7 +60,7 @@ class WarGame(System):
         """Out of the fight at 0 HD."""
         return Status.INCAPACITATED if f.wg.hit_dice == 0 else Status.ACTIVE
 
-    def morale_hd(self, b: Battle, f: Fighter) -> int:
+    def morale_hd(self, f: Fighter, opts: BattleOptions) -> int:
         """The creature's current HD (2 fewer if shaken, a lingering condition)."""
         return wargame.morale_hd(f.wg)
 
@@ -78,7 +79,7 @@ class WarGame(System):
         kept = tuple(f.wg.conditions) if f is not None else carried.get("wg_conditions", ())
         return {"hd": survivor["hd"], "wg_conditions": kept} if kept else {"hd": survivor["hd"]}
 
-    def take_turn(self, b: Battle, f: Fighter) -> None:
+    def take_turn(self, b: TurnFrame, f: Fighter) -> None:
         """``f``'s maneuvers (:func:`turn`)."""
         turn(b, f)
 
@@ -86,18 +87,18 @@ class WarGame(System):
         """A bow or a gun (not while disarmed)."""
         return arms(f).ranged
 
-    def range_ft(self, b: Battle, f: Fighter) -> float:
+    def range_ft(self, b: TurnFrame, f: Fighter) -> float:
         """The warbow's 400 yards [S]; a gun's ``gun_range_yd`` [H]; melee 0."""
         w = arms(f)
         if not w.ranged:
             return 0.0
         return (w.range_yards or b.opts.gun_range_yd) * YARD
 
-    def shoots_past_cover(self, b: Battle, f: Fighter) -> bool:
+    def shoots_past_cover(self, b: TurnFrame, f: Fighter) -> bool:
         """War Game bows and guns do not waste shots on enemies behind protecting cover [H]."""
         return b.field is not None and b.field.range_ft(f) > 0
 
-    def covered(self, b: Battle, f: Fighter, e: Fighter) -> bool:
+    def covered(self, b: TurnFrame, f: Fighter, e: Fighter) -> bool:
         """Whether ``e``'s cell gives cover that stops ``f``'s standard ranged attack."""
         assert b.field is not None
         terrain = b.field.cover(e, f)
@@ -107,7 +108,7 @@ class WarGame(System):
         return wargame.cover_protects(cover, b.frame, loud=wargame.is_loud(e.wg))
 
 
-def cover_of(b: Battle, f: Fighter, target: Fighter) -> wargame.Factor | None:
+def cover_of(b: TurnFrame, f: Fighter, target: Fighter) -> wargame.Factor | None:
     """The cover ``target`` is in against ``f``'s attack, if any.
 
     Off a map: the first cover in play that shelters the target (loud armor is heard in
@@ -135,7 +136,7 @@ def armed(f: Fighter) -> bool:
     return arms(f).effect != "none"
 
 
-def turn(b: Battle, f: Fighter) -> None:
+def turn(b: TurnFrame, f: Fighter) -> None:
     """``f``'s War Game turn: its maneuvers, paid in HD, until it keeps its reserve.
 
     A fleeing creature only runs (it may strike back if damaged while fleeing; a blow that
@@ -173,7 +174,7 @@ def turn(b: Battle, f: Fighter) -> None:
         used_factor = used_factor or done in ("factor", "contest")
 
 
-def start_of_turn(b: Battle, f: Fighter) -> None:
+def start_of_turn(b: TurnFrame, f: Fighter) -> None:
     """What comes before the maneuvers.
 
     Put out a fire, try to break free (a grapple ends by itself when the holder is out),
@@ -203,7 +204,7 @@ def start_of_turn(b: Battle, f: Fighter) -> None:
         b.note(f.name, "recovers armor", result=rec.describe())
 
 
-def get_up(b: Battle, f: Fighter) -> None:
+def get_up(b: TurnFrame, f: Fighter) -> None:
     """A fighter on the ground stands up, a disarmed one picks up its weapon: maneuvers [H]."""
     if f.wg.prone and wargame.can_maneuver(f.wg, "move", b.frame):
         f.wg, paid = wargame.pay_maneuver(f.wg, "move", b.frame)
@@ -216,7 +217,7 @@ def get_up(b: Battle, f: Fighter) -> None:
         b.note(f.name, "picks up its weapon", result=paid.describe())
 
 
-def maneuver(b: Battle, f: Fighter, used_factor: bool) -> str | None:
+def maneuver(b: TurnFrame, f: Fighter, used_factor: bool) -> str | None:
     """One maneuver of ``f``'s turn without a map; what it was, or None if it does nothing.
 
     Heal an ally with healing tools, take cover from a ranged enemy, work on a ``destroy``
@@ -255,7 +256,7 @@ def maneuver(b: Battle, f: Fighter, used_factor: bool) -> str | None:
     return "attack"
 
 
-def patient_for(b: Battle, f: Fighter) -> Fighter | None:
+def patient_for(b: TurnFrame, f: Fighter) -> Fighter | None:
     """The ally ``f``'s tactic would heal now (``heal``), or None.
 
     ``fallen``: an incapacitated ally (the first in the side's order); ``wounded``: that, else
@@ -279,7 +280,7 @@ def top(f: Fighter) -> int:
     return f.spec.hit_dice
 
 
-def tend(b: Battle, f: Fighter) -> bool:
+def tend(b: TurnFrame, f: Fighter) -> bool:
     """``f`` uses its healing tools on an ally (a maneuver, one use: 1 HD) if its tactic wants.
 
     An incapacitated ally healed is back in the fight: it goes last for 2 rounds (RULES.md
@@ -300,14 +301,14 @@ def tend(b: Battle, f: Fighter) -> bool:
     return True
 
 
-def holder_of(b: Battle, f: Fighter) -> Fighter | None:
+def holder_of(b: TurnFrame, f: Fighter) -> Fighter | None:
     """The fighter grappling ``f``, if any."""
     if f.wg.held_by is None:
         return None
     return next((x for x in b.all_fighters() if x.name == f.wg.held_by), None)
 
 
-def contest(b: Battle, f: Fighter, target: Fighter) -> bool:
+def contest(b: TurnFrame, f: Fighter, target: Fighter) -> bool:
     """A grapple, shove or disarm on ``target`` if the tactic wants one (RULES.md 1.7).
 
     Its tactic's :meth:`~sim.scenario.tactics.Tactic.contest_kind` names it; nothing is tried on a
@@ -332,7 +333,7 @@ def contest(b: Battle, f: Fighter, target: Fighter) -> bool:
     return True
 
 
-def reserve(b: Battle, f: Fighter) -> int:
+def reserve(b: TurnFrame, f: Fighter) -> int:
     """HD ``f`` keeps unspent for dodging on its turn.
 
     Its tactic's reserve while an enemy may still attack it this round; with ``all_in_last``
@@ -344,7 +345,7 @@ def reserve(b: Battle, f: Fighter) -> int:
     return t.reserve
 
 
-def enemy_leader(b: Battle, f: Fighter) -> Fighter | None:
+def enemy_leader(b: TurnFrame, f: Fighter) -> Fighter | None:
     """The first enemy leader still in the fight (leader killing's target)."""
     return next(
         (x for s in b.sides.values() if s.name != f.side for x in s.leaders if x.in_fight),
@@ -352,7 +353,7 @@ def enemy_leader(b: Battle, f: Fighter) -> Fighter | None:
     )
 
 
-def leader_killing(b: Battle, f: Fighter, lead: Fighter) -> None:
+def leader_killing(b: TurnFrame, f: Fighter, lead: Fighter) -> None:
     """A large-scale leader-killing maneuver by ``f`` (RULES.md 1.12 [S]).
 
     1 HD rolled: 7 or more, the enemy leader is incapacitated (or killed, as ``finish``
@@ -381,7 +382,7 @@ def leader_killing(b: Battle, f: Fighter, lead: Fighter) -> None:
             after_harm(b, None, victim, 1, before - victim.wg.hit_dice)
 
 
-def invoke_factor(b: Battle, f: Fighter, target: Fighter, *, hazards: bool = True) -> bool:
+def invoke_factor(b: TurnFrame, f: Fighter, target: Fighter, *, hazards: bool = True) -> bool:
     """Invoke a hazard or distraction on ``target`` if the tactic wants to; True if done.
 
     On a map hazards are cells (:func:`map_maneuver`), so ``hazards`` is False.
@@ -418,7 +419,7 @@ def invoke_factor(b: Battle, f: Fighter, target: Fighter, *, hazards: bool = Tru
     return False
 
 
-def attack(b: Battle, f: Fighter, target: Fighter) -> None:
+def attack(b: TurnFrame, f: Fighter, target: Fighter) -> None:
     """``f`` attacks ``target``.
 
     Mighty if its tactic says so; the damage rolled; the defender dodging, blocking with an
@@ -477,7 +478,7 @@ def attack(b: Battle, f: Fighter, target: Fighter) -> None:
             into_hazard(b, f, target, hazard)
 
 
-def push_beside(b: Battle, f: Fighter, target: Fighter, beside: Any) -> None:
+def push_beside(b: TurnFrame, f: Fighter, target: Fighter, beside: Any) -> None:
     """On a map, ``f`` pushes ``target`` into the hazard cell ``beside`` it (a contest)."""
     assert b.field is not None
     name = b.field.spec.hazard(beside)
@@ -499,7 +500,7 @@ def push_beside(b: Battle, f: Fighter, target: Fighter, beside: Any) -> None:
     after_harm(b, f, target, lost, lost)
 
 
-def whip_follow(b: Battle, f: Fighter, target: Fighter) -> None:
+def whip_follow(b: TurnFrame, f: Fighter, target: Fighter) -> None:
     """A whip's subduing blow also disarms or knocks down, as ``f``'s tactic says.
 
     "At the same time" [S]: no contest and no cost.
@@ -510,7 +511,7 @@ def whip_follow(b: Battle, f: Fighter, target: Fighter) -> None:
         b.note(f.name, f"whip: {follow}", target.name, result=what)
 
 
-def map_maneuver(b: Battle, f: Fighter, used_factor: bool) -> str | None:
+def map_maneuver(b: TurnFrame, f: Fighter, used_factor: bool) -> str | None:
     """One maneuver of ``f``'s turn on a map; what it did, or None if it does nothing.
 
     A ``destroy`` goal stays abstract. Once every enemy left is fleeing, nothing more unless
@@ -562,7 +563,7 @@ def map_maneuver(b: Battle, f: Fighter, used_factor: bool) -> str | None:
     return "attack"
 
 
-def into_hazard(b: Battle, f: Fighter, target: Fighter, hazard: str) -> None:
+def into_hazard(b: TurnFrame, f: Fighter, target: Fighter, hazard: str) -> None:
     """``target`` lands in a hazard on the map: its effects apply (RULES.md 1.10)."""
     before = target.wg.hit_dice
     target.wg, use = wargame.apply_hazard(
@@ -573,7 +574,7 @@ def into_hazard(b: Battle, f: Fighter, target: Fighter, hazard: str) -> None:
     after_harm(b, f, target, lost, lost)
 
 
-def survives(b: Battle, target: Fighter, hazard: str | wargame.Factor) -> bool:
+def survives(b: TurnFrame, target: Fighter, hazard: str | wargame.Factor) -> bool:
     """Whether ``target`` would spend 1 HD to survive a hazard's wound (option ``survive``).
 
     Its tactic decides as it decides a dodge (:meth:`~sim.scenario.tactics.Tactic.wants_dodge`): the
@@ -582,7 +583,7 @@ def survives(b: Battle, target: Fighter, hazard: str | wargame.Factor) -> bool:
     return b.tactic_of(target).wants_dodge(True, target.wg.hit_dice <= wargame.hazard_hd(hazard))
 
 
-def after_harm(b: Battle, f: Fighter | None, target: Fighter, wounds: int, lost: int) -> None:
+def after_harm(b: TurnFrame, f: Fighter | None, target: Fighter, wounds: int, lost: int) -> None:
     """Book the wounds and lost HD ``f`` did to ``target``, and its new status."""
     b.harmed(f, target, wounds, lost)
     if target.wg.status != target.status:

@@ -65,11 +65,7 @@ def test_option_defaults():
         "decisive",
     )
     assert (o.stun_penalty, o.wound_penalty, o.infection_max) == ("per_stun", "per_wound", 4)
-    assert (o.first_aid_heal_dice, o.heal_wounded_twice, o.wando_pea_halves) == (
-        "2D",
-        "one_wound",
-        "penalties",
-    )
+    assert (o.first_aid_heal_dice, o.heal_wounded_twice) == ("2D", "one_wound")
 
 
 def test_bad_options_are_clear_errors():
@@ -540,7 +536,6 @@ def test_time_heal_dist_by_hand():
 def test_heal_subtracts_from_the_damage():
     assert d6.heal(W1, 2, damage=8) == W1  # 6 is still wounded
     assert d6.heal(W1, 5, damage=8) == STUNNED  # 3: the tier of the difference
-    assert d6.heal(W1, 5, damage=8, options=Options(heal_stunned="healed")) == NONE
     assert d6.heal(W1, 4) == STUNNED  # unknown damage: 5 - 4 = 1
     assert d6.heal(W1, 5) == NONE  # 5 - 5 = 0
     assert d6.heal(INC, 2) == W1  # 10 - 2 = 8: wounded
@@ -613,11 +608,6 @@ def test_resurrection():
     assert d6.can_resurrect(C("1D"), priest_spell=True)
     assert d6.RESURRECTION_TIME_HOURS == 1
     assert d6.resurrection_effects() == ResurrectionEffects(2, 3, Fraction(12))
-    assert d6.resurrection_effects(wando_pea=True) == ResurrectionEffects(1, 1, Fraction(12))
-    up = Options(halve_round="up")
-    assert d6.resurrection_effects(wando_pea=True, options=up) == ResurrectionEffects(1, 2, 12)
-    duration = Options(wando_pea_halves="duration")
-    assert d6.resurrection_effects(True, duration) == ResurrectionEffects(2, 3, Fraction(6))
 
 
 # --- Monte Carlo against exact -------------------------------------------------------------

@@ -53,7 +53,6 @@ def test_option_defaults_match_rules_md():
     assert o.initiative_ties == "reroll"
     assert o.faction_rounding == "half_up"
     assert o.skewer == "incapacitate"
-    assert o.spear_breaks_engagement is True
     assert o.wound_types == "named"
     assert o.broken_bones == "all_hd_on_8"
     assert o.max_damage == "all_eight"
@@ -387,7 +386,7 @@ def test_bleeding_lowers_armor_max_by_five_min_one():
     assert (c.armor_max, c.armor_pool) == (3, 3)
 
 
-def test_wound_types_table_and_typing_options():
+def test_wound_types_table_and_typing_options(rng):
     assert [t.name for t in wg.wound_types()] == [
         "bleeding",
         "broken_bones",
@@ -408,6 +407,26 @@ def test_wound_types_table_and_typing_options():
     assert wg.has_broken_bones(c)
     c, h = wg.resolve_attack(wg.combatant(3), hit(3), "whip", options=by_kind)
     assert h.wounds[0].type is None  # whips name no kind
+    # max damage lingers under by_kind, whatever the kind (the d4 names none for lingering)
+    for weapon in ("axe", "maul", "whip", "plain"):
+        c, h = wg.resolve_attack(wg.combatant(3), hit(8, 8), weapon, options=by_kind, rng=rng)
+        assert h.wounds[0].type == "lingering" and len(c.conditions) == 1, weapon
+    c, h = wg.resolve_attack(wg.combatant(3), hit(8, 8), "axe", rng=rng)  # named: no type
+    assert h.wounds[0].type is None and c.conditions == ()
+
+
+def test_by_kind_lingering_wounds_match_exact(rng):
+    by_kind = wg.make_options({"wound_types": "by_kind"})
+    exact = wg.attack_dist(wg.combatant(3), 2, "maul", options=by_kind)
+    lingering = exact.prob(lambda c: bool(c.conditions))
+    assert lingering > 0
+    n = 4000
+    got = 0
+    for _ in range(n):
+        roll = wg.roll_damage(2, rng)
+        c, _ = wg.resolve_attack(wg.combatant(3), roll, "maul", options=by_kind, rng=rng)
+        got += bool(c.conditions)
+    assert abs(got / n - float(lingering)) < 4 * (float(lingering) / n) ** 0.5 + 0.01
 
 
 def test_rolled_wound_types_match_exact(rng):
@@ -646,13 +665,10 @@ def test_chain_wears_one_point_each_time_the_pool_hits_zero():
     assert wg.resolve_attack(wg.combatant(3, armor=["plate"]), hit(8))[0].armor_max == 8
 
 
-def test_spear_shoves_ten_feet_and_breaks_engagement():
+def test_spear_shoves_ten_feet():
     c = wg.combatant(3, armor=["plate"])
     _, h = wg.resolve_attack(c, hit(2), "spear")
-    assert h.shoved_ft == 10 and h.breaks_engagement
-    off = wg.make_options({"spear_breaks_engagement": False})
-    _, h = wg.resolve_attack(c, hit(2), "spear", options=off)
-    assert h.shoved_ft == 10 and not h.breaks_engagement
+    assert h.shoved_ft == 10
     _, h = wg.resolve_attack(c, hit(2), "spear", defence="dodge")
     assert h.shoved_ft == 0
 

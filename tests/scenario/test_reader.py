@@ -74,13 +74,16 @@ j: &j [*i,*i,*i,*i,*i,*i,*i,*i,*i,*i]
 """
 
 
-def test_alias_bomb_is_refused_quickly(tmp_path):
+def test_alias_bomb_is_refused_before_it_is_expanded(tmp_path):
+    """Expanded, the document would hold 10**9 values: minutes and gigabytes. Refused at the
+    count, it takes a fraction of a second; the bound here only tells the two apart, on any
+    machine however loaded (timings belong in benchmarks/)."""
     path = tmp_path / "bomb.yaml"
     path.write_text(BILLION_LAUGHS)
     start = time.perf_counter()
     with pytest.raises(ScenarioError) as info:
         load_scenario(path)
-    assert time.perf_counter() - start < 0.5
+    assert time.perf_counter() - start < 20
     assert str(info.value) == (
         f"{path}:6: the document holds more than 200000 values once aliases are expanded "
         "(an alias bomb?)"

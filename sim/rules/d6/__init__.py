@@ -35,11 +35,8 @@ Options (fields of :class:`Options`; [I] interpretation, [H] house rule):
 - ``infection_max`` = 4 [I]: a time-healing Strength total (plus bonus) at most this infects.
 - ``first_aid_heal_dice`` = "2D" [H]: the heal dice of first aid.
 - ``heal_wounded_twice`` = "one_wound" [H]: a heal treats one of two wounds (``both``: each).
-- ``heal_stunned`` = "stunned" [I]: a heal landing in the Stunned band leaves the patient
-  Stunned ("healed": counts as healed).
 - ``poison_from`` = "wounded" [I]: a poisoned weapon poisons the target of a blow that leaves
   it Wounded or worse ("stunned": any blow that does damage).
-- ``wando_pea_halves`` = "penalties" [I]: Wando Pea halves the penalties (or the duration).
 
 Aftermath (:class:`AftermathOptions`, a group apart from the battle's): ``wake`` = "all" [I]
 (every Incapacitated patient wakes as Wounded twice on the battle's day; "stabilized": only
@@ -200,6 +197,9 @@ NAME = "d6"
 SEED = "003_fd1c4a13f28810ec.txt"
 MAX_SIDES: int | None = None
 """Most sides a battle under these rules can have (None: any number of sides)."""
+FACTION_POOLS = False
+"""Whether a large-scale battle may be fought as faction pools (``battle.large_scale: pools``):
+no HD or armor pools of its own to pool."""
 FIGHTER_FIELDS: tuple[str, ...] = ("d6", "mounted", "two_handed")  # Ride; two-handed parry
 """The scenario fighter fields these rules read (others' fields are warned about)."""
 POOL_FIELDS: tuple[str, ...] = ("weapon", "shield")
@@ -314,6 +314,7 @@ __all__ = [
     "rest_days_dist",
     "time_heal_due",
     "FIGHTER_FIELDS",
+    "FACTION_POOLS",
     "MAX_SIDES",
     "POOL_FIELDS",
     "NAME",

@@ -14,7 +14,7 @@ import numpy as np
 from sim.dice import D6Code, Dist
 from sim.errors import SimError
 from sim.rules.common import Table
-from sim.rules.d6.conditions import _LADDER, UNHURT, Condition
+from sim.rules.d6.conditions import _LADDER, Condition
 from sim.rules.d6.difficulty import difficulty_number
 from sim.rules.d6.options import DEFAULT_OPTIONS, Options, _code
 from sim.rules.d6.tiers import DamageTier, _code_dist, tier_for, unknown_damage
@@ -72,8 +72,8 @@ def heal(
     """Condition after a heal of ``heal_total`` points (potion, spell, first aid) [S].
 
     The heal is subtracted from the damage taken (``damage``; unknown: the tier's lowest
-    value + 1) and the new tier is that of the difference; a heal never makes things worse,
-    and a difference in the Stunned band counts as healed (as in time healing).
+    value + 1) and the new tier is that of the difference, Stunned included [S]; a heal
+    never makes things worse.
     Wounded twice (``heal_wounded_twice``): 'one_wound' heals one wound at a time,
     'both' applies the total to each wound. Dead stays dead (see resurrection).
     """
@@ -81,8 +81,6 @@ def heal(
         return condition
     points = unknown_damage(condition.tier) if damage is None else damage
     new = Condition.of(tier_for(points - heal_total))
-    if new.tier is DamageTier.STUNNED and options.heal_stunned == "healed":
-        new = UNHURT
     if condition.label == "wounded_twice":
         if new.rank >= condition.rank - 1:
             return condition

@@ -165,13 +165,6 @@ class Options:
     first_aid_heal_dice: str = option(
         "2D", "Heal dice of first aid (the seed gives first aid 'a set amount of dice').", tag="H"
     )
-    heal_stunned: str = option(
-        "stunned",
-        "A heal whose difference lands in the Stunned band leaves the patient Stunned, the "
-        "tier of the difference as the seed says ('stunned'), or counts as healed ('healed').",
-        tag="I",
-        choices=("stunned", "healed"),
-    )
     heal_wounded_twice: str = option(
         "one_wound",
         "A heal on a Wounded-twice patient treats one wound ('one_wound') or applies its "
@@ -185,13 +178,6 @@ class Options:
         "leaves it Wounded or worse ('wounded'), or of any blow that does damage ('stunned').",
         tag="I",
         choices=("wounded", "stunned"),
-    )
-    wando_pea_halves: str = option(
-        "penalties",
-        "Wando Pea flowers halve the resurrection penalties ('penalties') or their duration "
-        "('duration').",
-        tag="I",
-        choices=("penalties", "duration"),
     )
 
     def __post_init__(self) -> None:

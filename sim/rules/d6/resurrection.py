@@ -12,15 +12,12 @@ from sim.dice import D6Code
 from sim.errors import SimError
 from sim.rules.d6.conditions import _LADDER, UNHURT, Condition
 from sim.rules.d6.options import (
-    DEFAULT_OPTIONS,
     RESURRECTION_BODY_PIPS,
     RESURRECTION_HOURS,
     RESURRECTION_OTHER_DICE,
     RESURRECTION_RELIGION,
     RESURRECTION_TIME_HOURS,
-    Options,
 )
-from sim.rules.d6.reactions import half_total
 
 
 def can_resurrect(religion: D6Code, priest_spell: bool = False) -> bool:
@@ -37,16 +34,15 @@ class ResurrectionEffects:
     hours: Fraction
 
 
-def resurrection_effects(
-    wando_pea: bool = False, options: Options = DEFAULT_OPTIONS
-) -> ResurrectionEffects:
-    """-2 to body rolls and -1D to all other rolls for half a day; Wando Pea halves it [S]."""
-    body, other, hours = RESURRECTION_BODY_PIPS, 3 * RESURRECTION_OTHER_DICE, RESURRECTION_HOURS
-    if wando_pea and options.wando_pea_halves == "penalties":
-        body, other = half_total(body, options), half_total(other, options)
-    elif wando_pea:
-        hours = hours / 2
-    return ResurrectionEffects(body, other, hours)
+def resurrection_effects() -> ResurrectionEffects:
+    """-2 to body rolls and -1D to all other rolls for half a day [S].
+
+    The seed's Wando Pea flowers, which halve them, are not modelled: nothing rolls in that
+    half day (docs/rules.md 8.2).
+    """
+    return ResurrectionEffects(
+        RESURRECTION_BODY_PIPS, 3 * RESURRECTION_OTHER_DICE, RESURRECTION_HOURS
+    )
 
 
 RAISED_AS = ("unhurt", "wounded_twice")

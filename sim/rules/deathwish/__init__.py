@@ -135,6 +135,9 @@ NAME = "deathwish"
 SEED = "001_e5fc2d51799d4e98.txt"
 MAX_SIDES: int | None = None
 """Most sides a battle under these rules can have (None: any number of sides)."""
+FACTION_POOLS = False
+"""Whether a large-scale battle may be fought as faction pools (``battle.large_scale: pools``):
+no HD or armor pools of its own to pool."""
 FIGHTER_FIELDS: tuple[str, ...] = ("deathwish",)
 """The scenario fighter fields these rules read (others' fields are warned about)."""
 POOL_FIELDS: tuple[str, ...] = ("weapon", "shield", "mounted", "two_handed")
@@ -204,6 +207,7 @@ __all__ = [
     "untreated_deadline",
     "wounds_to_treat",
     "FIGHTER_FIELDS",
+    "FACTION_POOLS",
     "MAX_SIDES",
     "POOL_FIELDS",
     "NAME",

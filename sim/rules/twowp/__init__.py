@@ -39,8 +39,6 @@ Options (:class:`Options`; [I] interpretation, [H] house rule):
   (``every_third``: exactly every third one).
 - ``infection_risk_recurs`` = False [I]: whether a delayed infection risk is rolled again.
 - ``surgeon_examines_experienced`` = 4 [I]: patients an experienced surgeon examines an hour.
-- ``healer_training_mix`` = False [I]: whether partial supervised and instructed healer
-  training add up.
 
 Aftermath options (:class:`AftermathOptions`, a group of their own so the battle's options
 are unchanged):
@@ -177,6 +175,9 @@ NAME = "2w2p"
 SEED = "000_7f98fe11b25af74f.txt"
 MAX_SIDES: int | None = 2
 """Most sides a battle under these rules can have: two (a front pits one side against one)."""
+FACTION_POOLS = False
+"""Whether a large-scale battle may be fought as faction pools (``battle.large_scale: pools``):
+2W2P fights its fronts at any scale; it has no pools."""
 FIGHTER_FIELDS: tuple[str, ...] = ("prime", "head_protection", "front")
 """The scenario fighter fields these rules read (others' fields are warned about)."""
 POOL_FIELDS: tuple[str, ...] = ()
@@ -278,6 +279,7 @@ __all__ = [
     "reset_wound",
     "take_blows",
     "FIGHTER_FIELDS",
+    "FACTION_POOLS",
     "MAX_SIDES",
     "POOL_FIELDS",
     "NAME",

@@ -114,12 +114,6 @@ class Options:
         low=3,
         high=5,
     )
-    healer_training_mix: bool = option(
-        False,
-        "partial supervised practice and instruction add up towards a healer level that "
-        "needs either (false: one path must be complete)",
-        tag="I",
-    )
 
 
 DEFAULT_OPTIONS = Options()

@@ -185,14 +185,13 @@ def training_reached(
     supervised: Fraction | int = 0,
     instruction: Fraction | int = 0,
     self_study: Fraction | int = 0,
-    options: Options = DEFAULT_OPTIONS,
 ) -> bool:
     """Whether months of training reach ``skill`` on a track (RULES.md 2.2, 2.5) [S].
 
     General track: supervised practice, plus self-study at a third, plus instruction at half
     that may stand in for at most half the requirement. Healer track: the supervised months
-    or the instruction months (both for specialized); self-study does not count there;
-    ``healer_training_mix`` lets the two paths' fractions add up.
+    or the instruction months (both for specialized), one path complete [S]; self-study does
+    not count there.
     """
     level = parse_skill(skill)
     if track not in TRACKS:
@@ -214,8 +213,6 @@ def training_reached(
     inst_part = Fraction(instruction) / inst_need
     if row.rule == "both":
         return sup_part >= 1 and inst_part >= 1
-    if options.healer_training_mix:
-        return sup_part + inst_part >= 1
     return sup_part >= 1 or inst_part >= 1
 
 
@@ -225,7 +222,6 @@ def trained_skill(
     supervised: Fraction | int = 0,
     instruction: Fraction | int = 0,
     self_study: Fraction | int = 0,
-    options: Options = DEFAULT_OPTIONS,
 ) -> Skill:
     """The highest skill level the given months of training reach on ``track``."""
     best = Skill.UNSKILLED
@@ -236,7 +232,6 @@ def trained_skill(
             supervised=supervised,
             instruction=instruction,
             self_study=self_study,
-            options=options,
         ):
             best = level
     return best

@@ -29,7 +29,8 @@ Options (fields of :class:`Options`; [I] interpretation, [H] house rule):
   as it may dodge an attack [S: "when it takes damage from any source"] (``"attacks"``:
   only attacks).
 - ``wound_types`` = ``"named"`` [H]: a wound gets a type only where the weapon or hazard names
-  one (``"by_kind"``: also by the weapon's damage kind per the d4 table; ``"rolled"``: d4).
+  one (``"by_kind"``: also by the weapon's damage kind per the d4 table, a max-damage wound
+  lingering; ``"rolled"``: d4).
 - ``called_shot_cost`` = ``"hd"`` [H]: a called shot at an arm or a leg (the seed names
   called shots but gives no rule) costs 1 HD more than its maneuver, not rolled for damage
   (``"half"``: no extra HD, the damage is halved, rounded down).
@@ -46,7 +47,6 @@ Options (fields of :class:`Options`; [I] interpretation, [H] house rule):
 - ``warbow_direct`` = ``"wound"`` [I]: an unblocked warbow hit is a wound whatever the armor
   (``"damage"``: it removes as many HD as the damage).
 - ``skewer`` = ``"incapacitate"`` [H]: a skewered target is incapacitated (``"kill"``).
-- ``spear_breaks_engagement`` = True [H]: a spear's 10 ft shove breaks melee engagement.
 - ``hazard_contest`` = True [I]: pushing into a hazard is a contested maneuver.
 - ``contest_ties`` = ``"defender"`` [H]: tied contests go to the defender
   (``"attacker"``, ``"reroll"``).
@@ -321,6 +321,9 @@ NAME = "wargame"
 SEED = "002_5306f142c0f73876.txt"
 MAX_SIDES: int | None = None
 """Most sides a battle under these rules can have (None: any number of sides)."""
+FACTION_POOLS = True
+"""Whether a large-scale battle may be fought as faction pools (``battle.large_scale: pools``):
+the seed's literal faction pools (RULES.md 1.6) are its own."""
 FIGHTER_FIELDS: tuple[str, ...] = (
     "weapon",
     "shield",
@@ -527,6 +530,7 @@ __all__ = [
     "resolve_leader_killing",
     "roll_leader_killing",
     "FIGHTER_FIELDS",
+    "FACTION_POOLS",
     "MAX_SIDES",
     "POOL_FIELDS",
     "NAME",

@@ -67,7 +67,6 @@ class Hit:
     wounds: tuple[Wound, ...]
     effects: tuple[str, ...]
     shoved_ft: int
-    breaks_engagement: bool
     status: Status
 
     def describe(self) -> str:
@@ -187,7 +186,10 @@ class Blow:
     def wound_type(self) -> str | None:
         """The type of this blow's wound: lingering if it takes a limb off, else the weapon's.
 
-        A called shot's dismemberment: :mod:`sim.rules.wargame.called`.
+        A called shot's dismemberment: :mod:`sim.rules.wargame.called`. Under
+        ``wound_types="by_kind"`` a wound dealt with max damage lingers (unless the weapon
+        names a type of its own): the d4 table names no damage kind for lingering wounds, and
+        max damage is the d12 table's trigger of every special effect.
         """
         if self.called is not None and dismembers(self.roll.is_max, self.options):
             if prevents_dismemberment(self.c):
@@ -196,6 +198,9 @@ class Blow:
                 self.severed = lost_limb(self.called)
                 self.effects.append(f"{self.called} taken off ({self.severed})")
                 return "lingering"
+        by_kind = self.options.wound_types == "by_kind"
+        if by_kind and self.roll.is_max and not self.w.wound_type:
+            return "lingering"
         return _weapon_wound_type(self.w, self.options, self.draw)
 
     def done(self, dodged: bool = False, blocked: bool = False, damage: int = 0) -> Blow:
@@ -233,7 +238,6 @@ class Blow:
             self.wounds,
             tuple(self.effects),
             shoved,
-            bool(shoved) and self.options.spear_breaks_engagement,
             status,
         )
 

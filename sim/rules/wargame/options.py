@@ -62,7 +62,8 @@ class Options:
     wound_types: str = option(
         "named",
         "a wound gets a type only where the weapon or hazard names one; by_kind also by the "
-        "weapon's damage kind (d4 table); rolled rolls the d4 for every weapon wound",
+        "weapon's damage kind (d4 table), and a wound dealt with max damage lingers; rolled "
+        "rolls the d4 for every weapon wound",
         tag="H",
         choices=("named", "by_kind", "rolled"),
     )
@@ -118,9 +119,6 @@ class Options:
         "a skewered target is incapacitated (or killed)",
         tag="H",
         choices=("incapacitate", "kill"),
-    )
-    spear_breaks_engagement: bool = option(
-        True, "a spear's 10 ft shove breaks melee engagement", tag="H"
     )
     hazard_contest: bool = option(
         True, "pushing a creature into a hazard is a contested maneuver", tag="I"

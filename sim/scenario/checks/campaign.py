@@ -14,6 +14,7 @@ from typing import Any
 
 from sim.errors import unknown
 from sim.options import CampaignOptions
+from sim.scenario.checks.aftermath import MAX_FIGHTER_DAYS
 from sim.scenario.checks.base import BAD, MAX_DAYS, Checks, get_or
 from sim.scenario.model import CampaignSpec, FighterSpec, Scenario
 from sim.scenario.reader import join_path
@@ -77,10 +78,37 @@ class CampaignChecks(Checks):
                 names.append(made[1])
         if side is None or days is BAD or items is None or len(battles) != len(items):
             return None
+        if not self.within_rows(battles, days, doc.get("aftermath")):
+            return None
         built = self.attempt(
             "campaign", lambda: CampaignSpec(side, tuple(battles), days, tuple(names), options)
         )
         return None if built is BAD else built
+
+    def within_rows(self, battles: Sequence[Scenario], days: int, after: Any) -> bool:
+        """Whether the campaign's aftermath rows stay within the limit (an error if not).
+
+        Every fighter of a battle is a row for every day after it (``days_between``, after
+        the last battle ``aftermath.days`` if given): summed over the battles, at most
+        :data:`~sim.scenario.checks.aftermath.MAX_FIGHTER_DAYS`, as one battle's aftermath.
+        """
+        last = after.get("days", 7) if isinstance(after, dict) else days
+        if not isinstance(last, int) or isinstance(last, bool) or not 1 <= last <= MAX_DAYS:
+            last = days  # a bad aftermath.days is reported where it is
+        total = 0
+        for i, sc in enumerate(battles):
+            fighters = sum(len(side.fighters) for side in sc.sides)
+            fighters += sum(len(ev.fighters) for ev in sc.events if ev.kind == "reinforce")
+            total += fighters * (last if i == len(battles) - 1 else days)
+        if total <= MAX_FIGHTER_DAYS:
+            return True
+        self.error(
+            "campaign.days_between",
+            f"{len(battles)} battles, each with {days} days after it, make {total} fighter-days "
+            "(a row each: every fighter of a battle, every day after it); the limit is "
+            f"{MAX_FIGHTER_DAYS}: fewer battles, days or fighters",
+        )
+        return False
 
     def company_side(
         self, side: Any, side_names: Sequence[str], starting: Mapping[str, Sequence[FighterSpec]]

@@ -61,6 +61,8 @@ class Checker(RuleChecks, SideChecks, EventChecks, MapChecks, AftermathChecks, C
         if system in SYSTEMS:
             options, frame = self.frame_into_rules(system, options, frame)
         battle = self.battle(doc.get("battle"))
+        if battle.get("large_scale") == "pools" and system in SYSTEMS:
+            self.pools(system)
         self.templates_(doc.get("templates"))
         factors = self.factors(doc.get("factors"))
         side_names, side_maps, starting = self.rosters(doc, system)

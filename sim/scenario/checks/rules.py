@@ -11,6 +11,14 @@ from sim.scenario.checks.base import Checks, get_or
 from sim.scenario.reader import show
 
 
+def pools_refused(system: str) -> str:
+    """Why a ``system`` battle cannot be fought as faction pools, and what to do instead."""
+    return (
+        f"'pools' are the War Game's faction pools (each faction one pool of HD and armor); "
+        f"a {system} battle has none: use 'turns' (the default), or rules: wargame"
+    )
+
+
 class RuleChecks(Checks):
     """The rules system and its options, the War Game frame options, the battle's options."""
 
@@ -63,6 +71,11 @@ class RuleChecks(Checks):
                     "frame's options are its own; give it once",
                 )
         return {**options, **frame}, {}
+
+    def pools(self, system: str) -> None:
+        """``battle.large_scale: pools`` only where the system has the War Game's pools."""
+        if not SYSTEMS[system].FACTION_POOLS:
+            self.error("battle.large_scale", pools_refused(system))
 
     def battle(self, value: Any) -> dict[str, Any]:
         """The ``battle`` key: the battle's own house rules."""

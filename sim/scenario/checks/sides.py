@@ -9,13 +9,17 @@ from sim.errors import did_you_mean, unknown
 from sim.rules import SYSTEMS
 from sim.scenario.checks.base import BAD, get_or, listing, unknown_key
 from sim.scenario.checks.fighters import FighterChecks
-from sim.scenario.model import Event, FighterSpec, Goal, Side, TacticSpec
+from sim.scenario.model import DRAW, Event, FighterSpec, Goal, Side, TacticSpec
 from sim.scenario.reader import join_path, quote_name
 from sim.scenario.tactics import TACTICS, Tactic, make_tactic
 
 _SIDE_KEYS = ("leader", "tactic", "goals", "fighters")
 _GOAL_KEYS = ("kind", "target", "toughness", "rounds", "wins")
 _GOAL_FIELD = {"protect": "target", "destroy": "toughness", "hold": "rounds"}
+
+
+SUMMARY_ENDS = (".lo", ".hi")
+"""The endings of a side's interval columns in ``sim analyze``'s summary (``win.SIDE.lo``)."""
 
 
 class SideChecks(FighterChecks):
@@ -31,6 +35,12 @@ class SideChecks(FighterChecks):
         side_maps: dict[str, dict[str, Any]] = {}
         for side, body in (sides_doc or {}).items():
             path = join_path("sides", side)
+            if side == DRAW:
+                self.error(
+                    path,
+                    f"{DRAW!r} is not a side's name: a battle nobody won has "
+                    f"the outcome {DRAW!r}; name the side otherwise",
+                )
             sm = self.mapping(body, path, "a side (a mapping with fighters)")
             if sm is None:
                 continue
@@ -44,6 +54,7 @@ class SideChecks(FighterChecks):
             found = self.entries(sm["fighters"], join_path(path, "fighters"), side)
             if found is not None:
                 starting[side] = found
+        self.column_twins(side_names)
         if sides_doc is not None and "sides" in doc and len(side_names) < 2:
             self.error("sides", f"a battle needs at least two sides, got {len(side_names)}")
         rules = SYSTEMS.get(system)
@@ -52,6 +63,23 @@ class SideChecks(FighterChecks):
             sides = "exactly two" if most == 2 else f"at most {most}"  # a battle has two or more
             self.error("sides", f"{system} battles have {sides} sides, got {len(side_names)}")
         return side_names, side_maps, starting
+
+    def column_twins(self, side_names: Sequence[str]) -> None:
+        """Refuse a side named as another side's column in a summary (``guards.lo``).
+
+        ``sim analyze`` gives each side the columns ``win.SIDE``, ``win.SIDE.lo`` and
+        ``win.SIDE.hi`` (:mod:`sim.analysis.summary`): sides ``guards`` and ``guards.lo``
+        would share ``win.guards.lo``, and one's rate would be printed as the other's bound.
+        """
+        for name in side_names:
+            for end in SUMMARY_ENDS:
+                other = name[: -len(end)]
+                if name.endswith(end) and other in side_names:
+                    self.error(
+                        join_path("sides", name),
+                        f"a side named {name!r} would share the summary's column win.{name} "
+                        f"with side {other!r} (its interval); rename one of them",
+                    )
 
     def sides(
         self,

@@ -35,6 +35,17 @@ BAD_CASES = {
             "'fixed'?"
         ],
     ),
+    **{
+        f"faction pools under {system}": (
+            f"rules: {system}\nbattle: {{large_scale: pools}}\n" + TWO_SIDES,
+            [
+                "t.yaml:2: battle.large_scale: 'pools' are the War Game's faction pools (each "
+                f"faction one pool of HD and armor); a {system} battle has none: use 'turns' "
+                "(the default), or rules: wargame"
+            ],
+        )
+        for system in ("2w2p", "deathwish", "d6")
+    },
     "battle option": (
         "battle: {cover_rounds: 0}\n" + TWO_SIDES,
         ["t.yaml:1: battle.cover_rounds: must be 1 or more, got 0"],
@@ -59,3 +70,17 @@ def test_the_frame_block_works_under_every_system():
         assert sc.frame_options(get(system)).large_scale_above == 3, system
     wg = load("frame: {large_scale_above: 3}\n" + TWO_SIDES)
     assert dict(wg.options) == {"large_scale_above": 3} and dict(wg.frame) == {}
+
+
+def test_faction_pools_are_the_war_games_own():
+    from dataclasses import replace
+
+    from sim.battle import Battle
+    from sim.errors import SimError
+    from sim.scenario import parse_scenario
+
+    sc = parse_scenario("battle: {large_scale: pools}\n" + TWO_SIDES, "t.yaml")  # War Game
+    Battle(sc, seed=1, battle={"large_scale": "pools"}).run()
+    for system in ("2w2p", "deathwish", "d6"):
+        with pytest.raises(SimError, match=f"a {system} battle has none"):
+            Battle(replace(sc, rules=system), seed=1, battle={"large_scale": "pools"})
