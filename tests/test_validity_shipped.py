@@ -99,6 +99,17 @@ def test_the_report_renders_study_f(tmp_path):
     assert sum(c.study == "shipped" for c in res.checks()) == 3
 
 
+def test_the_section_renders_faction_pools():
+    """The pools part is the War Game's only: rendered from a few of its battles."""
+    reps = v.Replicates({"shipped": 0, "pools": 1})
+    with v.Runner(1) as runner:
+        rows = shipped.pools_study(runner, 1)
+    res = v.Results(reps, ("wargame",), (shipped.STUDY,), {"shipped": [], "pools": rows})
+    text = shipped.section(res, {})
+    assert "**Faction pools** (`battle: {large_scale: pools}`" in text
+    assert text.count("\n| 6 v 5 |") == 1 and "| 20 v 16 |" in text
+
+
 def test_the_experiments_option_writes_the_files_the_test_above_checks(
     tmp_path, monkeypatch, capsys
 ):

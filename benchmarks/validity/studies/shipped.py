@@ -437,7 +437,7 @@ WHAT = (
 )
 
 POOLS = (
-    "**Faction pools** (`battle: {large_scale: pools}`, the default reading `wargame.pool: "
+    "**Faction pools** (`battle: {{large_scale: pools}}`, the default reading `wargame.pool: "
     "members`: a turn a round for each member, the pool's HD its head count, its average HD "
     "the dice it dodges with) on study e's everyday War Game sides, against the same battle "
     "forced small, with the default morale and with morale off; {runs:,} battles an arm. "
