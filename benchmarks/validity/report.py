@@ -257,7 +257,8 @@ def _rerun_section(res: Results, total: float) -> str:
         "at 50%), within about 10 minutes on 2 cores: mirror ±4.1 points; a ladder's rungs "
         "detect a drop of about 7.4 points; Lanchester ±4.6; scale: the paired difference to "
         "about ±4 points, or exactly 0 where the scale changes nothing; ratio ±4.6; shipped: "
-        "the issue's 600 battles an arm (a paired difference to about ±5 points). Times "
+        "the issue's 600 battles an arm (a paired difference to about ±5 points), and as many "
+        "for the pools. Times "
         "are wall clock with the workers above, on whatever else the machine was doing.\n"
     )
     return "\n".join(lines)
