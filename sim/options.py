@@ -54,6 +54,45 @@ class BattleOptions:
         "pool of HD and armor, read as rules.options.pool says ('pools', War Game only)",
         choices=("turns", "pools"),
     )
+    # --- large scale: every rule that differs from small scale is a switch (RULES.md 1.12) ---
+    large_turns: str = option(
+        "alternate",
+        "large scale with turns: the factions alternate, one member a turn, in the order their "
+        "leaders rolled once [S: 'the highest decides which side goes first and so on']; "
+        "'popcorn': the small-scale turn order (everyone rolls, the last to act names the "
+        "next), for experiments",
+        choices=("alternate", "popcorn"),
+    )
+    large_initiative: str = option(
+        "leaders",
+        "large scale: the factions' leaders roll 1 HD each, once, for the side that goes first "
+        "[S: 'both sides leaders roll 1 HD']; 'everyone': every fighter rolls, as at small "
+        "scale, for experiments",
+        choices=("leaders", "everyone"),
+    )
+    rank_and_file: bool = option(
+        True,
+        "large scale: an attacking faction picks its victims from the enemy's rank and file, "
+        "the leader reached only by leader killing [S: 'other than the leader']; false: "
+        "targets as at small scale, for experiments",
+    )
+    leader_down: str = option(
+        "one_hd",
+        "large scale: a faction whose leader falls loses all but 1 HD [S], read with turns as "
+        "each member keeping at most 1 HD to spend that round [I] and with pools as the "
+        "pool's HD; 'none': nothing beyond the morale check, for experiments",
+        choices=("one_hd", "none"),
+        tag="I",
+    )
+    faction_leader: str = option(
+        "most_hd",
+        "large scale: a side whose scenario names no leader gets one when it first fights at "
+        "large scale [S: 'name a leader for these factions']: its member in the fight with the "
+        "most HD (less wounds without War Game HD), ties to the first listed, its leader "
+        "from then on (an event says who; not under 2W2P, which has no factions); 'none': it "
+        "fights without one, out of reach of leader killing",
+        choices=("most_hd", "none"),
+    )
     initiative: str = option(
         "everyone",
         "small-scale initiative: everyone rolls 1 HD and the side with the highest die goes "
@@ -75,7 +114,8 @@ class BattleOptions:
     )
     scattered: str = option(
         "surrendered",
-        "a faction scattered at 0 HD while more than the large-scale threshold still stand: "
+        "a faction pool scattered at 0 HD while more than the large-scale threshold still "
+        "stand (only the literal pools, wargame.pool: literal, scatter with members standing): "
         "its members surrender, flee, or fight on as individuals in a small-scale War Game "
         "('fight', whatever their number)",
         choices=("surrendered", "fled", "fight"),

@@ -370,10 +370,9 @@ def test_aftermath_and_campaign_figures_by_hand(hand):
     a, b = groups
     assert a["arms"] == "a" and a["aftermath"]["red"]["runs"] == 3
     died = a["aftermath"]["red"]["died_share"]
-    _, lo, hi = analysis.wilson(1, 4)
-    # resampling the runs: runs 2 and 3 alone (no death) give 0, runs 1 and 3 give 1/2;
-    # the interval reaches 0 and holds Wilson's upper end
-    assert died == {"p": 0.25, "lo": 0.0, "hi": float(hi)}
+    # resampling the runs: run 2 alone (no death) gives 0, run 1 alone 1/2; two runs with
+    # wounded are one degree of freedom, whose t quantile (12.7) stretches that to [0, 1]
+    assert died == {"p": 0.25, "lo": 0.0, "hi": 1.0}
     assert a["aftermath"]["red"]["interval"] == analysis.CLUSTER_INTERVAL
     assert [c["battle"] for c in a["campaign"]] == [1, 2, 3] and "campaign" not in b
     assert a["campaign"][1]["veteran_share"]["p"] == pytest.approx(2 / 3)

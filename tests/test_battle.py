@@ -227,6 +227,7 @@ def test_leader_killing_leaves_the_faction_with_one_hd():
             Side("blue", blue, leader="b0"),
         ),
         battle={"large_scale": "pools"},
+        options={"pool": "literal"},  # the seed read literally
     )
     b = Battle(sc, seed=1, events=True)
     assert b.large  # 12 > 10: large scale
@@ -248,6 +249,7 @@ def test_failed_leader_killing_costs_the_attackers_hd():
             Side("blue", fighters("b", 6), leader="b0"),
         ),
         battle={"large_scale": "pools"},
+        options={"pool": "literal"},  # the seed read literally
     )
     b = Battle(sc, seed=1, events=True)
     b.rng = ScriptedRng([8, 1, 4])  # red first; leader killing d8 = 4: 3 short of 7
@@ -292,7 +294,9 @@ def test_faction_pool_averages_hd_and_armor():
         FighterSpec("r9", hit_dice=4),
     )
     sc = Scenario(
-        sides=(Side("red", red), Side("blue", fighters("b", 6))), battle={"large_scale": "pools"}
+        sides=(Side("red", red), Side("blue", fighters("b", 6))),
+        battle={"large_scale": "pools"},
+        options={"pool": "literal"},
     )
     b = Battle(sc, seed=1)
     b._start_round()
@@ -1013,7 +1017,7 @@ def test_a_fleeing_fighters_blow_that_ends_the_battle_leaves_it_on_the_field():
             Side(
                 name,
                 tuple(FighterSpec(f"{name}{i}", hit_dice=hd) for i, hd in enumerate(hds)),
-                tactic=TacticSpec("aggressive"),
+                tactic=TacticSpec("aggressive", {"pursue": True}),  # red strikes blue3
             )
             for name, hds in spec.items()
         ),
@@ -1051,20 +1055,6 @@ def test_a_fighter_healed_back_mid_round_takes_its_turn_last_that_round(monkeypa
     assert {seed: _log(brawl, seed) for seed in (65, 245)} == heaps
 
 
-class _ScanHeap:
-    """The turn order's reference: the member with the smallest key now, by a plain scan."""
-
-    def __init__(self, key, member, fighters=(), *, lazy=None):
-        self.key, self.member = key, member
-        self.fighters = fighters if isinstance(fighters, list) else list(fighters)
-
-    def push(self, f):
-        pass
-
-    def top(self):
-        return min((f for f in self.fighters if self.member(f)), key=self.key, default=None)
-
-
 @pytest.mark.parametrize(
     ("path", "seeds"),
     [("scenarios/skirmish5.yaml", (22, 72, 92)), ("scenarios/brawl.yaml", (0, 4, 5))],
@@ -1072,7 +1062,7 @@ class _ScanHeap:
 def test_large_scale_factions_send_members_as_a_scan_would(monkeypatch, path, seeds):
     """A faction sends its most harmless (or most ready) member now, the ones back last.
 
-    At large scale with turns the factions' heaps are built at the round's start. A member
+    At large scale with turns the factions' queues are built at the round's start. A member
     harmed since (skirmish5) must be filed again under its new key, and one brought back
     into the fight (the brawl's healer) filed at all, behind the rest while it goes last
     (RULES.md 1.6). These seeds picked otherwise than the scan before both were.
@@ -1082,13 +1072,75 @@ def test_large_scale_factions_send_members_as_a_scan_would(monkeypatch, path, se
 
     large = load_scenario(path, ["rules.options.large_scale_above=2"])
     heaps = {seed: _log(large, seed) for seed in seeds}
-    monkeypatch.setattr(turns, "FighterHeap", _ScanHeap)
+    monkeypatch.setattr(turns, "FactionQueue", _ScanQueue)
     assert {seed: _log(large, seed) for seed in seeds} == heaps
+
+
+class _ScanQueue:
+    """The faction queue's reference: the member it would send now, by a plain scan."""
+
+    def __init__(self, tactic, fighters):
+        from sim.frame.sides import _back_ones_last
+        from sim.scenario.tactics import harmlessness, readiness
+
+        self.fighters = fighters
+        self.ready = _back_ones_last(readiness)
+        harmless = _back_ones_last(harmlessness)
+        self.first = harmless if tactic.name_next == "enemy_first" else self.ready
+
+    def push(self, f):
+        pass
+
+    def top(self, after_enemy):
+        waiting = [f for f in self.fighters if f.in_fight and not f.acted]
+        return min(waiting, key=self.first if after_enemy else self.ready, default=None)
+
+
+@pytest.mark.parametrize(
+    ("path", "small"),
+    [
+        ("scenarios/pass.yaml", "rules.options.large_scale_above=100000"),
+        ("scenarios/bridge.yaml", "rules.options.large_scale_above=100000"),
+        ("scenarios/ford.yaml", "rules.options.large_scale_above=100000"),
+        ("scenarios/adders.yaml", "frame.large_scale_above=100000"),
+    ],
+)
+def test_with_the_seed_rules_off_large_scale_fights_as_small_scale(path, small):
+    """Large scale with turns differs from small scale only by named rules (rules.md 1.7).
+
+    With the leaders' roll, the rank and file and the fallen leader's 1 HD switched off, a
+    large-scale battle is fought event for event as the same battle at small scale: the
+    factions' alternation sends the members popcorn would name, the first one included.
+    """
+    from sim.scenario import load_scenario
+
+    off = [
+        "battle.large_initiative=everyone",
+        "battle.rank_and_file=false",
+        "battle.leader_down=none",
+    ]
+    large, forced = load_scenario(path, off), load_scenario(path, [small])
+    for seed in range(12):
+        moves = [[e for e in _log(sc, seed) if e["action"] != "scale"] for sc in (large, forced)]
+        assert moves[0] == moves[1], seed
+
+
+def test_a_faction_opens_the_large_scale_war_game_with_its_readiest_member():
+    """The first turn after the leaders' roll is the readiest member's, as at small scale."""
+    from sim.scenario import load_scenario
+
+    for seed in range(5):
+        b = Battle(load_scenario("scenarios/pass.yaml"), seed=seed, events=True)
+        b.step()
+        first = b.log[0]["result"].removesuffix(" first")
+        opener = next(e for e in b.log if e["action"] in ("attack", "mighty attack"))
+        side = b.sides[first]
+        assert opener["actor"] == max(side.fighters, key=lambda f: f.spec.hit_dice).name
 
 
 def test_a_member_brought_back_at_large_scale_is_sent_after_the_others():
     """Its faction's key puts those who go last (RULES.md 1.6) behind every other member."""
-    from sim.frame.turns import _back_ones_last
+    from sim.frame.sides import _back_ones_last
     from sim.scenario import load_scenario
     from sim.scenario.tactics import harmlessness
 
@@ -1098,3 +1150,140 @@ def test_a_member_brought_back_at_large_scale_is_sent_after_the_others():
     assert key(weak) < key(strong)  # the most harmless first ...
     weak.wg.goes_last = True
     assert key(strong) < key(weak)  # ... unless it was brought back
+
+
+def test_war_game_fighters_let_the_fleeing_go_unless_their_tactic_pursues():
+    """Once every enemy left is fleeing, nobody strikes at them (``tactic.pursue: false``).
+
+    A creature damaged while fleeing may spend its HD again (RULES.md 1.8), so the pursuers'
+    blows bought blows back, often on the winners' leader, whose fall routed them too:
+    four against four in gambeson ended in mutual routs that pursuing alone produced.
+    """
+    from sim.scenario import load_scenario
+
+    def fought(pursue):
+        sides = ("men-at-arms", "raiders")
+        sets = [f"sides.{s}.tactic.params.pursue={str(pursue).lower()}" for s in sides]
+        scenario = load_scenario("scenarios/armor_trial.yaml", sets)
+        return [Battle(scenario, seed=seed, events=True) for seed in range(40)]
+
+    let_go = fought(False)
+    for b in let_go:
+        b.run()
+        fleeing: set[str] = set()
+        for e in b.log:
+            if e["action"] == "status":
+                (fleeing.add if e["result"] == "fleeing" else fleeing.discard)(e["actor"])
+            elif "attack" in e["action"] and e["actor"] not in fleeing:
+                assert e["target"] not in fleeing, (b.log.index(e), e)
+    pursued = fought(True)
+    for b in pursued:
+        b.run()
+    routs = [sum(b.end_reason == "mutual_rout" for b in runs) for runs in (let_go, pursued)]
+    assert routs[0] == 0 < routs[1], routs
+
+
+# --------------------------------------------------------------------------- leaders named
+def _leaderless(n=6, battle=None, rules="wargame", **kw):
+    red = (*fighters("r", n - 2, hit_dice=4), FighterSpec("rk", hit_dice=6), *fighters("rx", 1))
+    return Scenario(
+        sides=(Side("red", red), Side("blue", fighters("b", n, hit_dice=4, **kw))),
+        rules=rules,
+        battle=battle or {},
+    )
+
+
+def test_at_large_scale_a_side_without_a_leader_gets_its_member_with_the_most_hd():
+    """RULES.md 1.12 [S]: "name a leader for these factions"; ties go to the first listed."""
+    b = Battle(_leaderless(), seed=1, events=True)
+    assert b.large
+    named = [(e["actor"], e["target"]) for e in b.log if e["action"] == "names a leader"]
+    assert named == [("red", "rk"), ("blue", "b0")]
+    assert b.sides["red"].leader_fighter() is by_name(b, "rk") and by_name(b, "rk").leader
+    b.run()
+    rows = {r["name"]: r for r in b.fighters_frame().to_dict("records")}
+    assert rows["rk"]["leader"] and rows["b0"]["leader"] and not rows["b1"]["leader"]
+    assert b.outcome().sides["red"]["leader_status"] == by_name(b, "rk").status.value
+
+
+def test_no_leader_is_named_at_small_scale_nor_with_the_option_off_nor_under_2w2p():
+    small = Battle(_leaderless(n=5), seed=1)
+    assert not small.large and not small.sides["red"].leaders
+    off = Battle(_leaderless(battle={"faction_leader": "none"}), seed=1)
+    assert off.large and not off.sides["red"].leaders and not off.sides["blue"].leaders
+    fronts = Battle(_leaderless(rules="2w2p"), seed=1)
+    assert fronts.large and not fronts.sides["red"].leaders
+
+
+def test_a_leader_is_named_when_reinforcements_lift_the_battle_to_large_scale():
+    from sim.scenario import Event
+
+    sc = replace(
+        _leaderless(n=5),
+        events=(Event(1, "reinforce", "blue", fighters("late", 2, hit_dice=7)),),
+    )
+    b = Battle(sc, seed=3, events=True)
+    assert not b.large and not b.sides["blue"].leaders  # 10 at the start: small scale
+    b.step()  # round 1 starts with the reinforcements: 12, large scale
+    assert b.sides["blue"].leader_fighter().name == "late0"  # 7 HD, the first listed
+    assert b.sides["red"].leader_fighter().name == "rk"
+    assert [e["round"] for e in b.log if e["action"] == "names a leader"] == [1, 1]
+
+
+# --------------------------------------------------------------------------- pools, members
+def _pools(reading, n=8, m=6, **battle):
+    return Scenario(
+        sides=(
+            Side("red", fighters("r", n, hit_dice=4, armor=("gambeson",)), leader="r0"),
+            Side("blue", fighters("b", m, hit_dice=4, armor=("gambeson",)), leader="b0"),
+        ),
+        options={"pool": reading},
+        battle={"large_scale": "pools", **battle},
+    )
+
+
+def test_with_members_a_faction_takes_a_turn_for_each_active_member():
+    """``wargame.pool: members``: the factions alternate, a turn for each active member, the
+    bigger one finishing the round alone; the pool's HD are its head count, its dice (for
+    dodging) the average HD, and every maneuver costs the pool nothing."""
+    b = Battle(_pools("members", morale="none"), seed=4, events=True)
+    b.step()
+    pools = [e["result"] for e in b.log if e["action"] == "faction pool"]
+    assert pools == ["8 HD, armor 3", "6 HD, armor 3"]
+    turns = [e["actor"] for e in b.log if e["action"] in ("faction attack", "faction hazard")]
+    first, other = turns[0], "red" if turns[0] == "blue" else "blue"
+    assert turns[:10] == [first, other] * 5
+    for side in ("red", "blue"):  # no more turns than members, no fewer than still active
+        assert b.sides[side].active <= turns.count(side) <= len(b.sides[side].fighters)
+    dodges = [e for e in b.log if "dodged" in e["result"]]
+    assert len(dodges) == 8  # each pool's 4 dice, all spent on dodges
+
+
+def test_pools_never_stall_for_want_of_harm_with_members():
+    """The literal pools dodge each other's one attack a round: with morale off every battle
+    is a draw at max_rounds. With a turn a member, numbers and blows decide."""
+    literal = [Battle(_pools("literal", morale="none"), seed=s).run() for s in range(20)]
+    assert {o.end_reason for o in literal} == {"max_rounds"}
+    members = [Battle(_pools("members", morale="none"), seed=s).run() for s in range(20)]
+    assert all(o.end_reason == "defeat" and o.rounds < 10 for o in members)
+    assert sum(o.winner == "red" for o in members) > 15  # eight against six
+
+
+def test_with_members_a_distracted_faction_fights_on_but_cannot_dodge():
+    """The distraction keeps the faction from spending its pool's HD (its dodges) for the
+    round [S]; its members pay for their own turns, so they still take them."""
+    from sim.scenario import load_scenario
+
+    seen = 0
+    for seed in range(10):
+        b = Battle(load_scenario("scenarios/siege.yaml"), seed=seed, events=True)
+        b.step()
+        at = next((i for i, e in enumerate(b.log) if e["action"] == "faction distraction"), None)
+        if at is None:
+            continue
+        seen += 1
+        after = b.log[at + 1 :]
+        assert any(e["actor"] == "defenders" and e["action"].startswith("faction ") for e in after)
+        hits = [e for e in after if e["actor"] == "attackers" and e["action"] == "faction attack"]
+        assert hits and not any("dodged" in e["result"] for e in hits)
+    assert seen >= 3

@@ -402,6 +402,7 @@ def _factions(red_params=None, factors=STORM):
         sides=(side("red", **(red_params or {})), side("blue", hazard=False)),
         factors=factors,
         battle={"large_scale": "pools"},
+        options={"pool": "literal"},  # the seed read literally
     )
 
 

@@ -349,6 +349,21 @@ sides:
       - {name: B3, hit_dice: 4, weapon: spear}
 """
 
+# four a side with leaders in gambeson: one side routs, and its fleeing may be pursued
+WG_ROUT = """
+rules: wargame
+max_rounds: 30
+sides:
+  red:
+    leader: R 1
+    fighters:
+      - {name: R, count: 4, hit_dice: 4, armor: [gambeson], weapon: plain}
+  blue:
+    leader: B 1
+    fighters:
+      - {name: B, count: 4, hit_dice: 4, armor: [gambeson], weapon: plain}
+"""
+
 # six a side at small scale: half out, then more out, so morale triggers can fire again
 WG_SIX = """
 rules: {system: wargame, options: {large_scale_above: 100}}
@@ -771,11 +786,43 @@ sides:
 # red's average HD is 3.5: rounding decides its pool
 WG_LARGE_HALF = WG_LARGE.replace("{name: r, count: 4", "{name: r, count: 3")
 
-# the same, fought as the seed's faction pools
+# large scale, morale off: red goes for blue's leader; when leader killing fells it, blue's
+# members of 8 HD (four attacks a turn) keep at most 1 HD for the rest of the round
+WG_LARGE_LK = f"""
+rules: {{system: wargame, options: {{large_scale_above: 4}}}}
+battle: {{morale: none}}
+max_rounds: 30
+sides:
+  red:
+    leader: r 1
+    tactic: {{name: balanced, params: {{dodge: never, mighty: never, leader_killing: always}}}}
+    fighters:
+      - {{name: r, count: 6, hit_dice: 8, weapon: axe}}
+  blue:
+    leader: b 1
+    tactic: {NO_DODGE}
+    fighters:
+      - {{name: b, count: 4, hit_dice: 8, weapon: axe}}
+"""
+
+# the same with no leader named: at large scale the simulator names one, morale checks
+# when it falls
+WG_LARGE_LEADERLESS = WG_LARGE.replace("    leader: r 1\n", "").replace("    leader: b 1\n", "")
+
+# the uneven first move at large scale: 8 guns against 2, one round
+# (no leader named: the rank and file would keep one of blue's two out of reach)
+WG_FIRST_MOVE_LARGE = WG_FIRST_MOVE_UNEVEN.replace(
+    "large_scale_above: 100}}", "large_scale_above: 4}}\nbattle: {faction_leader: none}"
+)
+
+# the same, fought as faction pools
 WG_POOLS = WG_LARGE.replace("max_rounds: 30", "max_rounds: 30\nbattle: {large_scale: pools}")
+# ... as the seed's literal pools: a pool's HD are the average, so it scatters with members
+# still standing, and rounding decides its HD
+WG_POOLS_LITERAL = WG_POOLS.replace("large_scale_above: 4}", "large_scale_above: 4, pool: literal}")
 WG_POOLS_HALF = WG_LARGE_HALF.replace(
     "max_rounds: 30", "max_rounds: 30\nbattle: {large_scale: pools}"
-)
+).replace("large_scale_above: 4}", "large_scale_above: 4, pool: literal}")
 
 # 2W2P
 TWOWP_MELEE = """
@@ -1355,7 +1402,7 @@ campaign:
 
 WG_CAMPAIGN_POOLS = WG_CAMPAIGN.replace(
     "max_rounds: 30", "max_rounds: 30\nbattle: {large_scale: pools}"
-)
+).replace("large_scale_above: 4}", "large_scale_above: 4, pool: literal}")  # scattered: surrender
 
 # War Game aftermath
 WG_AFTERMATH = """
@@ -1527,7 +1574,7 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "wargame.survive": _probes(WG_HAZARD, ("attacks",)),
     "wargame.torch_ignites": _probes(WG_TORCHES, ("anyone",)),
     "wargame.contest_ties": _probes(classic(WG_CLIFF_DUEL), ("attacker", "reroll"), seeds=200),
-    "wargame.contest_roll": _probes(WG_CLIFF, ("spent",), seeds=60),
+    "wargame.contest_roll": _probes(WG_CLIFF, ("spent",), seeds=150),
     "wargame.contest_unable": _probes(classic(WG_CLIFF_DUEL_SPENT), ("auto_lose",)),
     "wargame.distraction_limit": _probes(WG_DISTRACT, ("per_target",)),
     "wargame.morale_compare": _probes(WG_RESOLVE, ("fixed",)),
@@ -1538,7 +1585,7 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "wargame.weak_cover": _probes(WG_COVER, ("protects",)),
     "wargame.loud_armor": _probes(WG_LOUD, ("silent",)),
     "wargame.large_scale_above": _probes(WG_LEADERS, (3,)),
-    "wargame.pool": _probes(WG_POOLS, ("headcount",)),
+    "wargame.pool": _probes(WG_POOLS, ("headcount", "literal")),
     "wargame.faction_rounding": _probes(WG_POOLS_HALF, ("down",)),
     # 2W2P
     "2w2p.unskilled_weight": _probes(TWOWP_STUDENT, (1,), focus=AFTER),
@@ -1602,12 +1649,17 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "battle.morale_hd": _probes(DW_MORALE, ("full",), seeds=60, focus=BLUE),
     "battle.large_scale": _probes(WG_LARGE, ("pools",)),
     "battle.initiative": _probes(WG_FIRST_MOVE_UNEVEN, ("sides",)),
+    "battle.large_turns": _probes(WG_FIRST_MOVE_LARGE, ("popcorn",)),
+    "battle.large_initiative": _probes(WG_FIRST_MOVE_LARGE, ("everyone",)),
+    "battle.rank_and_file": _probes(WG_LARGE, (False,)),
+    "battle.leader_down": _probes(WG_LARGE_LK, ("none",), seeds=120, focus=RED),
+    "battle.faction_leader": _probes(WG_LARGE_LEADERLESS, ("none",)),
     "battle.morale": (
         Probe(WG_LEADERS, ("none", "goal_failed", "leader_out", "quiet_rounds")),
         Probe(WG_SIX, ("half_out",)),
     ),
     "battle.rout": _probes(WG_LEADERS, ("field",)),
-    "battle.scattered": _probes(WG_POOLS, ("fled", "fight")),
+    "battle.scattered": _probes(WG_POOLS_LITERAL, ("fled", "fight")),
     "battle.cover_rounds": _probes(WG_COVER_TREES, (1, 5)),
     "battle.deathwish_location": _probes(DW_VOLLEY_PLATES, ("random",), focus=BLUE),
     "battle.deathwish_cover": _probes(DW_COVER, (0, 4), focus=BLUE),
@@ -1640,6 +1692,7 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "tactic.break_free": _probes(classic(WG_TANGLE), (False,), sides=("blue",)),
     "tactic.distract": _probes(WG_DISTRACT, (True,), sides=("blue",)),
     "tactic.leader_killing": _probes(WG_LARGE, ("always",)),
+    "tactic.pursue": _probes(WG_ROUT, (True,)),
     "tactic.defence_share": _probes(TWOWP_MELEE, (0.5,)),
     "tactic.protect_leader": _probes(TWOWP_MELEE, (False,)),
     "tactic.objective_share": _probes(WG_OBJECT, (0.0, 1.0), sides=("red",)),

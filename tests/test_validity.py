@@ -162,11 +162,13 @@ def test_family_quantiles_widen_with_the_number_of_checks():
 
 
 def test_the_report_renders_every_study(tmp_path):
-    reps = v.Replicates(mirror=4, monotone=3, lanchester=3, survivors=2, continuity=4, ratio=3)
+    reps = v.Replicates(
+        mirror=4, monotone=3, lanchester=3, survivors=2, continuity=4, ratio=3, shipped=2, pools=2
+    )
     with v.Runner(1) as runner:
         res = v.run_all(runner, reps, ["2w2p"])
     charts = v.draw_charts(res, tmp_path / "charts")
-    assert sorted(charts) == ["lanchester", "mirror", "monotone", "scale"]
+    assert sorted(charts) == ["lanchester", "mirror", "monotone", "scale", "shipped"]
     assert all(p.stat().st_size > 1000 for p in charts.values())
     text = v.render(res, {k: f"charts/{k}.png" for k in charts}, "cmd", 1.0)
     for heading in (
@@ -176,6 +178,7 @@ def test_the_report_renders_every_study(tmp_path):
         "## c. Lanchester",
         "## d. 100 v 80",
         "## e. Small and large scale",
+        "## f. The shipped scenarios at both scales",
         "## Re-running",
     ):
         assert heading in text

@@ -8,26 +8,41 @@ Run from the repository root::
                                                    # writes results/validation-quick.md
     python -m benchmarks.validity --scenario wargame one_hit 10 8
                                                    # print one study scenario (YAML for sim run)
+    python -m benchmarks.validity --experiments    # write experiments/large_scale_*.yaml,
+                                                   # which reproduce study f's battles
 
-Five studies, each under every rule system, one module each in ``studies/`` (listed in
+Six studies, each under every rule system, one module each in ``studies/`` (listed in
 :data:`~benchmarks.validity.studies.STUDIES`): a. mirror, b. monotone, c. Lanchester,
-d. 100 v 80 survivors, e. scale. Each study's module holds its points, its study function,
-its checks, its report section and its chart; the tests (``tests/test_validity.py``) run the
+d. 100 v 80 survivors, e. scale, f. the shipped scenarios at both scales (issue 30). Each
+study's module holds its points, its study function, its checks, its report section and its
+chart; the tests (``tests/test_validity.py``, ``tests/test_validity_shipped.py``) run the
 same study functions with fewer battles.
 
 The modules, lowest first (each imports only those before it): ``base`` (constants, the
-fighters, the scenario texts), ``battles`` (points, seeds, the runner), ``stats`` (shares,
+fighters, the scenario texts), ``battles`` (points, seeds, the runner), ``arms`` (the
+shipped scenarios' arms for study f, their seeds and experiment files), ``stats`` (shares,
 z-tests, checks), ``laws`` (Lanchester's exact laws), ``study`` (what a study is; the
 results), ``report`` and ``charts`` (the pieces the studies share, and the page that gathers
 their sections and charts), ``studies``, ``run`` (the whole run), ``cli`` (the command line).
 """
 
+from benchmarks.validity.arms import (
+    Arm,
+    arms_for,
+    experiment_files,
+    experiment_text,
+    fight_arm,
+    fighters_of,
+    shipped_scenarios,
+    write_experiments,
+)
 from benchmarks.validity.base import (
     ATTRITION,
     CONFIG_TITLES,
     CONFIGS,
     EVERYDAY,
     FORCE_SMALL,
+    LEADERLESS,
     MASTER_SEED,
     MAX_ROUNDS,
     ONE_HIT,
@@ -71,6 +86,16 @@ from benchmarks.validity.studies.scale import (
     ratio_checks,
     ratio_study,
 )
+from benchmarks.validity.studies.shipped import (
+    POOL_SIZES,
+    Outcomes,
+    PoolsRow,
+    ShippedRow,
+    pools_checks,
+    pools_study,
+    scenario_checks,
+    scenarios_study,
+)
 from benchmarks.validity.studies.survivors import SurvivorRow, survivors_study
 from benchmarks.validity.study import Part, Replicates, Results, Study
 
@@ -83,9 +108,11 @@ __all__ = [
     "FULL",
     "LADDERS",
     "LANCHESTER_SIZES",
+    "LEADERLESS",
     "MASTER_SEED",
     "MAX_ROUNDS",
     "ONE_HIT",
+    "POOL_SIZES",
     "QUICK",
     "RATIO_SIZES",
     "ROOT",
@@ -93,6 +120,7 @@ __all__ = [
     "SYSTEMS",
     "Z99",
     "Z99_ONE_SIDED",
+    "Arm",
     "AttritionRow",
     "Check",
     "ContinuityRow",
@@ -101,22 +129,30 @@ __all__ = [
     "LadderResult",
     "Law",
     "MirrorRow",
+    "Outcomes",
     "Part",
     "Point",
+    "PoolsRow",
     "Replicates",
     "Results",
     "Runner",
     "Sample",
     "Share",
+    "ShippedRow",
     "Study",
     "SurvivorRow",
+    "arms_for",
     "config_text",
     "continuity_checks",
     "continuity_study",
     "draw_charts",
     "drop_z",
-    "fight",
+    "experiment_files",
+    "experiment_text",
     "family_z",
+    "fight",
+    "fight_arm",
+    "fighters_of",
     "lanchester",
     "lanchester_checks",
     "lanchester_study",
@@ -130,11 +166,17 @@ __all__ = [
     "paired_difference",
     "pct",
     "point_seeds",
+    "pools_checks",
+    "pools_study",
     "ratio_checks",
     "ratio_study",
     "render",
     "run_all",
     "scale_gaps",
+    "scenario_checks",
     "scenario_text",
+    "scenarios_study",
+    "shipped_scenarios",
     "survivors_study",
+    "write_experiments",
 ]

@@ -20,6 +20,9 @@ MASTER_SEED = 14  # the issue's number; every battle's seed derives from it and 
 MAX_ROUNDS = 50  # every study scenario (the default): a battle still on after it is a draw
 FORCE_SMALL = 100_000  # large_scale_above that keeps any battle here at small scale
 ATTRITION = {"morale": "none", "initiative": "sides"}  # battle options of the attrition studies
+# Study e's sides fight without the leader large scale names (the frame's own continuity);
+# what leaders add is attributed rule by rule in the shipped scenarios' study (issue 30)
+LEADERLESS = {"faction_leader": "none"}
 Z99 = 2.5758293035489004  # two-sided 99%: the standard normal's 99.5% quantile
 Z99_ONE_SIDED = 2.3263478740408408  # one-sided 99%: the 99% quantile
 SIDE_A, SIDE_B = "A", "B"

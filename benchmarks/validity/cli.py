@@ -13,6 +13,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from benchmarks.validity.arms import write_experiments
 from benchmarks.validity.base import CONFIGS, ROOT, SYSTEMS, config_text
 from benchmarks.validity.battles import Runner
 from benchmarks.validity.charts import draw_charts
@@ -46,6 +47,11 @@ def _parser() -> argparse.ArgumentParser:
         metavar=("SYSTEM", "CONFIG", "N", "M"),
         help="print the study scenario of N v M fighters (CONFIG: everyday or one_hit) and exit",
     )
+    parser.add_argument(
+        "--experiments",
+        action="store_true",
+        help="write experiments/large_scale_<scenario>.yaml (study f's battles as sweeps) and exit",
+    )
     return parser
 
 
@@ -60,6 +66,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"SYSTEM is one of {', '.join(SYSTEMS)}; CONFIG one of {', '.join(CONFIGS)}"
             )
         print(config_text(system, config, int(n), int(m)), end="")
+        return 0
+    if args.experiments:
+        for path in write_experiments():
+            print(f"wrote {os.path.relpath(path, ROOT)}")
         return 0
     out: Path = args.out or (
         ROOT / "results" / "validation-quick.md" if args.quick else ROOT / "docs" / "validation.md"

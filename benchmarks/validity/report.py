@@ -155,11 +155,11 @@ READING = """## Reading the results
   combat as at small scale, where sensible popcorn naming (each side names the enemy's most
   harmless fighter next) interleaves the sides in the same way. What large scale adds needs a
   leader (only leader killing reaches the enemy leader, and a faction that loses its leader
-  falters), and these study sides have none: so the two scales give the same figures, the
-  continuity the invariants ask for. The seed's literal faction pools (`battle: {large_scale:
-  pools}`) are still there as an option; they ignore head count (a pool has the members'
-  average HD) and, since a dodge costs half an attack, two pools dodge each other's one
-  attack a round until morale decides.
+  falters); these study sides name none, and study e fights them without the one large scale
+  would name (`battle.faction_leader: none`): so the two scales give the same figures, the
+  continuity the invariants ask for. What the seed's leader rules add is study f's. Faction
+  pools (`battle: {large_scale: pools}`) are an option: a pool averages away its members'
+  armor and HD, so it is never the same battle as at small scale (study f measures how far).
 - **The War Game is nearly deterministic between identical unarmored fighters.** A blow needs
   no roll to land and a dodge is a choice, so chance enters only through armor, weapon
   effects, morale and initiative. Whoever acts last in a round can spend every HD while its
@@ -234,7 +234,8 @@ def _rerun_section(res: Results, total: float) -> str:
         "python -m benchmarks.validity            # this report and docs/validation/*.png\n"
         "python -m benchmarks.validity --quick    # fewer battles: results/validation-quick.md\n"
         "python -m benchmarks.validity --scenario d6 one_hit 10 8   # print a study scenario\n"
-        "python -m pytest -m slow tests/test_validity.py            # the invariants as tests\n"
+        "python -m benchmarks.validity --experiments                # study f's arms as sweeps\n"
+        "python -m pytest -m slow tests/test_validity.py tests/test_validity_shipped.py\n"
         "```\n\n"
         "`--workers N` sets the worker processes (default 2); the figures do not depend on it. "
         "`--strict` exits with status 1 when an invariant fails.\n"
@@ -255,7 +256,9 @@ def _rerun_section(res: Results, total: float) -> str:
         "\nBattles per point were chosen from the interval each study needs (99% half-widths "
         "at 50%), within about 10 minutes on 2 cores: mirror ±4.1 points; a ladder's rungs "
         "detect a drop of about 7.4 points; Lanchester ±4.6; scale: the paired difference to "
-        "about ±4 points, or exactly 0 where the scale changes nothing; ratio ±4.6. Times "
+        "about ±4 points, or exactly 0 where the scale changes nothing; ratio ±4.6; shipped: "
+        "the issue's 600 battles an arm (a paired difference to about ±5 points), and as many "
+        "for the pools. Times "
         "are wall clock with the workers above, on whatever else the machine was doing.\n"
     )
     return "\n".join(lines)

@@ -114,13 +114,7 @@ class Battle(TurnFrame):
         self.cover_until: dict[int, int] = {}
         # loud armor heard in hiding cover: the round it was last noted, per fighter id
         self.heard_round: dict[int, int] = {}
-        self.next_first: Fighter | None = None
-        self.side_order: list[str] | None = None  # large scale: rolled once, then alternate
-        self.next_side = 0  # large scale with turns: whose turn comes next in side_order
-        self.small_until: int | None = None  # see switch_scale(hold=True)
-        self.queue: dict[str, tuple[FighterHeap, FighterHeap]] | None = None  # see _turns
-        self.faction_queue: dict[str, FighterHeap] | None = None  # see _faction_turns
-        self.deferred = 0  # > 0 inside together(): triggers and the end wait
+        self._start_turn_order()
         self.sides: dict[str, SideState] = {}
         self.roster: list[Fighter] = []  # every fighter in the order it joined
         self.rolled_gear: dict[str, dict[str, str]] = {}  # name -> rolled_weapon/_armor
@@ -133,9 +127,22 @@ class Battle(TurnFrame):
             self._add_side(s)
         self.system.check_sides(len(self.sides))
         self.large = self._should_be_large()
+        if self.large:
+            self._name_leaders()
         if self.field is not None:
             self.field.snapshot()
         self._record_states()
+
+    def _start_turn_order(self) -> None:
+        """Who acts when, before round 1: nobody named, no side order rolled, no queues."""
+        self.next_first = None
+        self.side_order = None  # large scale: rolled once, then alternate
+        self.next_side = 0  # large scale with turns: whose turn comes next in side_order
+        self.last_side = None  # large scale with turns: whose turn was the last
+        self.small_until = None  # see switch_scale(hold=True)
+        self.queue = None  # see _turns
+        self.faction_queue = None  # see _faction_turns
+        self.deferred = 0  # > 0 inside together(): triggers and the end wait
 
     @classmethod
     def from_yaml(

@@ -20,7 +20,7 @@ import pandas as pd
 
 from sim.frame.agents import Fighter
 from sim.frame.field import Battlefield
-from sim.frame.sides import FighterHeap, SideState
+from sim.frame.sides import FactionQueue, FighterHeap, SideState
 from sim.options import BattleOptions
 from sim.rules import twowp, wargame
 from sim.rules.common import Status
@@ -98,9 +98,10 @@ class BattleCore(mesa.Model):
     next_first: Fighter | None
     side_order: list[str] | None
     next_side: int
+    last_side: str | None
     small_until: int | None
     queue: dict[str, tuple[FighterHeap, FighterHeap]] | None
-    faction_queue: dict[str, FighterHeap] | None
+    faction_queue: dict[str, FactionQueue] | None
     deferred: int
     sides: dict[str, SideState]
     roster: list[Fighter]

@@ -61,9 +61,10 @@ class MoraleFrame(BattleCore):
         """A faction whose leader falls at large scale loses all but 1 HD [S].
 
         With turns this is read as its members' HD to spend this round: each keeps at most
-        1 [I]. (With pools it is the pool's HD: :mod:`sim.frame.pools`.)
+        1 [I]. (With pools it is the pool's HD: :mod:`sim.frame.pools`.) With
+        ``battle.leader_down: none`` nothing happens beyond the morale check.
         """
-        if self.large_mode != "turns":
+        if self.large_mode != "turns" or self.opts.leader_down == "none":
             return
         for m in side.fighters:
             if m.in_fight and m.wg.spendable > 1:

@@ -1,12 +1,14 @@
-"""The seed's literal large scale: each faction fights as one pool (RULES.md 1.12 [S]).
+"""The seed's faction pools at large scale: each faction fights as one pool (RULES.md 1.12).
 
-With ``battle.large_scale: pools`` a faction's pool has its members' average HD and armor
-(or its head count, ``rules.options.pool: headcount``); the sides take turns in the order
-their leaders rolled once; each turn is one maneuver (an attack or leader killing); each HD
-a faction loses is one member taken out, chosen by the other side; a faction at 0 HD is
-scattered. The default large scale (factions taking turns one member at a time) is the
-frame's own (:meth:`sim.frame.turns.TurnFrame.take_turns`); the battle runs a round of pools
-instead (:meth:`sim.battle.Battle.take_turns`).
+With ``battle.large_scale: pools`` a faction's pool spends its members' average HD and has
+their average armor; its HD are its head count (``rules.options.pool: members``, the
+default, and ``headcount``) or the average HD (``literal``); the sides take turns in the
+order their leaders rolled once, a turn for each active member (``members``) or one a round;
+each turn is one maneuver (an attack, leader killing or a factor); each HD a faction loses
+is one member taken out, chosen by the other side; a faction at 0 HD is scattered. The
+default large scale (factions taking turns one member at a time) is the frame's own
+(:meth:`sim.frame.turns.TurnFrame.take_turns`); the battle runs a round of pools instead
+(:meth:`sim.battle.Battle.take_turns`).
 """
 
 from __future__ import annotations
@@ -26,25 +28,85 @@ if TYPE_CHECKING:
 def pools_round(b: TurnFrame) -> None:
     """Large-scale War Game: the sides take turns in the order rolled once (RULES.md 1.6).
 
-    A faction with no active member takes no action (its fleeing members still run).
+    ``wargame.pool: literal`` (or ``headcount``): each faction takes one turn a round.
+    ``members``: as many turns as it has active members, the sides alternating one turn at
+    a time and a faction whose turns are spent passing (the alternation carries on into the
+    next round, as with factions taking turns). A faction with no active member takes no
+    action; its fleeing members run as its first turn of the round comes.
     """
-    for name in b.large_order():
-        s = b.sides[name]
-        if b.ended or not b.large:
-            return
-        if s.defeated:
-            continue
-        if s.pool is not None and s.active:
-            enemies = [
-                o for o in b.sides.values() if o is not s and o.pool is not None and not o.defeated
-            ]
-            if enemies:
-                enemy = max(enemies, key=lambda o: o.pool.hit_dice if o.pool else 0)
+    if b.frame.pool != "members":
+        for name in b.large_order():
+            s = b.sides[name]
+            if b.ended or not b.large:
+                return
+            if s.defeated:
+                continue
+            enemy = _enemy_pool(b, s)
+            if s.pool is not None and s.active and enemy is not None:
                 faction_turn(b, s, enemy)
-        for f in s.fighters:
-            if f.status == Status.FLEEING:
-                flee(b, f)
+            _run(b, s)
+        return
+    order = b.large_order()
+    turns = dict.fromkeys(order, 0)
+    ran: set[str] = set()
+    at, idle = b.next_side, 0
+    while not b.ended and b.large and idle < len(order):
+        name = order[at % len(order)]
+        at += 1
+        s = b.sides[name]
+        if name not in ran:
+            ran.add(name)
+            _run(b, s)
+            if b.ended or not b.large:
+                return
+        enemy = _enemy_pool(b, s)
+        if s.defeated or s.pool is None or turns[name] >= s.active or enemy is None:
+            idle += 1
+            continue
+        idle = 0
+        turns[name] += 1
+        faction_turn(b, s, enemy)
+        b.next_side = at % len(order)
         b.check_end()
+
+
+def _enemy_pool(b: TurnFrame, s: SideState) -> SideState | None:
+    """The enemy faction ``s`` attacks: the pool with the most HD."""
+    enemies = [o for o in b.sides.values() if o is not s and o.pool is not None and not o.defeated]
+    return max(enemies, key=lambda o: o.pool.hit_dice if o.pool else 0, default=None)
+
+
+def _run(b: TurnFrame, s: SideState) -> None:
+    """The fleeing members of faction ``s`` run (once a round)."""
+    for f in s.fighters:
+        if f.status == Status.FLEEING:
+            flee(b, f)
+    b.check_end()
+
+
+def _can_act(b: TurnFrame, pool: wargame.Combatant) -> bool:
+    """Whether a faction can make a maneuver now: it can pay for one.
+
+    With ``wargame.pool: members`` its member pays, so it always can: a distraction, which
+    keeps the faction from spending its pool's HD this round [S], takes its dodges only.
+    """
+    return b.frame.pool == "members" or wargame.can_maneuver(pool, "attack", b.frame)
+
+
+def _pay(b: TurnFrame, s: SideState, kind: str) -> int:
+    """Dice of faction ``s``'s maneuver of ``kind`` now, paid; 0 if it cannot make one.
+
+    The cost is a creature's: 2 HD, or 1 when the pool has a single HD [S]. With
+    ``wargame.pool: literal`` or ``headcount`` the pool pays it out of its HD to spend; with
+    ``members`` the member whose turn it is pays, and the pool's dice are left for dodging.
+    """
+    assert s.pool is not None
+    if b.frame.pool == "members":
+        return min(wargame.MANEUVER_COST, s.pool.hit_dice)
+    price = wargame.price_now(s.pool, kind, b.frame)
+    if price:
+        s.pool, _ = wargame.pay_maneuver(s.pool, kind, b.frame)
+    return price
 
 
 def faction_weapon(s: SideState) -> str:
@@ -60,22 +122,23 @@ def faction_turn(b: TurnFrame, s: SideState, e: SideState) -> None:
     """
     assert s.pool is not None and e.pool is not None
     s.pool = wargame.start_turn(s.pool)
-    if not wargame.can_maneuver(s.pool, "attack", b.frame):
+    if not _can_act(b, s.pool):
         return
     t = s.tactic
     lead = e.leader_fighter()
     if t.leader_killing == "always" and lead is not None and lead.in_fight:
-        s.pool, _ = wargame.pay_maneuver(s.pool, "leader_killing", b.frame)
+        _pay(b, s, "leader_killing")
         lk = wargame.roll_leader_killing(b.rng)
         b.note(s.name, "leader killing", lead.name, dice=f"d8={lk.roll}", result=lk.describe())
         if lk.success:
             out = Status.DEAD if b.frame.finish == "kill" else Status.INCAPACITATED
             b.set_status(lead, out)
             b.harmed(None, lead, 1, 0)
-            before = e.pool.hit_dice
-            e.pool, loss = wargame.leader_down(e.pool, options=b.frame)
-            b.note(e.name, "leader down", result=loss.describe())
-            casualties(b, e, before - e.pool.hit_dice, chooser=s)
+            if b.opts.leader_down == "one_hd":
+                before = e.pool.hit_dice
+                e.pool, loss = wargame.leader_down(e.pool, options=b.frame)
+                b.note(e.name, "leader down", result=loss.describe())
+                casualties(b, e, before - e.pool.hit_dice, chooser=s)
         else:
             before = s.pool.hit_dice
             s.pool, loss = wargame.lose_hd(
@@ -90,8 +153,8 @@ def faction_turn(b: TurnFrame, s: SideState, e: SideState) -> None:
     mighty = t.wants_mighty(wargame.effective_pool(e.pool), wargame.can_dodge(e.pool))
     if mighty:
         s.pool = wargame.declare_mighty(s.pool)
-    s.pool, paid = wargame.pay_maneuver(s.pool, "attack", b.frame)
-    roll = wargame.roll_damage(paid.cost, b.rng, b.frame.damage, max_damage=b.frame.max_damage)
+    dice = _pay(b, s, "attack")
+    roll = wargame.roll_damage(dice, b.rng, b.frame.damage, max_damage=b.frame.max_damage)
     weapon = wargame.weapon(faction_weapon(s))
     would_wound = mighty or weapon.ignores_armor or roll.total > wargame.effective_pool(e.pool)
     defence = "armor"
@@ -122,9 +185,9 @@ def faction_factor(b: TurnFrame, s: SideState, e: SideState) -> bool:
     t = s.tactic
     hazard = next(iter(b.factors_of("hazard")), None)
     if t.hazard and hazard is not None and wargame.effective_pool(e.pool) > 0:
-        if not wargame.can_maneuver(s.pool, "contest", b.frame):
+        dice = _pay(b, s, "contest")
+        if not dice:
             return False
-        s.pool, paid = wargame.pay_maneuver(s.pool, "contest", b.frame)
         before = e.pool.hit_dice
         survive = e.tactic.wants_dodge(True, before <= wargame.hazard_hd(hazard))
         e.pool, use = wargame.push_into_hazard(
@@ -132,7 +195,7 @@ def faction_factor(b: TurnFrame, s: SideState, e: SideState) -> bool:
             e.pool,
             hazard,
             b.rng,
-            attacker_dice=paid.cost,
+            attacker_dice=dice,
             options=b.frame,
             survive=survive,
         )
@@ -146,8 +209,7 @@ def faction_factor(b: TurnFrame, s: SideState, e: SideState) -> bool:
         (d for d in b.factors_of("distraction") if wargame.can_distract(e.pool, d, b.frame)),
         None,
     )
-    if t.distract and distraction is not None and wargame.can_maneuver(s.pool, "factor", b.frame):
-        s.pool, _ = wargame.pay_maneuver(s.pool, "factor", b.frame)
+    if t.distract and distraction is not None and _pay(b, s, "factor"):
         e.pool, use = wargame.distract(e.pool, distraction, b.frame)
         b.note(s.name, "faction distraction", e.name, result=use.describe())
         return True

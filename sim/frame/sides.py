@@ -15,7 +15,7 @@ from sim.frame.agents import Fighter, is_active, is_in_fight
 from sim.rules import wargame
 from sim.rules.common import OUT_OF_FIGHT, Status
 from sim.scenario import Goal
-from sim.scenario.tactics import Tactic, weakness
+from sim.scenario.tactics import Tactic, harmlessness, readiness, weakness
 
 
 class FighterHeap:
@@ -79,6 +79,46 @@ class FighterHeap:
 
 def _is_waiting(f: Fighter) -> bool:
     return f.in_fight and not f.acted
+
+
+def _back_ones_last(
+    key: Callable[[Fighter], tuple[int, ...]],
+) -> Callable[[Fighter], tuple[int, ...]]:
+    """``key`` with the members who go last (brought back into the fight) after the rest."""
+    return lambda f: (f.wg.goes_last, *key(f))
+
+
+class FactionQueue:
+    """A faction's members yet to act this round, in the order it sends them (large scale).
+
+    As the small scale's popcorn would name them (RULES.md 1.6): after an enemy's turn, in
+    the order of the side's tactic (``name_next``: ``enemy_first``, its most harmless, as the
+    enemy naming it would; ``ally_first``, its readiest); after a turn of its own (the enemy
+    having passed), its readiest, as its own last actor would name them. Members who go last
+    (brought back into the fight) come after the rest. A member harmed or brought back is
+    filed again (:meth:`push`), so that the pick is always the member's place now.
+    """
+
+    __slots__ = ("first", "then")
+
+    def __init__(self, tactic: Tactic, fighters: Iterable[Fighter]) -> None:
+        members = list(fighters)
+        self.then = FighterHeap(_back_ones_last(readiness), _is_waiting, members)
+        self.first = (
+            FighterHeap(_back_ones_last(harmlessness), _is_waiting, members)
+            if tactic.name_next == "enemy_first"
+            else self.then
+        )
+
+    def push(self, f: Fighter) -> None:
+        """File ``f`` again under its key now."""
+        self.then.push(f)
+        if self.first is not self.then:
+            self.first.push(f)
+
+    def top(self, after_enemy: bool) -> Fighter | None:
+        """The member the faction sends now (``after_enemy``: the last turn was an enemy's)."""
+        return (self.first if after_enemy else self.then).top()
 
 
 def _rank_active(f: Fighter) -> bool:

@@ -9,14 +9,14 @@ of a rule system.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from types import ModuleType
 from typing import Any, Protocol, runtime_checkable
 
 from sim.aftermath import Aftermath
 from sim.frame.agents import Fighter
 from sim.frame.morale import MoraleFrame
-from sim.frame.sides import FighterHeap, _is_waiting
+from sim.frame.sides import FactionQueue, FighterHeap, _is_waiting
 from sim.options import BattleOptions
 from sim.rules import wargame
 from sim.rules.common import Status
@@ -111,6 +111,14 @@ class RuleSystem(Protocol):
     def jumps_in(self) -> bool:
         """Whether a fighter may spend HD to act out of turn (War Game 1.6)."""
 
+    @property
+    def factions(self) -> bool:
+        """Whether its battles fight as factions at large scale (War Game 1.12).
+
+        A system that fights every scale alike (2W2P's fronts) has no factions: the frame
+        names them no leaders.
+        """
+
 
 class TurnFrame(MoraleFrame):
     """Who acts when; the frame every rule system acts on."""
@@ -132,20 +140,19 @@ class TurnFrame(MoraleFrame):
         """A round of turns: popcorn initiative at small scale (RULES.md 1.6).
 
         At large scale the factions take turns one member at a time
-        (:meth:`_faction_turns`); the battle fights the seed's pools instead
+        (:meth:`_faction_turns`; with ``battle.large_turns: popcorn`` the small scale's
+        popcorn instead); the battle fights the seed's pools instead
         (:meth:`sim.battle.Battle.take_turns`, :mod:`sim.frame.pools`).
         """
         fighters = [f for f in self.all_fighters() if f.in_fight]
         if not fighters:
             return
-        if self.large:
+        if self.large and self.opts.large_turns == "alternate":
             self._faction_turns()
             return
         first = self.next_first
         if first is None or not first.in_fight:
-            side = self._side_order(leaders_only=False)[0]
-            allies = [f for f in self.sides[side].fighters if f.in_fight]
-            first = self.sides[side].tactic.name_next_actor(allies, [])
+            first = self._opener(self._side_order(leaders_only=False)[0])
         actor: Fighter | None = first
         last: Fighter | None = None
         self.queue = self._waiting(fighters)
@@ -166,43 +173,48 @@ class TurnFrame(MoraleFrame):
         """Large scale, ``turns``: the factions alternate, one member's turn at a time.
 
         The order is the one the leaders rolled (:meth:`large_order`); on its turn a faction
-        sends one member (the leader confirming the maneuver [S]): as the small-scale naming
-        would, its most harmless one first (tactic ``name_next: enemy_first``, keeping its
-        strongest for the end of the round) or its most ready one (``ally_first``). A faction
-        whose members have all acted passes, so a bigger faction's last members act at the
-        end of the round, and the alternation carries on into the next round (RULES.md 1.12
-        [I]: the small-scale War Game's interleaved turns, with the sides taking turns). A
-        member brought back into the fight is sent after the others while it goes last
-        (RULES.md 1.6). The heaps are the battle's ``faction_queue`` for the round, so that a
-        member harmed (:meth:`harmed`) or brought back (:meth:`set_status`) is filed again.
+        sends one member (the leader confirming the maneuver [S]), as the small-scale naming
+        would name it (:class:`~sim.frame.sides.FactionQueue`): with ``name_next:
+        enemy_first`` its most harmless while an enemy faction still has members to send
+        (keeping its strongest for the end of the round), then its readiest. A faction whose
+        members have all acted passes, so a bigger faction's last members act at the end of
+        the round, and the alternation carries on into the next round (RULES.md 1.12 [I]:
+        the small-scale War Game's interleaved turns, with the sides taking turns). The
+        queues are the battle's ``faction_queue`` for the round, so that a member harmed
+        (:meth:`harmed`) or brought back (:meth:`set_status`) is filed again. The first turn
+        after the leaders' roll is the first faction's readiest member's, as the small
+        scale's first turn is the first side's (:meth:`_opener`).
         """
+        fresh = self.side_order is None
         order = self.large_order()
-        queues = {
-            n: FighterHeap(
-                _back_ones_last(
-                    harmlessness if self.sides[n].tactic.name_next == "enemy_first" else readiness
-                ),
-                _is_waiting,
-                self.sides[n].fighters,
-            )
-            for n in order
-        }
+        queues = {n: FactionQueue(self.sides[n].tactic, self.sides[n].fighters) for n in order}
         at, idle, last = self.next_side, 0, None
+        opener = self._opener(order[at % len(order)]) if fresh else None
         self.faction_queue = queues
         while not self.ended and idle < len(order):
             name = order[at % len(order)]
             at += 1
-            f = queues[name].top()
+            f, opener = opener or queues[name].top(self.last_side != name), None
             if f is None:
                 idle += 1
                 continue
             idle = 0
             self.take_turn(f)
             self.mark_acted(f)
-            self.next_side, last = at % len(order), f
+            self.next_side, last, self.last_side = at % len(order), f, name
         self.faction_queue = None
         if last is not None and not self.ended:
             self._name_first(last)
+
+    def _opener(self, side: str) -> Fighter | None:
+        """The first to act of side ``side`` when it has won the initiative.
+
+        Its tactic names it with no enemy to name: its readiest member (most HD to spend),
+        at either scale [H], so that a faction opens a large-scale War Game with the member a
+        side opens a small-scale one with.
+        """
+        allies = [f for f in self.sides[side].fighters if f.in_fight]
+        return self.sides[side].tactic.name_next_actor(allies, [])
 
     def _name_first(self, last: Fighter) -> None:
         """The last to act in a round names the first of the next (RULES.md 1.6 [S]).
@@ -279,7 +291,8 @@ class TurnFrame(MoraleFrame):
         comes only when the scale changes again.
         """
         if self.side_order is None:
-            self.side_order = self._side_order(leaders_only=True)
+            leaders = self.opts.large_initiative == "leaders"
+            self.side_order = self._side_order(leaders_only=leaders)
         late = [n for n, s in self.sides.items() if n not in self.side_order and s.in_fight()]
         return self.side_order + late
 
@@ -337,9 +350,38 @@ class TurnFrame(MoraleFrame):
 
     def _check_scale(self) -> None:
         large = self._should_be_large()
-        if large == self.large:
+        if large != self.large:
+            self.switch_scale(large)
+        if self.large:
+            self._name_leaders()
+
+    def _name_leaders(self) -> None:
+        """At large scale every faction has a leader (RULES.md 1.12 [S]: "name a leader").
+
+        A side whose scenario names none gets one the first time it fights at large scale:
+        its member in the fight with the most HD (as a morale roll counts them: HD less
+        wounds under the systems without War Game HD), ties to the first listed
+        (``battle.faction_leader``; ``none`` names nobody). It stays the side's leader at
+        either scale, and an event says who. A system without factions (2W2P, whose fronts
+        fight alike at every scale) names none.
+        """
+        if self.opts.faction_leader == "none" or not self.system.factions:
             return
-        self.switch_scale(large)
+        for s in self.sides.values():
+            if s.leaders:
+                continue
+            members = [f for f in s.fighters if f.in_fight]
+            if not members:
+                continue
+            lead = max(members, key=self.morale_hd)  # the first of the most HD
+            lead.leader = True
+            s.leaders.append(lead)
+            self.note(
+                s.name,
+                "names a leader",
+                lead.name,
+                result=f"the member with the most HD ({self.morale_hd(lead)})",
+            )
 
     def switch_scale(self, large: bool, *, hold: bool = False) -> None:
         """Change scale (RULES.md 1.12); individuals keep their own state.
@@ -352,14 +394,8 @@ class TurnFrame(MoraleFrame):
         self.scale_switches += 1
         self.side_order = None
         self.next_side = 0
+        self.last_side = None
         for s in self.sides.values():
             s.pool = None
         word = "large" if large else "small"
         self.note("battle", "scale", result=f"{word} scale ({self.standing()} standing)")
-
-
-def _back_ones_last(
-    key: Callable[[Fighter], tuple[int, ...]],
-) -> Callable[[Fighter], tuple[int, ...]]:
-    """``key`` with the members who go last (brought back into the fight) after the rest."""
-    return lambda f: (f.wg.goes_last, *key(f))

@@ -36,6 +36,7 @@ class System:
     rules: ClassVar[ModuleType]
     aftermath: ClassVar[type[Aftermath]]
     jumps_in: ClassVar[bool] = False
+    factions: ClassVar[bool] = True
 
     def build_options(self, values: Mapping[str, Any], where: str) -> Any:
         """The system's options (its ``Options`` record) from a scenario's values."""

@@ -30,6 +30,15 @@ def targets(b: TurnFrame, f: Fighter) -> list[Fighter]:
     return active or enemies
 
 
+def only_fleeing(b: TurnFrame, f: Fighter) -> bool:
+    """True when ``f`` has enemies in the fight and every one of them is fleeing."""
+    side = f.side
+    for s in b.sides.values():  # (a loop, not any() of a generator: every maneuver asks)
+        if s.name != side and s.active:
+            return False
+    return b.has_enemies(f)
+
+
 def choose_target(b: TurnFrame, f: Fighter) -> Fighter | None:
     """The enemy ``f``'s tactic chooses among :func:`targets`.
 
@@ -37,25 +46,26 @@ def choose_target(b: TurnFrame, f: Fighter) -> Fighter | None:
     their weakest fighter, among the active ones or, with none active, those fleeing)
     instead of listing every enemy: the same choice, without a scan per turn. At large scale
     the attacking faction picks from the enemy's rank and file: the leader is reached only
-    by leader killing while any other member stands (RULES.md 1.12 [S]).
+    by leader killing while any other member stands (RULES.md 1.12 [S]; off with
+    ``battle.rank_and_file: false``).
     """
     t = b.tactic_of(f)
     if t.target not in ("weakest", "leader"):
         return t.choose_target(rank_and_file(b, targets(b, f)), b.rng)
+    ranks = b.large and b.opts.rank_and_file
     others = [s for s in b.sides.values() if s.name != f.side]
     active = False
     for s in others:  # (a loop, not any() of a generator: every attack asks)
         if s.active:
             active = True
             break
-    if t.target == "leader" and not b.large:
+    if t.target == "leader" and not ranks:
         eligible = is_active if active else is_in_fight
         lead = next((x for s in others for x in s.leaders if eligible(x)), None)
         if lead is not None:
             return lead
-    if b.large:
-        ranks = [s.ranks_active if active else s.ranks_standing for s in others]
-        member = _weakest(ranks)
+    if ranks:
+        member = _weakest([s.ranks_active if active else s.ranks_standing for s in others])
         if member is not None:
             return member
     return _weakest([s.weakest_active if active else s.weakest_standing for s in others])
@@ -69,8 +79,11 @@ def _weakest(heaps: list[FighterHeap]) -> Fighter | None:
 
 
 def rank_and_file(b: TurnFrame, enemies: list[Fighter]) -> list[Fighter]:
-    """At large scale, the enemies other than leaders (all of them if only leaders are left)."""
-    if not b.large:
+    """At large scale, the enemies other than leaders (all of them if only leaders are left).
+
+    With ``battle.rank_and_file: false``, at any scale, all of them.
+    """
+    if not b.large or not b.opts.rank_and_file:
         return enemies
     return [e for e in enemies if not e.leader] or enemies
 

@@ -38,6 +38,7 @@ class TwoWP(System):
     """2W2P: fronts of fighters, each side's dice by its fighters' experience."""
 
     name: ClassVar[str] = twowp.NAME
+    factions: ClassVar[bool] = False  # every round all fronts fight, at any scale
     rules: ClassVar[ModuleType] = twowp
     aftermath: ClassVar[type[Aftermath]] = TwoWPAftermath
 

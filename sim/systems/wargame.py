@@ -27,6 +27,7 @@ from sim.systems.common import (
     hit_object,
     map_target,
     objective,
+    only_fleeing,
     plan_move,
     rank_and_file,
     take_cover,
@@ -216,12 +217,13 @@ def get_up(b: TurnFrame, f: Fighter) -> None:
         b.note(f.name, "picks up its weapon", result=paid.describe())
 
 
-def maneuver(b: TurnFrame, f: Fighter, used_factor: bool) -> str:
-    """One maneuver of ``f``'s turn without a map; what it was.
+def maneuver(b: TurnFrame, f: Fighter, used_factor: bool) -> str | None:
+    """One maneuver of ``f``'s turn without a map; what it was, or None if it does nothing.
 
     Heal an ally with healing tools, take cover from a ranged enemy, work on a ``destroy``
-    goal, try leader killing (large scale), once a turn a contested maneuver or a factor on
-    the target, or attack it.
+    goal; once every enemy left is fleeing, nothing more unless the tactic pursues; try
+    leader killing (large scale), once a turn a contested maneuver or a factor on the
+    target, or attack it.
     """
     t = b.tactic_of(f)
     if tend(b, f):
@@ -238,6 +240,8 @@ def maneuver(b: TurnFrame, f: Fighter, used_factor: bool) -> str:
         roll = wargame.roll_damage(dice, b.rng, b.frame.damage, max_damage=b.frame.max_damage)
         hit_object(b, f, goal, roll.total, roll.describe())
         return "attack"
+    if not t.pursue and only_fleeing(b, f):
+        return None
     lead = enemy_leader(b, f) if b.large and t.leader_killing == "always" else None
     if lead is not None and wargame.can_maneuver(f.wg, "leader_killing", b.frame):
         leader_killing(b, f, lead)
@@ -510,9 +514,10 @@ def whip_follow(b: TurnFrame, f: Fighter, target: Fighter) -> None:
 def map_maneuver(b: TurnFrame, f: Fighter, used_factor: bool) -> str | None:
     """One maneuver of ``f``'s turn on a map; what it did, or None if it does nothing.
 
-    A ``destroy`` goal stays abstract. With an enemy in reach: push it into a hazard beside
-    it (a contested maneuver, once a turn, if the tactic wants), a distraction in play, or an
-    attack. With none: a move maneuver (close in or disengage), unless the formation holds.
+    A ``destroy`` goal stays abstract. Once every enemy left is fleeing, nothing more unless
+    the tactic pursues. With an enemy in reach: push it into a hazard beside it (a contested
+    maneuver, once a turn, if the tactic wants), a distraction in play, or an attack. With
+    none: a move maneuver (close in or disengage), unless the formation holds.
     """
     assert b.field is not None
     goal = objective(b, f)
@@ -522,6 +527,8 @@ def map_maneuver(b: TurnFrame, f: Fighter, used_factor: bool) -> str | None:
         roll = wargame.roll_damage(dice, b.rng, b.frame.damage, max_damage=b.frame.max_damage)
         hit_object(b, f, goal, roll.total, roll.describe())
         return "attack"
+    if not b.tactic_of(f).pursue and only_fleeing(b, f):
+        return None
     target = map_target(b, f)
     if target is None:
         if not wargame.can_maneuver(f.wg, "move", b.frame):

@@ -47,7 +47,7 @@ def test_option_defaults_match_rules_md():
     assert o.inventory_block is False
     assert o.morale_compare == "hd"
     assert o.large_scale_above == 10
-    assert o.pool == "literal"
+    assert o.pool == "members"
     assert o.contest_ties == "defender"
     assert o.act_out_of_turn is False
     assert o.initiative_ties == "reroll"
@@ -1108,16 +1108,18 @@ def test_faction_pool_averages_rounded_half_up():
         wg.combatant(3, armor=["chain"]),
         wg.combatant(2),
     ]
-    f = wg.faction_pool(members)
+    literal = wg.make_options({"pool": "literal"})
+    f = wg.faction_pool(members, literal)
     assert (f.hit_dice, f.spendable) == (3, 3)  # 10/4 = 2.5 -> 3
     assert (f.armor_pool, f.armor_max) == (4, 4)  # 14/4 = 3.5 -> 4
     assert f.faction and f.arrow_proof  # half wear metal
-    down = wg.make_options({"faction_rounding": "down"})
+    down = wg.make_options({"pool": "literal", "faction_rounding": "down"})
     assert wg.faction_pool(members, down).hit_dice == 2
-    head = wg.make_options({"pool": "headcount"})
-    h = wg.faction_pool(members * 3, head)
-    assert (h.hit_dice, h.maneuver_dice, h.spendable) == (12, 3, 3)
-    h2, _ = wg.start_round(wg.spend(h, 3), options=head)
+    for reading in ("headcount", "members"):  # the head count, spending the average
+        h = wg.faction_pool(members * 3, wg.make_options({"pool": reading}))
+        assert (h.hit_dice, h.maneuver_dice, h.spendable) == (12, 3, 3)
+    assert wg.faction_pool(members * 3).hit_dice == 12  # members, the default
+    h2, _ = wg.start_round(wg.spend(h, 3), options=wg.make_options({"pool": "members"}))
     assert h2.spendable == 3
     with pytest.raises(SimError):
         wg.faction_pool([])

@@ -5,7 +5,7 @@ study function, its checks, its report section and its chart. To add a study, wr
 module here and add its ``STUDY`` to :data:`STUDIES`.
 """
 
-from benchmarks.validity.studies import lanchester, mirror, monotone, scale, survivors
+from benchmarks.validity.studies import lanchester, mirror, monotone, scale, shipped, survivors
 from benchmarks.validity.study import Study
 
 STUDIES: tuple[Study, ...] = (
@@ -14,5 +14,6 @@ STUDIES: tuple[Study, ...] = (
     lanchester.STUDY,  # c. the bigger side wins, against Lanchester's laws
     survivors.STUDY,  # d. 100 v 80: the bigger side's survivors (measured)
     scale.STUDY,  # e. large scale agrees with small; head count counts at large scale
+    shipped.STUDY,  # f. the shipped scenarios at both scales, rule by rule; faction pools
 )
 """Every study, in the order they run and the report shows them."""

@@ -1,7 +1,8 @@
 """e. Scale: the same battle at large scale and forced small agrees, and head count counts.
 
-Two parts. *continuity*: 6 v 5 everyday fighters (default battle rules) at large scale and
-forced small, on the same seeds. **Invariants:** win rates within 5 points, mean lengths
+Two parts. *continuity*: 6 v 5 everyday fighters (default battle rules, but no leader named
+at large scale: ``battle.faction_leader: none``) at large scale and forced small, on the same
+seeds. **Invariants:** win rates within 5 points, mean lengths
 within 25%. *ratio*: the bigger side at large scale for 10 v 8, 12 v 8, 16 v 8 and 20 v 16.
 **Invariants:** it wins more often than not, more as the ratio grows, and 20 v 16 not
 significantly below 10 v 8.
@@ -16,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from benchmarks.validity.base import (
+    LEADERLESS,
     SYSTEMS,
     Z99_ONE_SIDED,
     config_text,
@@ -94,7 +96,9 @@ def continuity_study(
     plan = {}
     for s in systems:
         for sc in ("large", "small (forced)"):
-            text = config_text(s, "everyday", n, m, large_scale_above=scale_arg(sc))
+            text = config_text(
+                s, "everyday", n, m, battle=LEADERLESS, large_scale_above=scale_arg(sc)
+            )
             key = f"scale/{s}/{n}v{m}"
             plan[s, sc] = Point(f"{key}/{sc}", text, runs, seed_key=key)
     got = runner.run(list(plan.values()))
@@ -209,9 +213,11 @@ def section(res: Results, charts: Mapping[str, str]) -> str:
     lines = ["## e. Small and large scale\n"]
     lines.append(
         "**What.** The same battle just above the large-scale threshold, everyday fighters "
-        "and the default battle rules (morale on): at large scale (the default: more than 10 "
-        "fighters) and forced small (`large_scale_above: 100000`, under `rules.options` for "
-        "the War Game and `frame:` for the others). Both arms fight with the same seeds, so "
+        "and the default battle rules (morale on) but for the leader large scale would name "
+        "(`battle.faction_leader: none`; study f measures what leaders add): at large scale "
+        "(the default: more than 10 fighters) and forced small (`large_scale_above: "
+        "100000`, under `rules.options` for the War Game and `frame:` for the others). Both "
+        "arms fight with the same seeds, so "
         "the difference is measured on paired battles. Then the bigger side at large scale "
         "for 10 v 8, 12 v 8, 16 v 8 and 20 v 16.\n\n"
         "**Why.** Crossing the threshold by one fighter must not change who wins "

@@ -71,8 +71,11 @@ Options (fields of :class:`Options`; [I] interpretation, [H] house rule):
   cover that shelters by hiding (fog, bushes, trees): it does not stop ranged attacks on it
   (``"silent"``: loud armor does nothing).
 - ``large_scale_above`` = 10 [H]: more individuals than this is a large-scale War Game.
-- ``pool`` = ``"literal"`` [I]: a faction's HD is its members' average HD (``"headcount"``:
-  its head count, with the average HD as the dice it may spend per round).
+- ``pool`` = ``"members"`` [I]: a faction pool's HD are its head count, the average HD the
+  dice it spends a round (on dodges), and it takes a turn a round for each active member,
+  the sides alternating, each maneuver paid by its member (``"headcount"``: the same with
+  one turn a round paid from the pool; ``"literal"``: its HD the members' average HD, one
+  turn a round).
 - ``faction_rounding`` = ``"half_up"`` [H]: rounding of faction averages (``"down"``).
 
 The package follows the seed's sections, one module each; this ``__init__`` re-exports the

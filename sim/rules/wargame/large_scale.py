@@ -33,15 +33,16 @@ def _average(values: Sequence[int], options: Options) -> int:
 def faction_pool(members: Sequence[Combatant], options: Options = DEFAULT_OPTIONS) -> Combatant:
     """A faction's pool: HD = average member HD, armor = average pool and maximum (halves up).
 
-    ``pool="headcount"``: HD = head count, spending the average HD per round. Strength and
-    resolve are averaged too; shields and metal armor block warbows if at least half the
-    members have them [H].
+    ``pool="headcount"`` (and ``"members"``): HD = head count, spending the average HD per
+    round. Strength and resolve are averaged too; shields and metal armor block warbows if
+    at least half the members have them [H].
     """
     if not members:
         raise SimError("a faction needs at least one member")
     avg_hd = _average([m.hit_dice for m in members], options)
-    hd = len(members) if options.pool == "headcount" else avg_hd
-    dice = avg_hd if options.pool == "headcount" else None
+    heads = options.pool != "literal"
+    hd = len(members) if heads else avg_hd
+    dice = avg_hd if heads else None
     top = _average([m.armor_max for m in members], options)
     pool = min(top, _average([m.armor_pool for m in members], options))
     blocked = 2 * sum(warbow_blocked(m) for m in members) >= len(members)

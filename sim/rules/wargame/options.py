@@ -189,10 +189,15 @@ class Options:
         10, "more individuals than this is a large-scale War Game", tag="H", low=1, high=100_000
     )
     pool: str = option(
-        "literal",
-        "faction HD = average member HD; headcount = head count, spending the average per round",
+        "members",
+        "faction pools: HD = the head count, spending the average member HD a round, on "
+        "dodges, and a turn a round for each active member, the sides alternating, each "
+        "maneuver at the pool's price paid by its member (members); headcount = the same with "
+        "one turn a round paid from the pool; literal = HD the average member HD, one turn a "
+        "round (the seed read literally: two pools that dodge each other's one attack never "
+        "hurt each other)",
         tag="I",
-        choices=("literal", "headcount"),
+        choices=("literal", "headcount", "members"),
     )
     faction_rounding: str = option(
         "half_up",

@@ -54,7 +54,7 @@ BAD_CASES = {
         "  blue:\n    fighters: [{name: b}]\n",
         [
             "t.yaml:5: sides.red.tactic.params.reserv: unknown tactic parameter 'reserv'; did you "
-            "mean 'reserve'?",
+            "mean 'reserve' or 'pursue'?",
             "t.yaml:5: sides.red.tactic.params.dodge: 'often' is not one of 'never', 'wound', "
             "'out'",
             "t.yaml:5: sides.red.tactic.params.name: the tactic's name is not a parameter; give "
