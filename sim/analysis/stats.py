@@ -5,6 +5,7 @@ The first two are :mod:`sim.intervals`' (shared with the searches' answers), giv
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
