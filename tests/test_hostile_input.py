@@ -426,25 +426,33 @@ def test_a_check_too_large_is_refused_before_the_table(capsys):
 
 @pytest.mark.slow
 def test_a_check_at_its_limit_runs_in_bounded_memory(tmp_path):
+    """100,000,000 dice (800 MB as one array) checked in batches: the peak grows by far less.
+
+    The peak is measured against the same command checking 100,000 dice, so that what the
+    process holds anyway (its imports, a coverage tracer under CI) does not count.
+    """
     import subprocess
     import sys
 
-    probe = (
-        "import resource, sys\n"
-        "from sim.cli import main\n"
-        "code = main(['odds', 'dice', '100d6', '--check', '1000000'])\n"
-        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
-        "sys.exit(code)\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", probe],
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 0, done.stderr
-    kb = int(done.stderr.strip().splitlines()[-1])
-    assert kb < 600_000, f"{kb / 1000:.0f} MB at the peak for 100,000,000 dice"
+    def peak_kb(checks: int) -> int:
+        probe = (
+            "import resource, sys\n"
+            "from sim.cli import main\n"
+            f"code = main(['odds', 'dice', '100d6', '--check', '{checks}'])\n"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
+            "sys.exit(code)\n"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", probe],
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr
+        return int(done.stderr.strip().splitlines()[-1])
+
+    grown = peak_kb(1_000_000) - peak_kb(1_000)
+    assert grown < 400_000, f"{grown / 1000:.0f} MB more at the peak for 100,000,000 dice"
 
 
 LONG_EXP = """\
