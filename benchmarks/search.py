@@ -35,8 +35,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.figures import ROOT
+from sim.intervals import Z95
 
-Z95 = 1.959963984540054
 TOLERANCE = 0.02
 DUEL = """\
 name: duel

@@ -16,22 +16,8 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
+from benchmarks.search import DUEL as DUEL  # the benchmark's duel is the tests'
 from sim.rules import deathwish as dw
-
-DUEL = """\
-name: duel
-rules: {system: deathwish}
-battle: {morale: none}
-max_rounds: 4
-seed: 1
-sides:
-  shooter:
-    fighters:
-      - {name: Vale, deathwish: {weapon: Glock 20, armor: light vest}}
-  target:
-    fighters:
-      - {name: Moss, deathwish: {weapon: Unarmed}}
-"""
 
 MIRROR = """\
 name: mirror_count
