@@ -287,7 +287,14 @@ def test_memory_does_not_grow_over_many_battles() -> None:
     assert max(run.alive_fighters.values()) < MAX_ALIVE * 12, report
     assert _live(Battle) < MAX_ALIVE
     assert run.growth < MEMORY_BOUND, f"grew {run.growth} B (bound {MEMORY_BOUND}); {report}"
-    assert len(Fighter._ids) < MAX_ALIVE  # the weak id table lets finished battles go
+    if MESA_IDS:
+        assert len(Fighter._ids) < MAX_ALIVE  # the weak id table lets finished battles go
+
+
+MESA_IDS = "_ids" in vars(mesa.Agent)  # Mesa 3.3's class-level id table (upstream issue 3179)
+LEAK_CONTROL = pytest.mark.skipif(
+    not MESA_IDS, reason="Mesa 3.4 and later number agents on the model: no Agent._ids to leak"
+)
 
 
 class _Tiny(mesa.Model):
@@ -305,6 +312,7 @@ def _forget_ids(cls: type) -> None:
         del mesa.Agent._ids[model]
 
 
+@LEAK_CONTROL
 def test_control_plain_mesa_agents_keep_models_alive() -> None:
     """Control: Mesa 3.3.1's class-level ``Agent._ids`` holds every model ever built."""
     models: weakref.WeakSet[_Tiny] = weakref.WeakSet()
@@ -320,6 +328,7 @@ def test_control_plain_mesa_agents_keep_models_alive() -> None:
     assert len(models) == 0, "something besides Agent._ids keeps the models alive"
 
 
+@LEAK_CONTROL
 def test_control_memory_check_catches_the_mesa_leak(monkeypatch: pytest.MonkeyPatch) -> None:
     """Control: with Mesa's plain ``_ids`` table back on Fighter, the same check fails."""
     leaky: defaultdict[Any, Any] = defaultdict(functools.partial(itertools.count, 1))

@@ -123,7 +123,7 @@ class Battle(TurnFrame):
         self.roster: list[Fighter] = []  # every fighter in the order it joined
         self.rolled_gear: dict[str, dict[str, str]] = {}  # name -> rolled_weapon/_armor
         self.states: list[list[FighterState]] = []  # per round (0: deployment), see record
-        self._collector: Any = None  # see datacollector
+        self._own_collector: Any = None  # see datacollector
         self.field: Battlefield | None = None
         if scenario.map is not None:
             self.field = Battlefield(self, scenario.map, partial(self.system.range_ft, self))
@@ -187,17 +187,17 @@ class Battle(TurnFrame):
         round on every use, so ``mesa.batch_run(Battle, ...)`` works as it is. Assign one
         of your own to replace it.
         """
-        if self._collector is None:
+        if self._own_collector is None:
             from sim.battle.collect import BattleCollector
 
-            self._collector = BattleCollector(self)
-        if getattr(self._collector, "battle", None) is self:
-            self._collector.collect(self)
-        return self._collector
+            self._own_collector = BattleCollector(self)
+        if getattr(self._own_collector, "battle", None) is self:
+            self._own_collector.collect(self)
+        return self._own_collector
 
     @datacollector.setter
     def datacollector(self, collector: Any) -> None:
-        self._collector = collector
+        self._own_collector = collector
 
     @property
     def grid(self) -> Any:

@@ -38,7 +38,8 @@ class _WeakIds(weakref.WeakKeyDictionary[Any, Any]):
     """Per-model id counters that do not keep finished models alive.
 
     Mesa 3.3.1 keeps ``Agent._ids`` as a class-level ``defaultdict`` keyed by model, so every
-    model ever built stays in memory (upstream issue 3179). Weak keys let it go.
+    model ever built stays in memory (upstream issue 3179). Weak keys let it go. Mesa 3.4 and
+    later number agents on the model and have no ``_ids``: there :class:`Fighter` has none.
     """
 
     def __getitem__(self, model: Any) -> Any:
@@ -69,7 +70,8 @@ class Fighter(CellAgent):
     ``CellAgent``); without one ``cell`` stays None.
     """
 
-    _ids = _WeakIds()
+    if "_ids" in vars(mesa.Agent):  # Mesa 3.3 (Mesa 3.4 numbers agents on the model)
+        _ids = _WeakIds()
     in_fight: bool
     active: bool
 

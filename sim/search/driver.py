@@ -110,7 +110,7 @@ def first_batch(search: Search) -> Batch:
     """
     manifest = jr.fresh_manifest(search)
     loop = _Loop(search, Path(search.name), manifest, {"batches": []}, None, lambda: None)
-    history = loop._empty()
+    history = loop._empty_history()
     planned = loop.design.plan(history, None)
     if planned is None:
         raise SimError(f"{search.path}: the search plans no battle")
@@ -158,7 +158,7 @@ class _Loop:
         done = listed_run_ids(self.manifest)
         bar = SearchProgress(self.search.budget, len(done)) if progress else None
         start = time.monotonic()
-        history = self._empty()
+        history = self._empty_history()
         try:
             with interrupts():
                 history = self._batches(history, done, bar, result)
@@ -177,7 +177,7 @@ class _Loop:
         result.spent, result.seconds = len(history.runs), time.monotonic() - start
         return result
 
-    def _empty(self) -> History:
+    def _empty_history(self) -> History:
         cols = [*self.search.parameters, *self.extra]
         return History((), outcomes.empty(cols, self.search.sides), (), self.search.budget)
 
