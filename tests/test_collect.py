@@ -1,5 +1,6 @@
 """The battle's Mesa DataCollector, batch_run on Battle, from_yaml, the grid, draw_space."""
 
+import inspect
 import warnings
 
 import mesa
@@ -91,6 +92,32 @@ def test_a_reinforcement_joins_the_agent_rows_from_its_round():
     assert steps.min() == f.arrived_round
 
 
+# Mesa 3.5's batch_run takes the seeds as rng=... and gives each to Battle's seed=, over any
+# "seed" parameter; Mesa 3.3's has no rng and takes them as a parameter (docs/versions.md)
+SEEDS_BY_RNG = "rng" in inspect.signature(mesa.batch_run).parameters
+
+
+def batch_run_seeds(path: str, seeds: range) -> list[dict]:
+    """``mesa.batch_run`` of ``Battle`` over ``seeds``, as this Mesa takes seeds."""
+    if SEEDS_BY_RNG:
+        return mesa.batch_run(Battle, {"scenario": path}, rng=seeds, display_progress=False)
+    return mesa.batch_run(Battle, {"scenario": path, "seed": seeds}, display_progress=False)
+
+
+def last_round_rows(path: str, seeds: range) -> list[dict]:
+    """What batch_run should give, from sim's own records: each battle's last round's rows."""
+    rows = []
+    for i, seed in enumerate(seeds):
+        b = Battle(path, seed=seed)
+        b.run()
+        model = b.datacollector.get_model_vars_dataframe().iloc[-1].to_dict()
+        agents = b.datacollector.get_agent_vars_dataframe().xs(b.round, level="Step")
+        run = {"RunId": i, "iteration": i if SEEDS_BY_RNG else 0, "Step": b.round}
+        run |= {"scenario": path, "seed": seed, **model}
+        rows += [{**run, "AgentID": a, **v} for a, v in agents.to_dict("index").items()]
+    return rows
+
+
 def test_mesa_loop_and_batch_run_report_the_last_round():
     b = Battle(SKIRMISH, seed=3)
     calls = 0
@@ -98,17 +125,26 @@ def test_mesa_loop_and_batch_run_report_the_last_round():
         b.step()
         calls += 1
     assert b.ended and calls == b.round + 1  # the last call only turns running off
-    rows = mesa.batch_run(Battle, {"scenario": SKIRMISH, "seed": range(3)}, display_progress=False)
-    got = pd.DataFrame(rows)
+    got = batch_run_seeds(SKIRMISH, range(3))
+    assert got == last_round_rows(SKIRMISH, range(3))  # every row, every column
     for seed in range(3):
         battle = Battle(SKIRMISH, seed=seed)
         out = battle.run()
-        mine = got[got.seed == seed]
-        assert set(mine.Step) == {out.rounds}
-        for side, counts in out.sides.items():
-            assert set(mine[f"{side} active"]) == {counts["active"]}
-        final = mine.set_index("name").status.to_dict()
+        mine = [r for r in got if r["seed"] == seed]
+        assert {r["Step"] for r in mine} == {out.rounds}
+        final = {r["name"]: r["status"] for r in mine}
         assert final == battle.fighters_frame().set_index("name").status.to_dict()
+
+
+@pytest.mark.skipif(not SEEDS_BY_RNG, reason="Mesa 3.3's batch_run takes seeds as a parameter")
+def test_mesa_35_batch_run_overwrites_a_seed_parameter():
+    # the trap docs/versions.md warns of: every battle is the file's seed's, its seed None
+    rows = mesa.batch_run(Battle, {"scenario": SKIRMISH, "seed": range(2)}, display_progress=False)
+    assert {r["seed"] for r in rows} == {None}
+    want = last_round_rows(SKIRMISH, range(1, 2))  # skirmish.yaml's own seed: 1
+    for run_id in (0, 1):  # both battles are the file seed's
+        got = [{**r, "seed": 1, "iteration": 0, "RunId": 0} for r in rows if r["RunId"] == run_id]
+        assert got == want
 
 
 def test_a_collector_of_ones_own_replaces_it():

@@ -27,12 +27,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mesa
 import numpy as np
 
 from sim import systems
+from sim.battle import scenarios
+from sim.battle.scenarios import MESA_SCENARIO, is_mesa_scenario, read_mesa_scenario
 from sim.dice import generator
 from sim.errors import SimError, unknown
 from sim.frame import pools
@@ -91,13 +93,12 @@ class Battle(TurnFrame):
         frame: Mapping[str, Any] | None = None,
         battle: Mapping[str, Any] | None = None,
     ) -> None:
-        scenario = _overridden(scenario, options, frame, battle)
-        if rng is None:
-            rng = seed if seed is not None else scenario.seed
-            if rng is None:
-                raise SimError("a battle needs a seed (or an rng)")
+        given = (scenario, seed, rng, events, options, frame, battle)
+        scenario, rng, events, mesa_scenario = _resolved(*given)
         super().__init__(rng=generator(rng))  # rng=42 is seed=42, as sim run --seed 42
         self.spec = scenario
+        if MESA_SCENARIO is not None:  # Mesa 3.5: the Mesa scenario this battle is
+            self._own_scenario(mesa_scenario, rng, events)
         self.system = systems.get(scenario.rules)
         self.rules = self.system.name
         # built once per scenario, by its system (a replace makes a new scenario: rebuilt)
@@ -148,7 +149,8 @@ class Battle(TurnFrame):
         self.faction_queue = None  # see _faction_turns
         self.deferred = 0  # > 0 inside together(): triggers and the end wait
 
-    if not isinstance(getattr(mesa.Model, "scenario", None), property):  # Mesa before 3.5
+    # Mesa before 3.5 (hidden from mypy, which would see a read-only scenario on Mesa 3.5 too)
+    if not TYPE_CHECKING and not isinstance(getattr(mesa.Model, "scenario", None), property):
 
         @property
         def scenario(self) -> Scenario:
@@ -159,6 +161,19 @@ class Battle(TurnFrame):
                 stacklevel=2,
             )
             return self.spec
+
+    def _own_scenario(self, given: Any, rng: np.random.Generator | int, events: bool) -> None:
+        """Set Mesa 3.5's ``scenario``: the one the battle was made from, or one of its own.
+
+        A given one without an ``rng`` records the seed the battle took; a battle made from
+        sim's scenario gets a :class:`~sim.battle.scenarios.BattleScenario` of the same
+        battle (its ``rng`` and ``spec``), as a Mesa 3.5 model gets one of its parameters.
+        """
+        if given is None:
+            given = scenarios.BattleScenario(rng=rng, spec=self.spec, events=events)
+        elif given.rng is None:
+            given.rng = rng
+        self.scenario = given
 
     @classmethod
     def from_yaml(
@@ -368,6 +383,35 @@ class Battle(TurnFrame):
                         self.morale_check(s, "quiet_rounds", once=False)
         self._update_goals()
         self.check_end()
+
+
+def _resolved(
+    scenario: Any,
+    seed: int | None,
+    rng: np.random.Generator | int | None,
+    events: bool,
+    options: Mapping[str, Any] | None,
+    frame: Mapping[str, Any] | None,
+    battle: Mapping[str, Any] | None,
+) -> tuple[Scenario, np.random.Generator | int, bool, Any]:
+    """Sim's scenario of a battle, its seed (or Generator), ``events``, and its Mesa scenario.
+
+    The Mesa scenario is the one given (Mesa 3.5's ``Battle(scenario=BattleScenario(...))``,
+    whose parameters are then the battle's), or None.
+    """
+    mesa_scenario = None
+    if is_mesa_scenario(scenario):
+        given = {"events": events, "options": options, "frame": frame, "battle": battle}
+        mesa_scenario = scenario
+        beside = rng if rng is not None else seed  # batch_run gives seed=None beside it
+        scenario, rng, kw = read_mesa_scenario(scenario, beside, given)
+        events, options, frame, battle = kw["events"], kw["options"], kw["frame"], kw["battle"]
+    scenario = _overridden(scenario, options, frame, battle)
+    if rng is None:
+        rng = seed if seed is not None else scenario.seed
+        if rng is None:
+            raise SimError("a battle needs a seed (or an rng)")
+    return scenario, rng, events, mesa_scenario
 
 
 def _overridden(
