@@ -14,6 +14,7 @@ The class lives in an importable module so that ``batch_run``'s spawned workers 
 
 from __future__ import annotations
 
+import inspect
 from functools import cache
 from typing import Any
 
@@ -38,7 +39,8 @@ def _scenario(path: str, point: int) -> Scenario:
 class BatchBattle(Battle):
     """Run ``run_id`` of the experiment at ``experiment`` (a path), collecting every step."""
 
-    def __init__(self, run_id: int, experiment: str) -> None:
+    def __init__(self, run_id: int, experiment: str, rng: None = None) -> None:
+        # rng: Mesa 3.5's batch_run gives rng=None to a model without seed=; the run's is used
         exp = _experiment(experiment)
         super().__init__(_scenario(experiment, exp.point_of(run_id)), seed=exp.run_seed(run_id))
         self.datacollector = mesa.DataCollector(
@@ -62,11 +64,13 @@ def run(experiment: str, runs: int, processes: int = 2) -> list[dict[str, Any]]:
     """``mesa.batch_run`` over runs ``0..runs-1`` of ``experiment`` (one iteration each)."""
     from mesa.batchrunner import batch_run
 
+    # one iteration: Mesa 3.5 counts them by rng (its iterations= is deprecated), Mesa 3.3 not
+    once = {"rng": [None]} if "rng" in inspect.signature(batch_run).parameters else {}
     return batch_run(
         BatchBattle,
         parameters={"run_id": range(runs), "experiment": experiment},
         number_processes=processes,
-        iterations=1,
+        **once,
         data_collection_period=-1,
         max_steps=100_000,
         display_progress=False,

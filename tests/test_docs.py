@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from sim.battle.scenarios import MESA_SCENARIO
 from sim.cli import main, option_rows
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -431,13 +432,15 @@ def test_every_sim_name_a_page_names_exists(page):
 DATASET = "results/quickstart"
 
 
-def python_blocks(page: Path) -> list[tuple[str, list[str] | None]]:
-    """The page's ```python blocks, each with the lines of the ```console block after it.
+def python_blocks(page: Path) -> list[tuple[str, list[str] | None, bool]]:
+    """The page's ```python blocks, the lines of the ```console block after each, and
+    whether it needs Mesa 3.5.
 
     A block fenced ```python no-run (one that needs a cluster this machine does not have) is
-    left out.
+    left out; one fenced ```python mesa-3.5 (Mesa 3.5's scenarios) is marked to skip on a Mesa
+    without them.
     """
-    found: list[tuple[str, list[str] | None]] = []
+    found: list[tuple[str, list[str] | None, bool]] = []
     lines = page.read_text(encoding="utf-8").splitlines()
     i = 0
     while i < len(lines):
@@ -450,16 +453,24 @@ def python_blocks(page: Path) -> list[tuple[str, list[str] | None]]:
                 j += 1
             if j < len(lines) and lines[j].startswith("```console"):
                 shown = lines[j + 1 : lines.index("```", j + 1)]
-            found.append((code, shown))
+            found.append((code, shown, "mesa-3.5" in lines[i]))
             i = end
         i += 1
     return found
 
 
+NEEDS_SCENARIOS = pytest.mark.skipif(
+    MESA_SCENARIO is None, reason="a Mesa 3.5 block: this Mesa has no mesa.experimental.scenarios"
+)
 BLOCKS = [
-    pytest.param(code, shown, id=f"{page.relative_to(ROOT).as_posix()}: block {n + 1}")
+    pytest.param(
+        code,
+        shown,
+        id=f"{page.relative_to(ROOT).as_posix()}: block {n + 1}",
+        marks=[NEEDS_SCENARIOS] if mesa35 else [],
+    )
     for page in PAGES
-    for n, (code, shown) in enumerate(python_blocks(page))
+    for n, (code, shown, mesa35) in enumerate(python_blocks(page))
 ]
 
 
@@ -519,7 +530,7 @@ def test_a_python_block_of_a_page_runs(code, shown, request):
 FIGURE_BLOCKS = [
     pytest.param(code, id=f"{page.relative_to(ROOT).as_posix()}: block {n + 1}")
     for page in PAGES
-    for n, (code, _) in enumerate(python_blocks(page))
+    for n, (code, _, _) in enumerate(python_blocks(page))
     if f"{DATASET}/runs" in code and "shares" in code
 ]
 
