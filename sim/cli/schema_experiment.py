@@ -63,7 +63,7 @@ def experiment_schema() -> Schema:
 
 def _search_properties() -> dict[str, Schema]:
     """The keys of a search: balance, optimize, calibrate (docs/search.md, calibration.md)."""
-    from sim.search.calibrate import DISTANCES, METHODS
+    from sim.search.calibrate.read import DISTANCES, METHODS
 
     share = {"anyOf": [{"type": "number"}, _text("a share: 0.5 or 50%")]}
     best = {"type": "string", "enum": ["max", "min", "maximize", "minimize"]}

@@ -14,7 +14,7 @@ search, or one run on other workers, takes the same path to the same answer.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -114,6 +114,29 @@ class Design(Protocol):
 
     def finished_batch(self, history: History, root: Any) -> None:
         """Called after each batch with the history so far (a design may keep a record)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """A search design as the registry (:data:`sim.search.designs.KINDS`) holds it.
+
+    ``keys`` are the keys it adds to an experiment file and ``budget`` its default budget of
+    battles. ``read(doc, sides, budget, bad)`` checks its keys and parameters (every problem
+    to ``bad``, located) and returns its parameters and settings; ``make(search)`` gives the
+    :class:`Design` the driver runs of a checked :class:`~sim.search.spec.Search`. A design
+    that reads files beside the experiment (calibrate's observed table) sets ``source``: its
+    ``read`` then also gets the experiment file's path. ``check``, if set, gives the design's
+    own problems of a checked search, each located in whatever file it is in; they are
+    reported before the scenario is checked at the parameters' values.
+    """
+
+    name: str
+    keys: tuple[str, ...]
+    budget: int
+    read: Callable[..., tuple[list[Any], Any]]
+    make: Callable[[Any], Design]
+    source: bool = False
+    check: Callable[[Any], list[Any]] | None = None
 
 
 def per_point(history: History, values: Sequence[str]) -> pd.DataFrame:

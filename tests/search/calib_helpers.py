@@ -19,9 +19,9 @@ import pyarrow.parquet as pq
 
 from sim.experiment.load import parse_experiment
 from sim.experiment.runner import sweep
-from sim.search import observed as obs
 from sim.search import outcomes
-from sim.search import posterior as post
+from sim.search.calibrate import observed as obs
+from sim.search.calibrate import posterior as post
 
 AMBUSH = Path(__file__).resolve().parents[2] / "scenarios" / "ambush.yaml"
 

@@ -1,4 +1,4 @@
-"""Where a balance search fights and when it stops (sim.search.bracket), against known curves.
+"""Where a balance search fights and when it stops (sim.search.balance.bracket), on known curves.
 
 Each curve's battles are drawn from its exact win rate, so these check the search's logic
 alone: the real battles are in test_balance.py.
@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from sim.search.bracket import Point, Rule, coarse, next_step
+from sim.search.balance.bracket import Point, Rule, coarse, next_step
 
 
 def search(rule, rate, seed=0, budget=30_000):

@@ -17,7 +17,7 @@ import pytest
 from sim.analysis import load, report, summarize
 from sim.cli import main
 from sim.search import load_search, run_search
-from sim.search.calibrate import Calibrate
+from sim.search.calibrate.plan import Calibrate
 from tests.search.calib_helpers import BANDITS, HILD_HD, experiment, observe
 
 RESOLVE = "sides.bandits.fighters[0].resolve"

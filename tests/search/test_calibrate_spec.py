@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from sim.cli import main
 from sim.scenario import ScenarioError
 from sim.search import load_search
-from sim.search.calibrate import ROW
+from sim.search.calibrate.read import ROW
 from tests.search.calib_helpers import AMBUSH, BANDITS, HILD_HD
 from tests.test_fuzz_cli import FUZZ, assert_clean, mutated, run
 

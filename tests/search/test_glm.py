@@ -1,11 +1,11 @@
-"""The fitted response and its crossing (sim.search.glm)."""
+"""The fitted response and its crossing (sim.search.balance.glm)."""
 
 import math
 
 import numpy as np
 import pytest
 
-from sim.search.glm import fit_response
+from sim.search.balance.glm import fit_response
 
 
 def test_a_logistic_response_gives_its_crossing_back():

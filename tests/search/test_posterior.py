@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 from scipy import stats as st
 
-from sim.search import posterior as post
-from sim.search.observed import Observed, Row, statistics
+from sim.search.calibrate import posterior as post
+from sim.search.calibrate.observed import Observed, Row, statistics
 from sim.search.space import Param
 
 SIDES = ("a", "b")

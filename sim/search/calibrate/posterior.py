@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.search.observed import Observed, Row, Stat
+from sim.search.calibrate.observed import Observed, Row, Stat
 from sim.search.space import Param
 
 MAX_WHOLE = 41

@@ -6,7 +6,7 @@
     parameters:                      # the unknowns, each with its prior (uniform)
       battle.morale: {choices: [all, none]}
       sides.bandits.fighters[0].hit_dice: {low: 2, high: 5}
-    observed: ambush_observed.csv    # or rows inline (sim.search.observed)
+    observed: ambush_observed.csv    # or rows inline (sim.search.calibrate.observed)
     distance: uncertainty            # each statistic weighed by its uncertainty (the default)
     method: grid                     # synthetic likelihood on the prior's grid (the default)
     levels: 9                        # grid values of a real range (default 9)
@@ -16,13 +16,13 @@
 
 Each observed row is a setting of the scenario (for example the two sides' counts); a
 battle is fought at a **cell** (one value of each unknown on the prior's grid,
-:mod:`sim.search.posterior`) and a row. The first batch fights ``start`` battles at every
+:mod:`sim.search.calibrate.posterior`) and a row. The first batch fights ``start`` battles at every
 cell and row. After each batch the posterior of the cells is computed from every battle
 so far; the cells holding all but :data:`LEFT_OUT` of it are the plausible ones, and the
 next batch doubles their battles at each row, up to ``ratio`` times the row's observed
 battles (so the simulation adds at most ``1/ratio`` to the variance the observations
 have). The search ends when every plausible cell has them, or when the budget is spent.
-The answer (:mod:`sim.search.calibrate_answer`): each unknown's fitted value and 95%
+The answer (:mod:`sim.search.calibrate.answer`): each unknown's fitted value and 95%
 interval, their pairwise plot, and the posterior predictive check of every observation.
 
 Why a grid and not a sampler: an interval may leave out only values whose battles show
@@ -33,17 +33,12 @@ stand-in of this problem (``docs/calibration.md``).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-import pyarrow as pa
-
 from sim.scenario import Issue, read_yaml
-from sim.search import observed as obs
-from sim.search import posterior as post
-from sim.search.core import History, Planned
+from sim.search.calibrate import observed as obs
+from sim.search.calibrate import posterior as post
 from sim.search.space import Param, read_param
 from sim.search.spec import Bad, Search
 
@@ -54,8 +49,6 @@ ROW = "observed"
 """The runs column (and the search's parameter) naming each battle's observed row."""
 METHODS = ("grid",)
 DISTANCES = ("uncertainty",)
-LEFT_OUT = 1e-3
-"""The posterior mass the cells left out of the next batch may hold together."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,97 +208,3 @@ def _locator(search: Search, table: obs.Observed) -> Any:
         return lines[k] if k < len(lines) else None
 
     return in_csv
-
-
-class Calibrate:
-    """A calibration's planner: the posterior so far, the cells still plausible, the next batch.
-
-    The design the driver runs is :class:`sim.search.calibrate_answer.CalibrateDesign`,
-    which adds the answer (:class:`sim.search.core.Design`).
-    """
-
-    def __init__(self, search: Search) -> None:
-        self.search = search
-        self.s: Settings = search.settings
-        self.grid = self.s.grid
-        self.table = self.s.table
-        self.labels = tuple(r.label for r in self.table.rows)
-
-    def columns(self) -> list[pa.Field]:
-        """The grid cell each battle was fought at."""
-        return [pa.field("cell", pa.int64())]
-
-    def sims(self, history: History) -> post.Sims:
-        """Every battle so far, summed by cell and row."""
-        return post.simulated(
-            history.runs, self.grid.size, self.labels, self.table.stats, self.search.sides
-        )
-
-    def fit(self, history: History) -> tuple[post.Sims, np.ndarray[Any, Any]]:
-        """The battles so far and the cells' posterior."""
-        sims = self.sims(history)
-        return sims, post.posterior(post.loglik(sims, self.table))
-
-    def targets(self) -> list[int]:
-        """The battles a plausible cell ends with at each row."""
-        return [max(self.s.start, math.ceil(self.s.ratio * r.battles)) for r in self.table.rows]
-
-    def wanted(self, history: History) -> list[tuple[int, int, int]]:
-        """(cell, row, battles) the plausible cells still want, most probable cell first."""
-        sims, weights = self.fit(history)
-        out = []
-        for c in post.plausible(weights, 1 - LEFT_OUT):
-            for r, target in enumerate(self.targets()):
-                have = int(sims.runs[c, r])
-                if have < target:
-                    out.append((c, r, min(target, max(2 * have, have + self.s.start)) - have))
-        return out
-
-    def plan(self, history: History, recorded: dict[str, Any] | None) -> Planned | None:
-        """Every cell at every row first; then the plausible cells' next battles."""
-        if not history.batches:
-            todo = [
-                (c, r, self.s.start) for c in range(self.grid.size) for r in range(len(self.labels))
-            ]
-            stage = "start"
-        else:
-            todo = _within(self.wanted(history), history.left)
-            stage = "refine"
-        if not todo:
-            return None
-        points = tuple({**self.grid.cell(c), ROW: self.labels[r]} for c, r, _ in todo)
-        return Planned(
-            points,
-            tuple(n for _, _, n in todo),
-            stage,
-            columns={"cell": tuple(c for c, _, _ in todo)},
-            note={"cells": len({c for c, _, _ in todo})},
-        )
-
-    def progress(self, history: History) -> str:
-        """The plausible cells and the most probable one so far."""
-        _, weights = self.fit(history)
-        keep = post.plausible(weights, 1 - LEFT_OUT)
-        best = self.grid.cell(keep[0])
-        shown = ", ".join(
-            f"{self.search.label(p.name)} = {p.shown(best[p.name])}" for p in self.grid.params
-        )
-        return (
-            f"{len(keep)} of {self.grid.size} cells plausible; most probable {shown} "
-            f"(posterior {weights[keep[0]]:.2f})"
-        )
-
-    def finished_batch(self, history: History, root: Any) -> None:
-        """Nothing to keep beyond the journal."""
-
-
-def _within(todo: list[tuple[int, int, int]], left: int) -> list[tuple[int, int, int]]:
-    """The wanted battles cut down to ``left`` in all: the most probable cells first."""
-    out, spent = [], 0
-    for c, r, n in todo:
-        n = min(n, left - spent)
-        if n < 1:
-            break
-        out.append((c, r, n))
-        spent += n
-    return out

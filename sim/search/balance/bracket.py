@@ -16,7 +16,7 @@ successes among those counted), :func:`next_step` says what the search does next
    the tolerance from the target: the rate jumps across it from one number to the next,
    like 42.6% to 1.0%) the status is ``unreached``; decided at once when both values'
    intervals are clear of the target's band, one above it and one below.
-4. **Real numbers**: the fitted crossing (:mod:`sim.search.glm`) with its 95% Fieller
+4. **Real numbers**: the fitted crossing (:mod:`sim.search.balance.glm`) with its 95% Fieller
    interval; the next battles go either side of the crossing, half an interval away, as many
    as the interval needs to shrink to the tolerance (at most twice what it already has).
    The search stops when the share's interval at the crossing is within the tolerance and
@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.search.glm import Z95, Crossing, Fit, fit_response
+from sim.search.balance.glm import Z95, Crossing, Fit, fit_response
 
 COARSE = 5
 """Values of the coarse start."""

@@ -11,11 +11,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from sim.search import balplot
-from sim.search.balance import Balance
-from sim.search.bracket import Point, Step
+from sim.search.balance import charts as balplot
+from sim.search.balance.bracket import Point, Step
+from sim.search.balance.glm import Z95
+from sim.search.balance.plan import Balance
 from sim.search.core import Answer, History
-from sim.search.glm import Z95
 from sim.search.spec import Search
 
 EXIT = {"answered": 0, "flat": 0, "edge": 0, "unreached": 1, "jump": 1}

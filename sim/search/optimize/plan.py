@@ -1,194 +1,33 @@
-"""``design: optimize``: the values of several parameters that are best for a side.
+"""Where an optimize search fights next: its planner of trials and of the confirmation.
 
-::
-
-    design: optimize
-    parameters:
-      sides.guards.tactic: {choices: [balanced, aggressive, defensive]}
-      sides.guards.fighters[0].hit_dice: {low: 3, high: 7}
-      upgrade:                       # named alternatives, each setting paths together
-        choices:
-          nothing: {}
-          plate on Hild: {sides.guards.fighters[0].armor: [plate]}
-    objective: {side: guards, wins: max}     # wins | losses (of a side) | rounds; max | min
-    second: {side: guards, losses: min}      # optional: a second objective, the Pareto front
-    budget: 6000         # battles at most, search and confirmation
-    replicates: 40       # battles per trial (default 40)
-    parallel: 4          # trials asked together, one batch (default 4)
-    confirm: {top: 5, replicates: 400}   # default: the top 5, 30% of the budget
-
-The search (Optuna: TPE for one objective, NSGA-II for two; :mod:`sim.search.study`) spends
-the budget less the confirmation's on trials of ``replicates`` battles each, its objective a
-trial's mean. A trial's mean is noisy and the best of many noisy means is lucky, so the
-top candidates (distinct points, by the mean of every battle fought at each) are fought
-again, ``confirm.replicates`` battles each with shared seeds (replicate ``r`` meets the same
-dice at every candidate): the answer is the best by those battles alone, its 95% interval,
-and its paired difference from the runner-up with its 95% interval
-(:mod:`sim.search.optimize_answer`). With two objectives the candidates are the Pareto
-front of the search's points, and the answer is the front, confirmed.
+:class:`Optimize` asks Optuna (:mod:`sim.search.optimize.study`) for each batch's
+trials, scores the battles fought at them, and, once the trials are spent, plans the
+confirmation: the top candidates fought again on shared seeds.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from sim.errors import did_you_mean
-from sim.search import study
 from sim.search.core import History, Planned
-from sim.search.space import Param, read_param
-from sim.search.spec import Bad, Search
+from sim.search.optimize import study
+from sim.search.optimize.read import Settings
+from sim.search.spec import Search
 
-KEYS = ("objective", "second", "replicates", "parallel", "confirm")
-BUDGET = 6_000
-"""The default budget of battles."""
-WHATS = ("wins", "losses", "rounds")
 DB_EVERY = 10.0
 """Seconds between writes of the SQLite study during the search."""
-DIRECTIONS = {"max": "maximize", "maximize": "maximize", "min": "minimize", "minimize": "minimize"}
-
-
-@dataclass(frozen=True, slots=True)
-class Objective:
-    """What a trial's battles are scored by: a side's wins or losses, or the battle's length."""
-
-    what: str
-    side: str | None
-    direction: str
-
-    @property
-    def name(self) -> str:
-        """How the answer names it."""
-        if self.what == "wins":
-            return f"{self.side} win rate"
-        if self.what == "losses":
-            return f"{self.side} losses"
-        return "rounds"
-
-    @property
-    def share(self) -> bool:
-        """Whether it is a share (a win rate), shown in percent."""
-        return self.what == "wins"
-
-    def values(self, runs: pd.DataFrame) -> np.ndarray[Any, Any]:
-        """Each battle's score (NaN for a battle that failed)."""
-        if self.what == "wins":
-            v = (runs["winner"] == self.side).to_numpy(dtype=float)
-        elif self.what == "losses":
-            v = runs[f"lost.{self.side}"].to_numpy(dtype=float)
-        else:
-            v = runs["rounds"].to_numpy(dtype=float)
-        return np.where(runs["failed"].to_numpy(dtype=bool), np.nan, v)
-
-    def better(self, a: float, b: float) -> bool:
-        """Whether ``a`` beats ``b``."""
-        return a > b if self.direction == "maximize" else a < b
-
-
-@dataclass(frozen=True, slots=True)
-class Settings:
-    """An optimize search's own keys, checked."""
-
-    objectives: tuple[Objective, ...]
-    replicates: int
-    parallel: int
-    top: int
-    confirm: int
-    trials: int
-
-
-def read(
-    doc: dict[str, Any], sides: tuple[str, ...], budget: int, bad: Bad
-) -> tuple[list[Param], Settings]:
-    """The parameters and settings of an optimize search (problems to ``bad``)."""
-    params = _params(doc.get("parameters"), bad)
-    objectives = [_objective(doc.get("objective"), "objective", sides, bad)]
-    if doc.get("second") is not None:
-        objectives.append(_objective(doc["second"], "second", sides, bad))
-    replicates = _count(doc.get("replicates", 40), "replicates", 1, 100_000, bad)
-    parallel = _count(doc.get("parallel", 4), "parallel", 1, 64, bad)
-    confirm = doc.get("confirm") or {}
-    if not isinstance(confirm, dict) or set(confirm) - {"top", "replicates"}:
-        bad("confirm", "expected {top: N, replicates: N}")
-        confirm = {}
-    top = _count(confirm.get("top", 5), "confirm.top", 1, 100, bad)
-    each = confirm.get("replicates", max(20, int(0.3 * budget) // max(top, 1)))
-    again = _count(each, "confirm.replicates", 2, 1_000_000, bad)
-    trials = (budget - top * again) // max(replicates, 1)
-    if trials < parallel:
-        bad(
-            "budget",
-            f"{budget} battles leave {budget - top * again} after the confirmation "
-            f"({top} x {again}): fewer than one batch of {parallel} trials x {replicates} "
-            "battles; raise budget, or lower replicates or confirm",
-        )
-    settings = Settings(tuple(o for o in objectives if o), replicates, parallel, top, again, trials)
-    return params, settings
-
-
-def _params(spec: Any, bad: Bad) -> list[Param]:
-    if not isinstance(spec, dict) or not spec:
-        bad("parameters", "an optimize search varies one parameter or more")
-        return []
-    out = []
-    for name, value in spec.items():
-        p = read_param(str(name), value, bad, ("whole", "real", "choices", "bundle"))
-        if p is not None:
-            shown = [p.shown(c) for c in p.choices]
-            if len(set(shown)) < len(shown):
-                bad(p.where, "two choices read the same; give them names (choices: {NAME: ...})")
-            out.append(p)
-    reserved = {"batch", "point", "trial", "run_id", "seed", "label"}
-    for p in out:
-        if p.name in reserved:
-            bad(p.where, f"{p.name!r} names a column of the runs table; choose another name")
-    return out
-
-
-def _count(value: Any, where: str, low: int, high: int, bad: Bad) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        bad(where, f"expected a whole number {low}..{high}, got {value!r}")
-        return low
-    return value
-
-
-def _objective(spec: Any, where: str, sides: tuple[str, ...], bad: Bad) -> Objective:
-    """``{side: S, wins: max}``, ``{side: S, losses: min}`` or ``{rounds: min}``."""
-    usage = (
-        "expected {side: SIDE, wins: max|min}, {side: SIDE, losses: max|min} or {rounds: max|min}"
-    )
-    whats = [w for w in WHATS if isinstance(spec, dict) and w in spec]
-    if not isinstance(spec, dict) or len(whats) != 1 or set(spec) - {"side", *WHATS}:
-        bad(where, usage)
-        return Objective("wins", "", "maximize")
-    what = whats[0]
-    direction = DIRECTIONS.get(str(spec[what]))
-    if direction is None:
-        bad(f"{where}.{what}", f"expected max or min, got {spec[what]!r}")
-        direction = "maximize"
-    side = spec.get("side")
-    if what == "rounds":
-        if side is not None:
-            bad(f"{where}.side", "rounds are the battle's, not a side's: leave side out")
-        return Objective(what, None, direction)
-    if side is None:
-        bad(where, f"{what} are a side's: add side: SIDE")
-    elif sides and str(side) not in sides:
-        hint = did_you_mean(str(side), sides) or "; it has " + ", ".join(sides)
-        bad(f"{where}.side", f"no side {side!r} in the scenario{hint}")
-    return Objective(what, None if side is None else str(side), direction)
 
 
 class Optimize:
     """An optimize search's planner: the trials asked, their scores, the next batch.
 
-    The design the driver runs is :class:`sim.search.optimize_answer.OptimizeDesign`, which
+    The design the driver runs is :class:`sim.search.optimize.answer.OptimizeDesign`, which
     adds the progress line and the answer (:class:`sim.search.core.Design`).
     """
 

@@ -17,9 +17,10 @@ import numpy as np
 import pandas as pd
 
 from sim.intervals import t975, wilson
-from sim.search import optplot
 from sim.search.core import Answer, History
-from sim.search.optimize import Objective, Optimize, best_first, scores, searched
+from sim.search.optimize import charts as optplot
+from sim.search.optimize.plan import Optimize, best_first, scores, searched
+from sim.search.optimize.read import Objective
 from sim.search.spec import Search
 
 

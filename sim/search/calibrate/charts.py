@@ -11,8 +11,8 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from sim.charts import COLORS, literal
-from sim.search import posterior as post
-from sim.search.calibrate import Calibrate
+from sim.search.calibrate import posterior as post
+from sim.search.calibrate.plan import Calibrate
 
 
 def _ticks(p: Any, values: tuple[Any, ...]) -> list[str]:

@@ -10,8 +10,8 @@ from matplotlib.figure import Figure
 
 from sim.charts import COLORS, literal
 from sim.search.core import History
-from sim.search.optimize import Optimize, scores
-from sim.search.optimize import front as pareto
+from sim.search.optimize.plan import Optimize, scores
+from sim.search.optimize.plan import front as pareto
 
 
 def _scale(design: Optimize, i: int) -> float:
@@ -63,7 +63,7 @@ def _best_so_far(frame: pd.DataFrame, direction: str) -> np.ndarray[Any, Any]:
 
 
 Interval = tuple[float, float, float, int]
-"""A candidate's mean, 95% interval and battles (:func:`sim.search.optimize_answer.interval`)."""
+"""A candidate's mean, 95% interval and battles (:func:`sim.search.optimize.answer.interval`)."""
 
 
 @literal

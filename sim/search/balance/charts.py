@@ -11,8 +11,8 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from sim.charts import COLORS, literal
-from sim.search.balance import Balance
-from sim.search.bracket import Step
+from sim.search.balance.bracket import Step
+from sim.search.balance.plan import Balance
 
 
 @literal

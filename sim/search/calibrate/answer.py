@@ -16,9 +16,9 @@ from typing import Any
 import numpy as np
 
 from sim.intervals import wilson
-from sim.search import calplot
-from sim.search import posterior as post
-from sim.search.calibrate import Calibrate
+from sim.search.calibrate import charts as calplot
+from sim.search.calibrate import posterior as post
+from sim.search.calibrate.plan import Calibrate
 from sim.search.core import Answer, History
 from sim.search.spec import Search
 

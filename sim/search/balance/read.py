@@ -16,7 +16,7 @@
 win equally often however many battles are draws: a fair fight. ``of: all`` counts draws
 as battles the side did not win. ``tolerance: {value: X}`` stops instead when the value's
 own 95% interval is within +-X. Where the battles go and when the search stops:
-:mod:`sim.search.bracket`. With a second parameter, each of its values gets its own
+:mod:`sim.search.balance.bracket`. With a second parameter, each of its values gets its own
 search (the budget shared equally), and the answer is the balance curve.
 """
 
@@ -26,16 +26,12 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-import pandas as pd
-import pyarrow as pa
-
 from sim.errors import did_you_mean
-from sim.search import bracket
-from sim.search.bracket import Point, Rule, Step
-from sim.search.core import History, Planned
-from sim.search.glm import LINKS
+from sim.search.balance import bracket
+from sim.search.balance.bracket import Rule
+from sim.search.balance.glm import LINKS
 from sim.search.space import Param, read_param
-from sim.search.spec import Bad, Search
+from sim.search.spec import Bad
 
 KEYS = ("target", "tolerance", "start", "link")
 OF = ("decisive", "all")
@@ -94,7 +90,7 @@ def read(
         link = "logit"
     if params:
         groups = len(params[1].choices) if len(params) > 1 else 1
-        coarse = start * len(bracket.coarse(_rule(params[0], share, 0.02, None, start, link)))
+        coarse = start * len(bracket.coarse(rule(params[0], share, 0.02, None, start, link)))
         if budget < groups * coarse:
             each = " for each value of the second parameter" if groups > 1 else ""
             bad(
@@ -163,119 +159,10 @@ def _tolerance(value: Any, bad: Bad) -> tuple[float, float | None]:
     return (tol or 0.02), None
 
 
-def _rule(
+def rule(
     p: Param, share: float, tol: float, tol_value: float | None, start: int, link: str
 ) -> Rule:
+    """The bracket's :class:`~sim.search.balance.bracket.Rule` of a parameter and settings."""
     return Rule(
         p.low, p.high, p.kind == "whole", share, tol, tol_value, link, start, max(100, 2 * start)
     )
-
-
-class Balance:
-    """A balance search's planner: the values fought, each group's next step, the next batch.
-
-    The design the driver runs is :class:`sim.search.balance_answer.BalanceDesign`, which
-    adds the progress line and the answer (:class:`sim.search.core.Design`).
-    """
-
-    def __init__(self, search: Search) -> None:
-        self.search = search
-        self.s: Settings = search.settings
-        self.first = search.params[0]
-        self.second = search.params[1] if len(search.params) > 1 else None
-        self.rule = _rule(
-            self.first,
-            self.s.share,
-            self.s.tolerance,
-            self.s.tolerance_value,
-            self.s.start,
-            self.s.link,
-        )
-
-    @property
-    def first_label(self) -> str:
-        """The balanced parameter's name in the answer (its label, or its path)."""
-        return self.search.label(self.first.name)
-
-    @property
-    def second_label(self) -> str:
-        """The traced parameter's name in the answer."""
-        return self.search.label(self.second.name) if self.second is not None else ""
-
-    @property
-    def groups(self) -> list[Any]:
-        """The second parameter's values (one search each), or a single group."""
-        return list(self.second.choices) if self.second is not None else [None]
-
-    def columns(self) -> list[pa.Field]:
-        """No columns of its own: each battle's value is its parameters' columns."""
-        return []
-
-    def measured(self, history: History, group: Any) -> list[Point]:
-        """The values fought for ``group``: battles, counted battles and the side's wins."""
-        runs = history.runs
-        if self.second is not None and len(runs):
-            runs = runs[runs[self.second.name].map(lambda v: self.second.column(group) == v)]
-        if not len(runs):
-            return []
-        ok = ~runs["failed"].astype(bool)
-        counted = ok & (runs["winner"].notna() if self.s.of == "decisive" else True)
-        frame = pd.DataFrame(
-            {
-                "x": runs[self.first.name].astype(float),
-                "k": (counted & (runs["winner"] == self.s.side)).astype(int),
-                "n": counted.astype(int),
-                "runs": ok.astype(int),
-            }
-        )
-        sums = frame.groupby("x", sort=True).sum()
-        return [Point(float(x), int(r.k), int(r.n), int(r.runs)) for x, r in sums.iterrows()]
-
-    def steps(self, history: History) -> list[tuple[Any, Step, int]]:
-        """Each group's next step, and the battles it has spent."""
-        out = []
-        for g in self.groups:
-            pts = self.measured(history, g)
-            out.append((g, bracket.next_step(self.rule, pts), sum(p.runs for p in pts)))
-        return out
-
-    def plan(self, history: History, recorded: dict[str, Any] | None) -> Planned | None:
-        """Every unfinished group's next battles, within its share of the budget."""
-        share = self.search.budget // len(self.groups)
-        points: list[dict[str, Any]] = []
-        reps: list[int] = []
-        for g, step, _ in self.steps(history):
-            left = min(share - _spent_all(history, self, g), history.left - sum(reps))
-            for x, n in _within(step.runs, left) if step.status == "search" else ():
-                value = int(round(x)) if self.first.kind == "whole" else float(x)
-                point = {self.first.name: value}
-                if self.second is not None:
-                    point[self.second.name] = g
-                points.append(point)
-                reps.append(n)
-        if not points:
-            return None
-        stage = "coarse" if not history.batches else "refine"
-        return Planned(tuple(points), tuple(reps), stage=stage)
-
-    def finished_batch(self, history: History, root: Any) -> None:
-        """Nothing to keep beyond the journal."""
-
-
-def _spent_all(history: History, design: Balance, group: Any) -> int:
-    """Battles spent on ``group``, failed ones too (they count against the budget)."""
-    runs = history.runs
-    if design.second is None or not len(runs):
-        return len(runs)
-    return int(runs[design.second.name].map(lambda v: design.second.column(group) == v).sum())
-
-
-def _within(runs: tuple[tuple[float, int], ...], left: int) -> list[tuple[float, int]]:
-    """The step's battles cut down to ``left`` in all (shares kept; none if too few)."""
-    total = sum(n for _, n in runs)
-    if left <= 0 or not runs:
-        return []
-    if total <= left:
-        return list(runs)
-    cut = [(x, int(n * left / total)) for x, n in runs]
-    return [(x, n) for x, n in cut if n >= 1]
