@@ -10,10 +10,11 @@ Python API::
     battle = Battle.from_yaml("scenarios/skirmish.yaml", ["sides.bandits.tactic=defensive"], seed=7)
     outcome = battle.run()                    # an Outcome; outcome.to_dict() is the JSON
     battle.rounds_frame(); battle.fighters_frame(); battle.events_frame()   # pandas
+    battle = Battle(scenario=BattleScenario(rng=7, spec="scenarios/skirmish.yaml"))  # Mesa 3.5
 
 Mesa's way works too: ``battle.datacollector`` (per side active, fleeing and HD; per
 fighter status, HD and wounds; :mod:`sim.battle.collect`), ``mesa.batch_run(Battle, {"scenario":
-path, "seed": range(100)})``, and ``battle.grid`` on a map.
+path, "rng": range(100)})`` (on any Mesa; docs/versions.md), and ``battle.grid`` on a map.
 
 A scenario with a ``map`` gives the battle a :class:`sim.frame.field.Battlefield`
 (``battle.field``): the fighters stand on its Mesa grid and space enters every system's
@@ -75,11 +76,12 @@ class Battle(TurnFrame):
     same battle as ``seed=42`` and ``sim run --seed 42`` (:func:`sim.dice.generator`).
 
     ``scenario`` may be a scenario file's path (:meth:`from_yaml` takes ``--set`` overrides
-    too); the battle keeps sim's own scenario as ``battle.spec`` (``battle.scenario`` is
-    Mesa 3.5's own, :mod:`mesa.experimental.scenarios`). ``events=True`` keeps a log of
-    every roll and decision (off by default for speed). ``options``, ``frame`` and
-    ``battle`` override the scenario's rule options, War Game frame options and battle house
-    rules for this run.
+    too), or on Mesa 3.5 a Mesa ``Scenario`` whose ``rng`` and parameters make the battle
+    (:class:`~sim.battle.scenarios.BattleScenario`). The battle keeps sim's own scenario as
+    ``battle.spec``; ``battle.scenario`` is Mesa 3.5's (:mod:`mesa.experimental.scenarios`).
+    ``events=True`` keeps a log of every roll and decision (off by default for speed).
+    ``options``, ``frame`` and ``battle`` override the scenario's rule options, War Game
+    frame options and battle house rules for this run.
     """
 
     def __init__(
