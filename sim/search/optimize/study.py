@@ -158,17 +158,19 @@ def trial_note(trial: Any) -> dict[str, Any]:
 
 
 class StudyDB:
-    """The dataset's SQLite study, ``DIR/search/study.db``, kept open for the whole search.
+    """The dataset's SQLite study, ``DIR/search/study.db``, opened for each write.
 
     :meth:`write` adds the trials it does not hold yet. Opened, a database holding more
     trials than the journal's finished ones (a search killed while it wrote), or one
-    Optuna cannot read, is built again from the journal.
+    Optuna cannot read, is built again from the journal. Every connection is closed once
+    written (:func:`closing`): the writes are seconds apart, and an open one would be left
+    to the garbage collector (which Python 3.13's sqlite3 warns of).
     """
 
     def __init__(self, root: Path, params: Sequence[Param], directions: Sequence[str]) -> None:
         self.path = root / "search" / DB
         self.params, self.directions = list(params), list(directions)
-        self.storage: Any = None
+        self.url: str | None = None
         self.held = 0
         self.written = 0.0
         """When it was last written (``time.monotonic``)."""
@@ -183,21 +185,34 @@ class StudyDB:
             held = -1
             if self.path.exists():
                 try:
-                    held = len(optuna.load_study(study_name=STUDY, storage=url).trials)
+                    with closing(url) as storage:
+                        held = len(optuna.load_study(study_name=STUDY, storage=storage).trials)
                 except (KeyError, ValueError, optuna.exceptions.OptunaError):
                     held = -1
             if held < 0 or held > finished:
                 files.remove(self.path, root)
                 held = 0
-            self.storage = optuna.storages.RDBStorage(url)
-            self.held = held
+            self.url, self.held = url, held
 
     def write(
         self, trials: Sequence[dict[str, Any]], values: dict[int, list[float] | None]
     ) -> None:
         """Add the finished ``trials`` the database does not hold yet."""
-        if self.storage is None:
+        if self.url is None:
             self._open(len(trials))
-        rebuild(self.params, self.directions, trials[self.held :], values, {}, self.storage)
+        with closing(str(self.url)) as storage:
+            rebuild(self.params, self.directions, trials[self.held :], values, {}, storage)
         self.held = len(trials)
         self.written = time.monotonic()
+
+
+@contextlib.contextmanager
+def closing(url: str) -> Iterator[Any]:
+    """Optuna's storage of the database at ``url``, its connections closed after the block."""
+    with quiet() as optuna:
+        storage = optuna.storages.RDBStorage(url)
+    try:
+        yield storage
+    finally:
+        storage.remove_session()
+        storage.engine.dispose()
