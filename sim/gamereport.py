@@ -85,8 +85,10 @@ def report(r: Result, n: Names, battles: int) -> tuple[list[str], list[dict[str,
 
 def _dominance_lines(r: Result, n: Names) -> list[str]:
     if not r.dominated:
-        return ["dominated: none at 95% (no alternative is clearly worse than another "
-                "against every choice of the other side)."]
+        return [
+            "dominated: none at 95% (no alternative is clearly worse than another "
+            "against every choice of the other side)."
+        ]
     out = []
     for d in r.dominated:
         side, opp = (n.row_side, n.col_side) if d.side == "row" else (n.col_side, n.row_side)
@@ -208,14 +210,19 @@ def heatmap(r: Result, n: Names) -> Figure:
             p, lo, hi = wilson(r.cells.wins[i, j], r.cells.counted[i, j])
             text = f"{pct(float(p))}\n{ci(float(lo), float(hi))}" if r.cells.counted[i, j] else "-"
             dark = abs(r.table[i, j] - 0.5) > 0.3
-            ax.text(j, i, text, ha="center", va="center", fontsize="small",
-                    color="white" if dark else "black")
+            ax.text(
+                j,
+                i,
+                text,
+                ha="center",
+                va="center",
+                fontsize="small",
+                color="white" if dark else "black",
+            )
     ax.set_xticks(range(k), [f"{c}\n({pct(r.eq.col[j])})" for j, c in enumerate(n.cols)])
     ax.set_yticks(range(m), [f"{c} ({pct(r.eq.row[i])})" for i, c in enumerate(n.rows)])
     ax.set_xlabel(f"{n.col_side}: {n.col_choice} (equilibrium weight)")
     ax.set_ylabel(f"{n.row_side}: {n.row_choice} (weight)")
-    ax.set_title(
-        f"{n.payoff}; value {pct(r.eq.value)} {ci(*r.value_ci)}"
-    )
+    ax.set_title(f"{n.payoff}; value {pct(r.eq.value)} {ci(*r.value_ci)}")
     fig.colorbar(im, ax=ax, label=f"{n.row_side} win share (%)")
     return fig

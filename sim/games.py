@@ -260,7 +260,9 @@ def exploitability(draws: Array, eq: Equilibrium) -> Array:
     return np.asarray(best_row - best_col)
 
 
-def analyse(cells: Cells, rng: np.random.Generator, size: int = DRAWS, margin: float = 0.02) -> Result:
+def analyse(
+    cells: Cells, rng: np.random.Generator, size: int = DRAWS, margin: float = 0.02
+) -> Result:
     """The game of ``cells`` solved (see :class:`Result`); ``margin`` for weak dominance."""
     table = cells.table
     eq = solve(table)
@@ -294,7 +296,9 @@ def _with_ci(point: Array, draws: Array) -> Array:
     return np.column_stack([point, lo, hi])
 
 
-def _replies(table: Array, draws: Array) -> tuple[tuple[str, int, int, int, float, float, float], ...]:
+def _replies(
+    table: Array, draws: Array
+) -> tuple[tuple[str, int, int, int, float, float, float], ...]:
     """The best reply to each pure choice of the other side, and its lead over the next."""
     out = []
     m, n = table.shape
@@ -386,15 +390,26 @@ def _dominator(
         if a == b:
             continue
         if side == "row":
-            d, p = draws[:, a, :][:, theirs] - draws[:, b, :][:, theirs], table[a, theirs] - table[b, theirs]
+            d, p = (
+                draws[:, a, :][:, theirs] - draws[:, b, :][:, theirs],
+                table[a, theirs] - table[b, theirs],
+            )
         else:
-            d, p = draws[:, :, b][:, theirs] - draws[:, :, a][:, theirs], table[theirs, b] - table[theirs, a]
+            d, p = (
+                draws[:, :, b][:, theirs] - draws[:, :, a][:, theirs],
+                table[theirs, b] - table[theirs, a],
+            )
         lo, hi = _ci(d)
         above = lo > 0
-        holds = above.all() if strict else (above.any() and (lo > -margin).all() and not above.all())
+        holds = (
+            above.all() if strict else (above.any() and (lo > -margin).all() and not above.all())
+        )
         if not holds:
             continue
-        diffs = tuple((int(t), float(pp), float(ll), float(hh)) for t, pp, ll, hh in zip(theirs, p, lo, hi, strict=True))
+        diffs = tuple(
+            (int(t), float(pp), float(ll), float(hh))
+            for t, pp, ll, hh in zip(theirs, p, lo, hi, strict=True)
+        )
         cand = Dominance(side, b, a, strict, step, diffs)
         if best is None or min(x[2] for x in diffs) > min(x[2] for x in best.diffs):
             best = cand

@@ -68,13 +68,23 @@ def game(
         )
     result = games.analyse(cells, np.random.default_rng(SEED), margin=MARGIN)
     names = gamereport.Names(
-        me, them, ds.labels.get(path_a, path_a), ds.labels.get(path_b, path_b),
-        tuple(rows), tuple(cols), of,
+        me,
+        them,
+        ds.labels.get(path_a, path_a),
+        ds.labels.get(path_b, path_b),
+        tuple(rows),
+        tuple(cols),
+        of,
     )
     battles = int(keep.sum())
     lines, tables = gamereport.report(result, names, battles)
-    answer = {"design": "game", "lines": lines, "tables": tables, "charts": [],
-              "data": gamereport.data(result, names, battles)}
+    answer = {
+        "design": "game",
+        "lines": lines,
+        "tables": tables,
+        "charts": [],
+        "data": gamereport.data(result, names, battles),
+    }
     return answer, gamereport.heatmap(result, names)
 
 
