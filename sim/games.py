@@ -73,23 +73,49 @@ def _mix(w: Array) -> Array:
 def solve_many(tables: Array, hint: Equilibrium | None = None) -> tuple[Array, Array, Array]:
     """Values ``(S,)``, row mixes ``(S, m)`` and column mixes ``(S, n)`` of ``tables``.
 
-    Each table is first solved on ``hint``'s supports (a square system, all at once) and
-    the solution kept where it checks out (both mixes non-negative, no alternative doing
-    better against the other's mix); the others go through :func:`solve`.
+    Each table is solved on square supports, all tables at once: ``hint``'s first, then
+    (for games of at most :data:`SUPPORTS` support pairs) every pair of equal size; a
+    solution is kept where it checks out (both mixes non-negative, no alternative doing
+    better against the other's mix), so it is an exact equilibrium. A table no square
+    support solves (a degenerate one) goes through :func:`solve`.
     """
     t = np.asarray(tables, dtype=float)
     s, m, n = t.shape
     values, rows, cols = np.empty(s), np.zeros((s, m)), np.zeros((s, n))
-    ok = np.zeros(s, dtype=bool)
-    if hint is not None:
-        i, j = np.flatnonzero(hint.row > TOL), np.flatnonzero(hint.col > TOL)
-        if len(i) == len(j):
-            v, x, y, ok = _on_support(t, i, j)
-            values[ok], rows[np.ix_(ok, i)], cols[np.ix_(ok, j)] = v[ok], x[ok], y[ok]
-    for k in np.flatnonzero(~ok):
+    done = np.zeros(s, dtype=bool)
+    for i, j in _supports(m, n, hint):
+        if done.all():
+            break
+        todo = np.flatnonzero(~done)
+        v, x, y, ok = _on_support(t[todo], i, j)
+        k = todo[ok]
+        values[k], rows[np.ix_(k, i)], cols[np.ix_(k, j)] = v[ok], x[ok], y[ok]
+        done[k] = True
+    for k in np.flatnonzero(~done):
         e = solve(t[k])
         values[k], rows[k], cols[k] = e.value, e.row, e.col
     return values, rows, cols
+
+
+SUPPORTS = 300
+"""The most pairs of equal-sized supports :func:`solve_many` tries on every table."""
+
+
+def _supports(m: int, n: int, hint: Equilibrium | None) -> list[tuple[Array, Array]]:
+    from itertools import combinations
+    from math import comb
+
+    out = []
+    if hint is not None:
+        i, j = np.flatnonzero(hint.row > TOL), np.flatnonzero(hint.col > TOL)
+        if len(i) == len(j):
+            out.append((i, j))
+    if sum(comb(m, k) * comb(n, k) for k in range(1, min(m, n) + 1)) <= SUPPORTS:
+        for k in range(1, min(m, n) + 1):
+            for i in combinations(range(m), k):
+                for j in combinations(range(n), k):
+                    out.append((np.array(i), np.array(j)))
+    return out
 
 
 def _on_support(t: Array, i: Array, j: Array) -> tuple[Array, Array, Array, Array]:
@@ -222,7 +248,7 @@ class Dominance:
 class Result:
     """A game solved with its sampling error (:func:`analyse`); shares in 0..1.
 
-    Intervals are 95%, from the posterior draws: ``value_ci``, ``row_ci`` / ``col_ci``
+    Intervals are 95%, from the posterior draws: ``value_ci`` (:func:`bracket`), ``row_ci`` / ``col_ci``
     (``(m, 2)``, ``(n, 2)``) of each weight; ``exploit95`` the exploitability's 95% upper
     bound (what both sides together could gain against the mixes found); ``row_regret`` /
     ``col_regret`` ``(k, 3)``: mean, lo, hi of each pure choice's shortfall from the best
@@ -267,10 +293,10 @@ def analyse(
     table = cells.table
     eq = solve(table)
     draws = cells.draws(size, rng)
-    values, rows, cols = solve_many(draws, eq)
-    vlo, vhi = _ci(values)
+    _, rows, cols = solve_many(draws, eq)
     row_do = np.einsum("smn,n->sm", draws, eq.col)
     col_do = np.einsum("m,smn->sn", eq.row, draws)
+    vlo, vhi = bracket(row_do, col_do)
     row_reg = row_do.max(axis=1, keepdims=True) - row_do
     col_reg = col_do - col_do.min(axis=1, keepdims=True)
     point_row = table @ eq.col
@@ -289,6 +315,21 @@ def analyse(
         dominated=dominance(table, draws, margin),
         draws=size,
     )
+
+
+def bracket(row_do: Array, col_do: Array) -> tuple[float, float]:
+    """The value's 95% interval: what the row mix is sure to win, what the column mix allows.
+
+    ``row_do`` (``(S, m)``) is each row's share against the column mix in each draw,
+    ``col_do`` (``(S, n)``) each column's against the row mix. Whatever the true table,
+    its value lies between ``min_j (x A)_j`` (the row mix against the column side's best
+    reply) and ``max_i (A y)_i``; the lower end is the first's 2.5% quantile, the upper
+    the second's 97.5%. Never narrower than the value's own spread, and wider by the
+    mixes' exploitability: the interval the adaptive search narrows.
+    """
+    lo = float(np.quantile(col_do.min(axis=1), 0.025))
+    hi = float(np.quantile(row_do.max(axis=1), 0.975))
+    return lo, hi
 
 
 def _with_ci(point: Array, draws: Array) -> Array:

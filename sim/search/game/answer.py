@@ -8,16 +8,11 @@ budget ran out first (exit 1: the goal is not met; the mixes are given all the s
 
 from __future__ import annotations
 
-import numpy as np
-
 from sim import gamereport, games
 from sim.search.core import Answer, History
 from sim.search.game import charts
 from sim.search.game.plan import Game, rng_for
 from sim.search.spec import Search
-
-PROGRESS_DRAWS = 400
-"""Draws solved again for the progress line's value interval (the answer solves all)."""
 
 
 def names(design: Game) -> gamereport.Names:
@@ -37,8 +32,7 @@ def names(design: Game) -> gamereport.Names:
 def progress_line(design: Game, history: History) -> str:
     """The value with its interval, and the exploitability bound against the goal."""
     st = design.state(history)
-    values, _, _ = games.solve_many(st.draws[:PROGRESS_DRAWS], st.eq)
-    lo, hi = np.quantile(values, [0.025, 0.975])
+    lo, hi = st.value_ci
     return (
         f"value {gamereport.pct(st.eq.value)} {gamereport.ci(lo, hi)}, exploitability <= "
         f"{100 * st.exploit95:.1f} points (95%; goal {100 * design.s.tolerance:.1f})"

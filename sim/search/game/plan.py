@@ -2,18 +2,21 @@
 
 Every cell (a pair of alternatives) gets ``start`` battles first. After each batch the cells'
 posterior (:meth:`sim.games.Cells.draws`, 2,000 tables) measures the exploitability of the
-mixes found on the measured table (:func:`sim.games.exploitability`): the search stops once
-its 95% upper bound is within ``tolerance``, or when the budget is spent.
+mixes found on the measured table (:func:`sim.games.exploitability`) and the value's 95%
+interval (:func:`sim.games.bracket`): the search stops once the exploitability's 95% upper
+bound is within ``tolerance`` and the value's interval within +-``tolerance``, or when the
+budget is spent.
 
 Otherwise the next batch (about half the battles the bound's shrinking as one over the
-square root of the battles says are still needed, at least two per cell and at most as many
+square root of the battles says are still needed for the wider of the two, at least two per cell and at most as many
 as fought so far) goes where the bound is decided (``mode: adaptive``). The exploitability
 is ``max_i (A y)_i - min_j (x A)_j``: the row side's best reply to the column mix ``y``
 against the column side's best reply to the row mix ``x``. A row ``i`` matters as often as
 it is the best reply in the posterior draws (``P_i``; near-best replies count this way), a
 column as often as it is (``Q_j``); cell ``(i, j)`` enters with weight ``w = P_i y_j +
-Q_j x_i`` (the cells of the mixes' supports and their near-best replies; a cell neither mix
-plays and no best reply meets weighs nothing). The battles are split as Neyman allocation
+Q_j x_i + x_i y_j`` (the cells of the mixes' supports and their near-best replies, and the
+cells the value moves with most; a cell neither mix plays and no best reply meets weighs
+nothing). The battles are split as Neyman allocation
 splits a sample to measure a weighted sum: each cell's total in proportion to
 ``w * sd / sqrt(f)`` (``sd`` its share's spread, ``f`` the share of its battles that count),
 the batch filling the cells furthest below their totals. ``mode: uniform`` gives every cell
@@ -52,6 +55,16 @@ class State:
     exploit95: float
     runs: np.ndarray[Any, Any]
     """Battles fought in each cell (failed ones too: they cost the budget)."""
+    value_ci: tuple[float, float]
+
+    def met(self, tolerance: float) -> bool:
+        """Whether the answer is good enough: exploitability and the value's half-width."""
+        return self.exploit95 <= tolerance and self.half <= tolerance
+
+    @property
+    def half(self) -> float:
+        """The value's interval's half-width."""
+        return (self.value_ci[1] - self.value_ci[0]) / 2
 
 
 def rng_for(master: int, batches: int) -> np.random.Generator:
@@ -64,15 +77,17 @@ def state(cells: games.Cells, runs: np.ndarray[Any, Any], rng: np.random.Generat
     eq = games.solve(cells.table)
     draws = cells.draws(games.DRAWS, rng)
     e95 = float(np.quantile(games.exploitability(draws, eq), 0.95))
-    return State(cells, eq, draws, e95, runs)
+    row_do = np.einsum("smn,n->sm", draws, eq.col)
+    col_do = np.einsum("m,smn->sn", eq.row, draws)
+    return State(cells, eq, draws, e95, runs, games.bracket(row_do, col_do))
 
 
 def allocate(st: State, s: Settings, spent: int, left: int) -> np.ndarray[Any, Any] | None:
     """The next batch's battles per cell ``(m, n)``, or None when the search is done."""
     m, n = st.cells.shape
-    if st.exploit95 <= s.tolerance or left < 1:
+    if st.met(s.tolerance) or left < 1:
         return None
-    need = spent * ((st.exploit95 / s.tolerance) ** 2 - 1)
+    need = spent * ((max(st.exploit95, st.half) / s.tolerance) ** 2 - 1)
     size = int(min(left, max(2 * m * n, min(spent, math.ceil(need / 2)))))
     if s.mode == "uniform":
         each = size // (m * n)
@@ -90,7 +105,7 @@ def _targets(st: State, total: int) -> np.ndarray[Any, Any]:
     m, n = st.cells.shape
     p = np.bincount(best_row, minlength=m) / len(d)
     q = np.bincount(best_col, minlength=n) / len(d)
-    w = np.outer(p, st.eq.col) + np.outer(st.eq.row, q)
+    w = np.outer(p, st.eq.col) + np.outer(st.eq.row, q) + np.outer(st.eq.row, st.eq.col)
     share = (st.cells.wins + 0.5) / (st.cells.counted + 1.0)
     f = (st.cells.counted + 1.0) / (st.runs + 2.0)
     score = w * np.sqrt(share * (1 - share) / f)
