@@ -88,9 +88,9 @@ def solve_many(tables: Array, hint: Equilibrium | None = None) -> tuple[Array, A
             break
         todo = np.flatnonzero(~done)
         v, x, y, ok = _on_support(t[todo], i, j)
-        k = todo[ok]
-        values[k], rows[np.ix_(k, i)], cols[np.ix_(k, j)] = v[ok], x[ok], y[ok]
-        done[k] = True
+        got = todo[ok]
+        values[got], rows[np.ix_(got, i)], cols[np.ix_(got, j)] = v[ok], x[ok], y[ok]
+        done[got] = True
     for k in np.flatnonzero(~done):
         e = solve(t[k])
         values[k], rows[k], cols[k] = e.value, e.row, e.col
@@ -105,11 +105,11 @@ def _supports(m: int, n: int, hint: Equilibrium | None) -> list[tuple[Array, Arr
     from itertools import combinations
     from math import comb
 
-    out = []
+    out: list[tuple[Array, Array]] = []
     if hint is not None:
-        i, j = np.flatnonzero(hint.row > TOL), np.flatnonzero(hint.col > TOL)
-        if len(i) == len(j):
-            out.append((i, j))
+        hi, hj = np.flatnonzero(hint.row > TOL), np.flatnonzero(hint.col > TOL)
+        if len(hi) == len(hj):
+            out.append((hi, hj))
     if sum(comb(m, k) * comb(n, k) for k in range(1, min(m, n) + 1)) <= SUPPORTS:
         for k in range(1, min(m, n) + 1):
             for i in combinations(range(m), k):
@@ -199,7 +199,7 @@ class Cells:
 
 
 def cells_of(
-    row: Array, col: Array, win: Array, counted: Array, cluster: Array, shape: tuple[int, int]
+    row: Any, col: Any, win: Any, counted: Any, cluster: Any, shape: tuple[int, int]
 ) -> Cells:
     """The :class:`Cells` of battles: each one's row and column, win, whether it counts, cluster.
 
@@ -248,9 +248,9 @@ class Dominance:
 class Result:
     """A game solved with its sampling error (:func:`analyse`); shares in 0..1.
 
-    Intervals are 95%, from the posterior draws: ``value_ci`` (:func:`bracket`), ``row_ci`` / ``col_ci``
-    (``(m, 2)``, ``(n, 2)``) of each weight; ``exploit95`` the exploitability's 95% upper
-    bound (what both sides together could gain against the mixes found); ``row_regret`` /
+    Intervals are 95%, from the posterior draws: ``value_ci`` (:func:`bracket`), ``row_ci``
+    / ``col_ci`` (``(m, 2)``, ``(n, 2)``) of each weight; ``exploit95`` the exploitability's
+    95% upper bound (what both sides together could gain against the mixes found); ``row_regret`` /
     ``col_regret`` ``(k, 3)``: mean, lo, hi of each pure choice's shortfall from the best
     reply to the other side's mix; ``replies`` per opponent choice ``(side, against,
     best, runner-up, mean, lo, hi)``: the best reply and how much better it is than the

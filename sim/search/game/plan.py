@@ -7,9 +7,9 @@ interval (:func:`sim.games.bracket`): the search stops once the exploitability's
 bound is within ``tolerance`` and the value's interval within +-``tolerance``, or when the
 budget is spent.
 
-Otherwise the next batch (about half the battles the bound's shrinking as one over the
-square root of the battles says are still needed for the wider of the two, at least two per cell and at most as many
-as fought so far) goes where the bound is decided (``mode: adaptive``). The exploitability
+Otherwise the next batch (about half the battles still needed, if the wider of the two
+shrinks as one over the square root of the battles; at least two per cell, at most as many
+as fought so far) goes where the answer is decided (``mode: adaptive``). The exploitability
 is ``max_i (A y)_i - min_j (x A)_j``: the row side's best reply to the column mix ``y``
 against the column side's best reply to the row mix ``x``. A row ``i`` matters as often as
 it is the best reply in the posterior draws (``P_i``; near-best replies count this way), a
@@ -185,14 +185,13 @@ class Game:
     def plan(self, history: History, recorded: dict[str, Any] | None) -> Planned | None:
         """Every cell at the start; then where the bound is decided, until it is met."""
         m, n = len(self.rows.choices), len(self.cols.choices)
-        if not history.batches:
-            alloc = np.full((m, n), self.s.start, dtype=np.int64)
-            stage = "start"
-        else:
+        alloc: np.ndarray[Any, Any] | None = np.full((m, n), self.s.start, dtype=np.int64)
+        stage = "start"
+        if history.batches:
             alloc = allocate(self.state(history), self.s, history.spent, history.left)
-            if alloc is None:
-                return None
             stage = self.s.mode
+        if alloc is None:
+            return None
         cells = [(i, j) for i in range(m) for j in range(n) if alloc[i, j] > 0]
         points = tuple(
             {self.rows.name: self.rows.choices[i], self.cols.name: self.cols.choices[j]}
