@@ -68,9 +68,9 @@ def report(r: Result, n: Names, battles: int) -> tuple[list[str], list[dict[str,
     """The answer's lines and tables."""
     m, k = r.table.shape
     lines = [
-        f"game: {n.row_side} choose {n.row_choice} ({m} alternatives), {n.col_side} "
-        f"{n.col_choice} ({k}); payoff: {n.payoff} ({n.row_side} want it high, "
-        f"{n.col_side} low); {battles:,} battles",
+        f"game: {own(n.row_side)} choice of {n.row_choice} ({m} alternatives) against "
+        f"{own(n.col_side)} of {n.col_choice} ({k}); payoff: {n.payoff} (high is good for "
+        f"{n.row_side}, low for {n.col_side}); {battles:,} battles",
         *_dominance_lines(r, n),
         f"{own(n.row_side)} mix: {mix_text(n.rows, r.eq.row, r.row_ci)}",
         f"{own(n.col_side)} mix: {mix_text(n.cols, r.eq.col, r.col_ci)}",

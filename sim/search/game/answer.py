@@ -45,16 +45,17 @@ def answer(design: Game, history: History) -> Answer:
     b = len(history.batches)
     result = games.analyse(st.cells, rng_for(design.search.seed, b), margin=design.s.tolerance)
     n = names(design)
-    done = result.exploit95 <= design.s.tolerance
+    done = st.met(design.s.tolerance)
     goal = f"{100 * design.s.tolerance:.1f} points"
+    verdict = (
+        f"both within the goal of {goal}: answered."
+        if done
+        else f"not both within {goal}: the budget is spent."
+    )
     head = (
         f"game search ({design.s.mode}): {history.spent:,} battles in {b} batches; the mixes' "
-        f"exploitability is at most {100 * result.exploit95:.1f} points (95%), "
-        + (
-            f"within the goal of {goal}: answered."
-            if done
-            else f"not yet within {goal}: the budget is spent."
-        )
+        f"exploitability is at most {100 * result.exploit95:.1f} points (95%) and the value "
+        f"is known to +-{100 * st.half:.1f}: {verdict}"
     )
     lines, tables = gamereport.report(result, n, history.spent)
     data = gamereport.data(result, n, history.spent)
