@@ -305,9 +305,9 @@ def analyse(
         cells=cells,
         table=table,
         eq=eq,
-        value_ci=(float(vlo), float(vhi)),
-        row_ci=_ci(rows).T,
-        col_ci=_ci(cols).T,
+        value_ci=tuple(float(v) for v in hull((vlo, vhi), eq.value)),  # type: ignore[arg-type]
+        row_ci=hull(_ci(rows).T, eq.row),
+        col_ci=hull(_ci(cols).T, eq.col),
         exploit95=float(np.quantile(exploitability(draws, eq), 0.95)),
         row_regret=_with_ci(point_row.max() - point_row, row_reg),
         col_regret=_with_ci(point_col - point_col.min(), col_reg),
@@ -332,8 +332,16 @@ def bracket(row_do: Array, col_do: Array) -> tuple[float, float]:
     return lo, hi
 
 
+def hull(bounds: tuple[float, float] | Array, point: Any) -> Any:
+    """Bounds widened to hold the measured point (a cell won 40 of 40 is 100%, though
+    Jeffreys' posterior puts its 97.5% quantile below 1)."""
+    b = np.asarray(bounds, dtype=float)
+    p = np.asarray(point, dtype=float)
+    return np.stack([np.minimum(b[..., 0], p), np.maximum(b[..., 1], p)], axis=-1)
+
+
 def _with_ci(point: Array, draws: Array) -> Array:
-    lo, hi = _ci(draws)
+    lo, hi = hull(_ci(draws).T, point).T
     return np.column_stack([point, lo, hi])
 
 

@@ -64,7 +64,8 @@ def game(
         i, j = empty[0]
         raise SimError(
             f"--game: no {of} battle at {path_a} = {rows[i]}, {path_b} = {cols[j]}; "
-            "every pair of choices needs battles"
+            "every pair of choices needs battles that count"
+            + ("; --of all counts draws too" if of == "decisive" else "")
         )
     result = games.analyse(cells, np.random.default_rng(SEED), margin=MARGIN)
     names = gamereport.Names(

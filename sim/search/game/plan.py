@@ -79,7 +79,8 @@ def state(cells: games.Cells, runs: np.ndarray[Any, Any], rng: np.random.Generat
     e95 = float(np.quantile(games.exploitability(draws, eq), 0.95))
     row_do = np.einsum("smn,n->sm", draws, eq.col)
     col_do = np.einsum("m,smn->sn", eq.row, draws)
-    return State(cells, eq, draws, e95, runs, games.bracket(row_do, col_do))
+    lo, hi = games.hull(games.bracket(row_do, col_do), eq.value)
+    return State(cells, eq, draws, e95, runs, (float(lo), float(hi)))
 
 
 def allocate(st: State, s: Settings, spent: int, left: int) -> np.ndarray[Any, Any] | None:
