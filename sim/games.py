@@ -333,8 +333,10 @@ def bracket(row_do: Array, col_do: Array) -> tuple[float, float]:
 
 
 def hull(bounds: tuple[float, float] | Array, point: Any) -> Any:
-    """Bounds widened to hold the measured point (a cell won 40 of 40 is 100%, though
-    Jeffreys' posterior puts its 97.5% quantile below 1).
+    """Bounds widened to hold the measured point.
+
+    A cell won 40 times of 40 measures 100%, though Jeffreys' posterior puts its 97.5%
+    quantile below 1.
     """
     b = np.asarray(bounds, dtype=float)
     p = np.asarray(point, dtype=float)
