@@ -8,15 +8,16 @@ bound is within ``tolerance`` and the value's interval within +-``tolerance``, o
 budget is spent.
 
 Otherwise the next batch (about half the battles still needed, if the wider of the two
-shrinks as one over the square root of the battles; at least two per cell, at most as many
-as fought so far) goes where the answer is decided (``mode: adaptive``). The exploitability
+shrinks as one over the square root of the battles; at least two per cell, at most half as
+many as fought so far) goes where the answer is decided (``mode: adaptive``). The exploitability
 is ``max_i (A y)_i - min_j (x A)_j``: the row side's best reply to the column mix ``y``
 against the column side's best reply to the row mix ``x``. A row ``i`` matters as often as
 it is the best reply in the posterior draws (``P_i``; near-best replies count this way), a
 column as often as it is (``Q_j``); cell ``(i, j)`` enters with weight ``w = P_i y_j +
-Q_j x_i + x_i y_j`` (the cells of the mixes' supports and their near-best replies, and the
-cells the value moves with most; a cell neither mix plays and no best reply meets weighs
-nothing). The battles are split as Neyman allocation
+Q_j x_i + x_i y_j``, plus the mean of ``x_i y_j`` over the equilibria of 300 posterior
+draws (the cells of the mixes' supports and their near-best replies, the cells the value
+moves with most, and those of the supports the equilibrium may yet turn out to have; a cell
+that no plausible mix plays and no best reply meets weighs nothing). The battles are split as Neyman allocation
 splits a sample to measure a weighted sum: each cell's total in proportion to
 ``w * sd / sqrt(f)`` (``sd`` its share's spread, ``f`` the share of its battles that count),
 the batch filling the cells furthest below their totals. ``mode: uniform`` gives every cell
@@ -41,6 +42,8 @@ from sim.search.game.read import Settings
 from sim.search.space import Param
 from sim.search.spec import Search
 
+PLAUSIBLE = 300
+"""Posterior draws whose own equilibria weigh the cells they play (:func:`allocate`)."""
 GAME_KEY = 0x47414D45
 """The first word of the posterior's seed key (``SeedSequence(master, (KEY, batches))``)."""
 
@@ -89,7 +92,7 @@ def allocate(st: State, s: Settings, spent: int, left: int) -> np.ndarray[Any, A
     if st.met(s.tolerance) or left < 1:
         return None
     need = spent * ((max(st.exploit95, st.half) / s.tolerance) ** 2 - 1)
-    size = int(min(left, max(2 * m * n, min(spent, math.ceil(need / 2)))))
+    size = int(min(left, max(2 * m * n, min(spent // 2, math.ceil(need / 2)))))
     if s.mode == "uniform":
         each = size // (m * n)
         if each < 1:
@@ -107,6 +110,8 @@ def _targets(st: State, total: int) -> np.ndarray[Any, Any]:
     p = np.bincount(best_row, minlength=m) / len(d)
     q = np.bincount(best_col, minlength=n) / len(d)
     w = np.outer(p, st.eq.col) + np.outer(st.eq.row, q) + np.outer(st.eq.row, st.eq.col)
+    _, xs, ys = games.solve_many(d[:PLAUSIBLE], st.eq)  # the equilibria the draws have
+    w += np.einsum("sm,sn->mn", xs, ys) / len(xs)
     share = (st.cells.wins + 0.5) / (st.cells.counted + 1.0)
     f = (st.cells.counted + 1.0) / (st.runs + 2.0)
     score = w * np.sqrt(share * (1 - share) / f)
