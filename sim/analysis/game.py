@@ -45,28 +45,7 @@ def game(
     them = others[0] if len(others) == 1 else "opponents"
     rows = [str(v) for v in (ds.declared(path_a) or sorted(runs[path_a].astype(str).unique()))]
     cols = [str(v) for v in (ds.declared(path_b) or sorted(runs[path_b].astype(str).unique()))]
-    r = runs[path_a].astype(str).map({v: i for i, v in enumerate(rows)})
-    c = runs[path_b].astype(str).map({v: i for i, v in enumerate(cols)})
-    ok = runs["error"].isna().to_numpy() & r.notna().to_numpy() & c.notna().to_numpy()
-    win = (runs["winner"] == me).to_numpy()
-    counted = ok & (runs["winner"].notna().to_numpy() if of == "decisive" else True)
-    keep = ok
-    cells = games.cells_of(
-        r[keep].astype(int).to_numpy(),
-        c[keep].astype(int).to_numpy(),
-        win[keep],
-        counted[keep],
-        runs["seed"].to_numpy()[keep],
-        (len(rows), len(cols)),
-    )
-    empty = np.argwhere(cells.counted == 0)
-    if len(empty):
-        i, j = empty[0]
-        raise SimError(
-            f"--game: no {of} battle at {path_a} = {rows[i]}, {path_b} = {cols[j]}; "
-            "every pair of choices needs battles that count"
-            + ("; --of all counts draws too" if of == "decisive" else "")
-        )
+    cells, battles = _cells(runs, path_a, path_b, rows, cols, me, of)
     result = games.analyse(cells, np.random.default_rng(SEED), margin=MARGIN)
     names = gamereport.Names(
         me,
@@ -77,7 +56,6 @@ def game(
         tuple(cols),
         of,
     )
-    battles = int(keep.sum())
     lines, tables = gamereport.report(result, names, battles)
     answer = {
         "design": "game",
@@ -87,6 +65,34 @@ def game(
         "data": gamereport.data(result, names, battles),
     }
     return answer, gamereport.heatmap(result, names)
+
+
+def _cells(
+    runs: Any, path_a: str, path_b: str, rows: list[str], cols: list[str], me: str, of: str
+) -> tuple[games.Cells, int]:
+    """The cells of the runs (failed ones left out), and the battles that finished."""
+    r = runs[path_a].astype(str).map({v: i for i, v in enumerate(rows)})
+    c = runs[path_b].astype(str).map({v: i for i, v in enumerate(cols)})
+    ok = runs["error"].isna().to_numpy() & r.notna().to_numpy() & c.notna().to_numpy()
+    win = (runs["winner"] == me).to_numpy()
+    counted = ok & (runs["winner"].notna().to_numpy() if of == "decisive" else True)
+    cells = games.cells_of(
+        r[ok].astype(int).to_numpy(),
+        c[ok].astype(int).to_numpy(),
+        win[ok],
+        counted[ok],
+        runs["seed"].to_numpy()[ok],
+        (len(rows), len(cols)),
+    )
+    empty = np.argwhere(cells.counted == 0)
+    if len(empty):
+        i, j = empty[0]
+        raise SimError(
+            f"--game: no {of} battle at {path_a} = {rows[i]}, {path_b} = {cols[j]}; "
+            "every pair of choices needs battles that count"
+            + ("; --of all counts draws too" if of == "decisive" else "")
+        )
+    return cells, int(ok.sum())
 
 
 def _sides(ds: Dataset) -> list[str]:

@@ -47,6 +47,7 @@ def experiment_schema() -> Schema:
         },
         **_search_properties(),
     }
+    props.update(_game_properties(props))
     keys = list(
         dict.fromkeys([*KEYS, *(k for kind in KINDS.values() for k in ("budget", *kind.keys))])
     )
@@ -62,7 +63,7 @@ def experiment_schema() -> Schema:
 
 
 def _search_properties() -> dict[str, Schema]:
-    """The keys of a search: balance, optimize, calibrate, game (docs/search.md, calibration.md)."""
+    """The keys of a search: balance, optimize, calibrate (docs/search.md, calibration.md)."""
     from sim.search.calibrate.read import DISTANCES, METHODS
 
     share = {"anyOf": [{"type": "number"}, _text("a share: 0.5 or 50%")]}
@@ -80,27 +81,14 @@ def _search_properties() -> dict[str, Schema]:
         ),
         "tolerance": {
             "anyOf": [share, _closed({"value": {"type": "number"}})],
-            "description": "balance: the 95% interval's half-width to stop at (default 2%); "
-            "game: the exploitability and the value's half-width to stop at (default 2%)",
+            "description": "balance: the 95% interval's half-width to stop at (default 2%)",
         },
         "start": _whole(
             2,
             100000,
             "balance: battles at each value of the coarse start (5 or more, default 50); "
-            "calibrate: battles at each cell and row to begin with (default 20); "
-            "game: battles in every pair of alternatives first (default 20)",
+            "calibrate: battles at each cell and row to begin with (default 20)",
         ),
-        "payoff": _closed(
-            {"side": _text(), "of": {"type": "string", "enum": ["decisive", "all"]}},
-            "game: the side whose win share is the payoff (its choice is the first parameter)",
-            required=["side"],
-        ),
-        "mode": {
-            "type": "string",
-            "enum": ["adaptive", "uniform"],
-            "default": "adaptive",
-            "description": "game: battles where the answer is decided, or every cell alike",
-        },
         "link": {"type": "string", "enum": ["logit", "probit"], "default": "logit"},
         "objective": objective,
         "second": objective,
@@ -131,6 +119,31 @@ def _search_properties() -> dict[str, Schema]:
             "minimum": 0.1,
             "maximum": 1000,
             "description": "calibrate: a plausible cell's battles per observed battle (default 2)",
+        },
+    }
+
+
+def _game_properties(props: dict[str, Schema]) -> dict[str, Schema]:
+    """The keys of design: game (docs/search.md): its own, and what it says of shared ones."""
+    said = {
+        "tolerance": "game: the exploitability and the value's half-width to stop at (2%)",
+        "start": "game: battles in every pair of alternatives first (default 20)",
+    }
+    shared = {
+        k: {**props[k], "description": f"{props[k]['description']}; {v}"} for k, v in said.items()
+    }
+    return {
+        **shared,
+        "payoff": _closed(
+            {"side": _text(), "of": {"type": "string", "enum": ["decisive", "all"]}},
+            "game: the side whose win share is the payoff (its choice is the first parameter)",
+            required=["side"],
+        ),
+        "mode": {
+            "type": "string",
+            "enum": ["adaptive", "uniform"],
+            "default": "adaptive",
+            "description": "game: battles where the answer is decided, or every cell alike",
         },
     }
 

@@ -17,8 +17,8 @@ column as often as it is (``Q_j``); cell ``(i, j)`` enters with weight ``w = P_i
 Q_j x_i + x_i y_j``, plus the mean of ``x_i y_j`` over the equilibria of 300 posterior
 draws (the cells of the mixes' supports and their near-best replies, the cells the value
 moves with most, and those of the supports the equilibrium may yet turn out to have; a cell
-that no plausible mix plays and no best reply meets weighs nothing). The battles are split as Neyman allocation
-splits a sample to measure a weighted sum: each cell's total in proportion to
+that no plausible mix plays and no best reply meets weighs nothing). The battles are split
+as Neyman allocation splits a sample to measure a weighted sum: each cell's total in proportion to
 ``w * sd / sqrt(f)`` (``sd`` its share's spread, ``f`` the share of its battles that count),
 the batch filling the cells furthest below their totals. ``mode: uniform`` gives every cell
 the same battles instead. Every batch is fought on shared seeds: replicate ``r`` meets the
