@@ -29,8 +29,9 @@ Every step is a function of the points alone, so a resumed search takes the same
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache, cached_property
 
 import numpy as np
 
@@ -80,24 +81,41 @@ class Point:
         return wilson(self.k, self.n)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Step:
     """What a balance search does next, and where it stands.
 
     ``status``: ``search`` (fight ``runs``: value and battles), or the end:
     ``answered``, ``unreached`` (no value reaches the target), ``jump`` (the share jumps
     across the target), ``flat`` (every value gives about the target), ``edge`` (only an
-    end of the range reaches it).
+    end of the range reaches it). The fitted response (:attr:`fit`, :attr:`crossing`) is
+    fitted when first asked for: a whole number's bracket of two neighbours is decided
+    from their counts alone.
     """
 
     status: str
     runs: tuple[tuple[float, int], ...] = ()
-    fit: Fit | None = None
-    crossing: Crossing | None = None
     bracket: tuple[Point, Point] | None = None
     nearest: Point | None = None
     note: str = ""
     points: tuple[Point, ...] = field(default=())
+    response: Callable[[], tuple[Fit | None, Crossing | None]] | None = field(
+        default=None, repr=False, compare=False
+    )
+
+    @cached_property
+    def _fitted(self) -> tuple[Fit | None, Crossing | None]:
+        return self.response() if self.response is not None else (None, None)
+
+    @property
+    def fit(self) -> Fit | None:
+        """The fitted response of every counted point (None if it cannot be fitted)."""
+        return self._fitted[0]
+
+    @property
+    def crossing(self) -> Crossing | None:
+        """Where the fitted response meets the target, with its interval (None: nowhere)."""
+        return self._fitted[1]
 
 
 def wilson(k: int, n: int) -> tuple[float, float]:
@@ -116,23 +134,30 @@ def next_step(rule: Rule, measured: Sequence[Point]) -> Step:
     if not pts:
         return Step("search", tuple((x, rule.start) for x in coarse(rule)))
     counted = [p for p in pts if p.n > 0]
-    fit = fit_response(
-        [p.x for p in counted],
-        [p.k for p in counted],
-        [p.n for p in counted],
-        rule.link,
-        rule.low,
-        rule.high,
-    )
-    cross = fit.crossing(rule.target, rule.low, rule.high) if fit is not None else None
+
+    @cache
+    def fitted() -> tuple[Fit | None, Crossing | None]:
+        fit = fit_response(
+            [p.x for p in counted],
+            [p.k for p in counted],
+            [p.n for p in counted],
+            rule.link,
+            rule.low,
+            rule.high,
+        )
+        return fit, fit.crossing(rule.target, rule.low, rule.high) if fit is not None else None
+
+    def cross() -> Crossing | None:
+        return fitted()[1]
+
     pair = straddle(counted, rule.target, cross)
     if pair is None:
         step = _edge(rule, pts, counted)
     elif rule.whole:
         step = _whole(rule, pts, pair, cross)
     else:
-        step = _real(rule, pts, pair, cross)
-    return Step(step.status, step.runs, fit, cross, pair, step.nearest, step.note, points=pts)
+        step = _real(rule, pts, pair, cross())
+    return Step(step.status, step.runs, pair, step.nearest, step.note, pts, fitted)
 
 
 def around(pts: Sequence[Point], x: float) -> tuple[Point, Point] | None:
@@ -151,12 +176,13 @@ def coarse(rule: Rule) -> list[float]:
 
 
 def straddle(
-    pts: Sequence[Point], target: float, cross: Crossing | None
+    pts: Sequence[Point], target: float, crossing: Callable[[], Crossing | None]
 ) -> tuple[Point, Point] | None:
     """Two neighbouring measured values whose rates lie either side of the target.
 
     Of several (noise near the crossing, or a curve that turns), the one holding the
-    fitted crossing, else the one nearest it, else the first.
+    fitted crossing (``crossing()``, asked only then), else the one nearest it, else the
+    first.
     """
     pairs = [
         (a, b)
@@ -165,6 +191,9 @@ def straddle(
     ]
     if not pairs:
         return None
+    if len(pairs) == 1:
+        return pairs[0]
+    cross = crossing()
     if cross is None:
         return pairs[0]
     return min(
@@ -221,11 +250,15 @@ def _edge(rule: Rule, pts: Sequence[Point], counted: Sequence[Point]) -> Step:
 
 
 def _whole(
-    rule: Rule, pts: Sequence[Point], pair: tuple[Point, Point], cross: Crossing | None
+    rule: Rule,
+    pts: Sequence[Point],
+    pair: tuple[Point, Point],
+    crossing: Callable[[], Crossing | None],
 ) -> Step:
     """A whole-number parameter: fill the bracket's gap, then measure its two ends."""
     a, b = pair
     if b.x - a.x > 1:
+        cross = crossing()
         if cross is not None and a.x < cross.x < b.x:
             inside = {
                 min(max(math.floor(cross.x), a.x + 1), b.x - 1),
