@@ -225,3 +225,16 @@ def test_a_second_parameter_traces_the_balance_curve(folder, capsys):
         c = g["crossing"]
         assert c["lo"] <= duel_crossing(rounds=g["second"]) <= c["hi"]
     assert (folder / "d" / "search" / "curve.png").exists()
+
+
+def test_the_progress_line_says_the_rates_have_crossed_when_they_have(folder):
+    """Rates either side of the target, a crossing whose interval does not close yet."""
+    from sim.search.balance.answer import estimate, make
+    from sim.search.balance.bracket import Point, Step
+
+    design = make(load_search(write(folder, "d.yaml", DUELLED)))
+    pts = (Point(0.0, 20, 50, 50), Point(0.5, 24, 50, 50), Point(1.0, 27, 50, 50))
+    step = Step("search", bracket=pts[:2], points=pts, response=lambda: (None, None))
+    line = estimate(design, step)
+    assert line.startswith("the rates cross 50.0% between 0 and 0.5;"), line
+    assert "no crossing yet" not in line

@@ -12,10 +12,13 @@ import pytest
 from sim.search.balance.bracket import Point, Rule, coarse, next_step, state
 
 
-def search(rule, rate, seed=0, budget=30_000):
-    """Run the search with battles drawn from ``rate(x)``: its last step and battles."""
+def search(rule, rate, seed=0, budget=30_000, data=None):
+    """Run the search with battles drawn from ``rate(x)``: its last step and battles.
+
+    ``data`` (if given) is filled with each value's wins, counted, battles and looks.
+    """
     rng = np.random.default_rng(seed)
-    data, spent = {}, 0
+    data, spent = {} if data is None else data, 0
     while True:
         step = next_step(rule, [Point(x, *v) for x, v in data.items()])
         if step.status != "search" or spent >= budget:
@@ -123,6 +126,17 @@ def test_a_step_in_a_real_response_is_a_jump_not_a_crossing():
     a, b = step.bracket
     assert a.x < 0.3712 <= b.x and b.x - a.x <= 1e-4
     assert spent < 5_000
+
+
+def test_a_real_crossing_seen_clearly_is_bisected_not_fought_at_the_ends():
+    """Two neighbours clearly either side: the range's ends have nothing more to say."""
+    data = {}
+    step, spent = search(
+        Rule(0.0, 1.0, False, 0.5, 0.02), lambda x: 0.3 if x < 0.5 else 0.7, data=data
+    )
+    assert step.status == "jump"
+    ends = data[0.0][2] + data[1.0][2]
+    assert ends <= 0.2 * spent, (ends, spent)
 
 
 def test_a_parameter_that_does_not_matter_is_flat():
