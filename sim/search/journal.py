@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from sim import files
+from sim.dataset import answer as answer_file
 from sim.dataset import records, store
 from sim.errors import SimError
 from sim.experiment.resume import (
@@ -40,14 +41,18 @@ JOURNAL = "journal.json"
 ANSWER = "answer.json"
 
 
-def _read(path: Path) -> dict[str, Any] | None:
-    if files.is_link(path):
-        raise files.link_error(path)
-    if not path.is_file():
-        return None
+MAX_JOURNAL = 64 << 20
+"""The largest journal read (64 MB: a search of 100,000 trials keeps about 30 MB)."""
+
+
+def _read(root: Path, name: str) -> dict[str, Any] | None:
+    path = root / FOLDER / name
     try:
-        data = json.loads(path.read_bytes().decode("utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
+        raw = files.read_inside(path, root, MAX_JOURNAL)
+        if raw is None:
+            return None
+        data = json.loads(raw.decode("utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError) as err:
         raise SimError(
             f"{path}: damaged ({type(err).__name__}); search again into another --out"
         ) from None
@@ -57,8 +62,15 @@ def _read(path: Path) -> dict[str, Any] | None:
 
 
 def _write(root: Path, name: str, data: dict[str, Any]) -> None:
-    text = json.dumps(data, indent=1, sort_keys=True, default=_plain) + "\n"
-    files.write_file(root / FOLDER / name, text.encode("utf-8"), replace=True, within=root)
+    text = (json.dumps(data, indent=1, sort_keys=True, default=_plain) + "\n").encode("utf-8")
+    if name == ANSWER:  # as its readers will check it: a design's own bug, caught here
+        try:
+            answer_file.check(json.loads(text))
+        except answer_file.Damaged as err:
+            raise SimError(f"internal: the {data.get('design')} answer: {err.message}") from None
+        if len(text) > answer_file.MAX_ANSWER:
+            raise SimError(f"internal: the answer is {len(text):,} bytes, over its readers' limit")
+    files.write_file(root / FOLDER / name, text, replace=True, within=root)
 
 
 def _plain(value: Any) -> Any:
@@ -70,7 +82,7 @@ def _plain(value: Any) -> Any:
 
 def read_journal(root: Path) -> dict[str, Any] | None:
     """The search's journal (None if there is none)."""
-    return _read(root / FOLDER / JOURNAL)
+    return _read(root, JOURNAL)
 
 
 def write_journal(root: Path, journal: dict[str, Any]) -> None:
@@ -78,9 +90,9 @@ def write_journal(root: Path, journal: dict[str, Any]) -> None:
     _write(root, JOURNAL, journal)
 
 
-def read_answer(root: Path) -> dict[str, Any] | None:
-    """The search's answer (None if it has not ended)."""
-    return _read(root / FOLDER / ANSWER)
+def read_answer(root: Path, hint: str = "") -> dict[str, Any] | None:
+    """The search's answer (None if it has not ended), checked (:mod:`sim.dataset.answer`)."""
+    return answer_file.read(root, hint or "search again into another --out")
 
 
 def write_answer(root: Path, design: str, answer: Answer) -> dict[str, Any]:
