@@ -95,7 +95,7 @@ def parse(data: bytes, source: str, hint: str) -> dict[str, Any]:
     try:
         check(doc)
     except Damaged as err:
-        place = _dotted(err.where) or "the answer"
+        place = dotted(err.where) or "the answer"
         raise bad(line_of(text, err.where), f"{place}: {err.message}") from None
     return dict(doc)
 
@@ -197,7 +197,7 @@ def _short(value: Any) -> str:
     return text if len(text) <= 24 else text[:21] + "..."
 
 
-def _dotted(where: Where) -> str:
+def dotted(where: Where) -> str:
     """``tables[0].rows[2]``."""
     out = ""
     for step in where:

@@ -59,7 +59,7 @@ def ds(made: Path, tmp_path: Path) -> Path:
 def one_line(capsys: Any, *argv: Any) -> str:
     """Run ``sim ARGV``: exit 2 and one line on stderr, no traceback; its message."""
     code, out, err = cli(capsys, *argv)
-    lines = [x for x in err.splitlines() if x.strip()]
+    lines = [x for x in err.splitlines() if x.strip() and not x.startswith("search: batch")]
     assert code == 2 and len(lines) == 1 and "Traceback" not in err, (code, out, err)
     return lines[0].split(": error: ", 1)[-1]
 
@@ -224,3 +224,156 @@ def test_an_answer_over_1_mb_is_refused_unread(ds, capsys):
     spoil(ds, lambda a: {**a, "data": {"pad": "x" * (1 << 20)}})
     line = one_line(capsys, "analyze", ds)
     assert line.startswith(f"{ds}/search/answer.json: 1.0 MB; the limit is 1.0 MB"), line
+
+
+OPTIMIZED = """\
+name: small_optimize
+scenario: duel.yaml
+design: optimize
+parameters:
+  sides.shooter.fighters[0].deathwish.weapon: {choices: [Glock 20, AKM, S&W 500]}
+  rules.options.incapacitate_serious: {choices: [0.25, 0.75]}
+objective: {side: shooter, wins: max}
+budget: 300
+replicates: 10
+parallel: 4
+confirm: {top: 2, replicates: 30}
+seed: 3
+"""
+
+
+@pytest.fixture(scope="module")
+def made_optimize(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One small optimize search, fought once for the module."""
+    from sim.search import load_search, run_search
+
+    root = tmp_path_factory.mktemp("made_optimize")
+    write(root, "duel.yaml", DUEL)
+    run_search(load_search(write(root, "o.yaml", OPTIMIZED)), root / "o", progress=False)
+    return root
+
+
+@pytest.fixture
+def ods(made_optimize: Path, tmp_path: Path) -> Path:
+    write(tmp_path, "duel.yaml", DUEL)
+    write(tmp_path, "o.yaml", OPTIMIZED)
+    shutil.copytree(made_optimize / "o", tmp_path / "o", symlinks=True)
+    return tmp_path / "o"
+
+
+def answer_of(root: Path) -> dict[str, Any]:
+    return json.loads((root / "search" / "answer.json").read_text())
+
+
+@pytest.mark.parametrize("how", ["gone", "damaged"])
+def test_a_finished_search_whose_answer_is_lost_answers_again_on_resume(ds, capsys, how):
+    before = answer_of(ds)
+    chart = (ds / "search" / "balance.png").read_bytes()
+    if how == "gone":
+        (ds / "search" / "answer.json").unlink()
+    else:
+        spoil(ds, _set("lines", "edited"))
+    exp = ds.parent / "b.yaml"
+    line = one_line(capsys, "sweep", exp, "--out", ds)
+    assert line.endswith("--resume writes it again from its battles"), line
+    code, out, err = cli(capsys, "sweep", exp, "--out", ds, "--resume")
+    assert code == before["exit"] and "Traceback" not in err, err
+    assert "the search had ended" in out and before["lines"][1] in out
+    assert answer_of(ds) == before
+    assert (ds / "search" / "balance.png").read_bytes() == chart
+
+
+def journal_of(root: Path) -> dict[str, Any]:
+    return json.loads((root / "search" / "journal.json").read_text())
+
+
+def unfinish(root: Path, change: Any) -> None:
+    """The journal changed by ``change`` (in place), the search made unfinished again."""
+    journal = journal_of(root)
+    journal.pop("finished")
+    change(journal)
+    (root / "search" / "journal.json").write_text(json.dumps(journal, indent=1))
+    (root / "search" / "answer.json").unlink()
+
+
+JOURNALS = {
+    "a batch entry that is text": (
+        lambda j: j["batches"].__setitem__(1, "batch one"),
+        "batches[1]: expected an object: a batch of the search",
+    ),
+    "a stop that is text": (
+        lambda j: j["batches"][0].__setitem__("stop", "80"),
+        "batches[0].stop: expected a whole number",
+    ),
+    "no batches": (lambda j: j.pop("batches"), "batches: expected a list"),
+}
+OPTUNA_JOURNALS = {
+    "a trial's choice that no longer exists": (
+        lambda j: j["batches"][0]["note"]["trials"][1]["params"].__setitem__(
+            "sides.shooter.fighters[0].deathwish.weapon", "Colt Python"
+        ),
+        "batches[0].note.trials[1].params.sides.shooter.fighters[0].deathwish.weapon: "
+        "'Colt Python' is not one of its choices",
+    ),
+    "a note without trials": (
+        lambda j: j["batches"][0]["note"].pop("trials"),
+        "batches[0].note.trials: expected the batch's 4 trials",
+    ),
+    "a trial numbered otherwise": (
+        lambda j: j["batches"][1]["note"]["trials"][0].__setitem__("number", 0),
+        "batches[1].note.trials[0].number: expected 4",
+    ),
+}
+
+
+@pytest.mark.parametrize("damage", sorted(JOURNALS) + sorted(OPTUNA_JOURNALS))
+def test_an_edited_journal_is_one_located_line_on_resume(ds, ods, capsys, damage):
+    root, exp = (ds, "b.yaml") if damage in JOURNALS else (ods, "o.yaml")
+    change, message = {**JOURNALS, **OPTUNA_JOURNALS}[damage]
+    unfinish(root, change)
+    line = one_line(capsys, "sweep", root.parent / exp, "--out", root, "--resume")
+    path = root / "search" / "journal.json"
+    assert line.startswith(f"{path}:") and f": {message}" in line, line
+    assert line.split(".json:", 1)[1].split(":", 1)[0].isdigit(), line
+    assert line.endswith("the journal is damaged: search again into another --out")
+
+
+@pytest.mark.parametrize("how", ["garbage", "another study", "a folder"])
+def test_a_damaged_or_replaced_study_is_built_again_from_the_journal(ods, tmp_path, capsys, how):
+    import optuna
+
+    before = answer_of(ods)
+    db = ods / "search" / "study.db"
+    if how == "garbage":
+        db.write_bytes(b"not a database at all\n" * 100)
+    elif how == "another study":
+        other = tmp_path / "other"
+        other.mkdir()
+        write(other, "duel.yaml", DUEL)
+        # another search's study, of as many trials as the first batch: same count, others
+        text = OPTIMIZED.replace("seed: 3", "seed: 4").replace("budget: 300", "budget: 100")
+        exp = write(other, "o.yaml", text)
+        assert cli(capsys, "sweep", exp, "--out", other / "o")[0] == 0
+        shutil.copy(other / "o" / "search" / "study.db", db)
+    else:
+        db.unlink()
+        db.mkdir()
+    unfinish(ods, lambda j: None)
+    if how == "a folder":  # not the search's to delete: one line, and what to do
+        line = one_line(capsys, "sweep", ods.parent / "o.yaml", "--out", ods, "--resume")
+        assert line == (
+            f"{db}: a folder, not a file of the dataset; remove it, and the search builds its "
+            "study again from the journal"
+        )
+        return
+    code, out, err = cli(capsys, "sweep", ods.parent / "o.yaml", "--out", ods, "--resume")
+    assert code == 0 and "Traceback" not in err, err
+    assert answer_of(ods) == before
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    study = optuna.load_study(study_name="search", storage=f"sqlite:///{db}")
+    trials = [
+        t for b in journal_of(ods)["batches"] if b["stage"] == "search" for t in b["note"]["trials"]
+    ]
+    assert [(t.number, t.params) for t in study.trials] == [
+        (n["number"], n["params"]) for n in trials
+    ]

@@ -94,7 +94,7 @@ class Optimize:
         count: int,
     ) -> Planned:
         if recorded is not None:
-            notes, attrs = recorded["trials"], recorded["study_attrs"]
+            notes, attrs = study.check_note(self.params, recorded, len(asked), count)
         else:
             searches = [b for b in history.batches if b.get("stage") == "search"]
             before = searches[-1]["note"]["study_attrs"] if searches else {}
@@ -102,10 +102,18 @@ class Optimize:
             sampler = study.sampler(
                 len(self.directions), self.search.seed, len(history.batches), population
             )
-            opt, store = study.rebuild(
-                self.params, self.directions, asked, self.values(history), before, sampler_=sampler
-            )
-            notes, attrs = study.ask(opt, store, self.params, count)
+            try:
+                opt, store = study.rebuild(
+                    self.params,
+                    self.directions,
+                    asked,
+                    self.values(history),
+                    before,
+                    sampler_=sampler,
+                )
+                notes, attrs = study.ask(opt, store, self.params, count)
+            except (KeyError, TypeError, ValueError, AttributeError) as err:
+                raise study.rebuild_error(err) from None
         points = tuple(
             {p.name: study.unlabel(p, n["params"][p.name]) for p in self.params} for n in notes
         )
