@@ -205,6 +205,27 @@ def fresh_manifest(search: Search) -> dict[str, Any]:
     return m
 
 
+def _answered(root: Path, journal: dict[str, Any], resume: bool) -> bool:
+    """Whether a finished search's answer is there as it was written (else: answer again).
+
+    A gone or damaged answer is refused without ``resume``; with it, the journal is marked
+    unfinished, so the search replays every batch (fighting none) and answers again.
+    """
+    again = "--resume writes it again from its battles"
+    try:
+        if read_answer(root, again) is not None:
+            return True
+    except SimError:
+        if not resume:
+            raise
+    if not resume:
+        raise SimError(
+            f"{root}: the search had ended, but its answer ({FOLDER}/{ANSWER}) is gone; {again}"
+        )
+    journal.pop("finished")
+    return False
+
+
 def prepare(
     search: Search, root: Path, resume: bool, force: bool
 ) -> tuple[dict[str, Any], dict[str, Any], list[str]]:
@@ -230,21 +251,8 @@ def prepare(
     journal = read_journal(root, search.design)
     if journal is None:
         raise SimError(f"{root}: the search's journal ({FOLDER}/{JOURNAL}) is missing; {hint}")
-    if journal.get("finished"):
-        again = "--resume writes it again from its battles"
-        try:
-            kept = read_answer(root, again)
-        except SimError:
-            if not resume:
-                raise
-            kept = None
-        if kept is not None:
-            return manifest, journal, notes
-        if not resume:
-            raise SimError(
-                f"{root}: the search had ended, but its answer ({FOLDER}/{ANSWER}) is gone; {again}"
-            )
-        journal.pop("finished")  # answered again: every batch replayed, none fought
+    if journal.get("finished") and _answered(root, journal, resume):
+        return manifest, journal, notes
     changed = drop_damaged(root, manifest, resume, notes)
     fought = sum(
         int(r["stop"]) - int(r["first"])

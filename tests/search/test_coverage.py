@@ -17,7 +17,7 @@ import pytest
 
 from sim.search import load_search, run_search
 from tests.search.helpers import DUEL, duel_crossing, duel_win, write
-from tests.search.test_optimize import OPTIMIZED, exact
+from tests.search.test_optimize import WEAPONS, exact
 
 BALANCED = """\
 name: balanced
@@ -71,11 +71,32 @@ def rounds_verdict(seed: int) -> tuple[str, float | None]:
     return group["status"], (group["nearest"] or {}).get("x")
 
 
+GAP = f"""\
+name: gap
+scenario: duel.yaml
+design: optimize
+parameters:
+  sides.shooter.fighters[0].deathwish.weapon: {{choices: [{", ".join(WEAPONS)}]}}
+  rules.options.incapacitate_serious: {{choices: [0.25, 0.75]}}
+objective: {{side: shooter, wins: max}}
+budget: 390
+replicates: 5
+parallel: 8
+confirm: {{top: 3, replicates: 50, final: 100}}
+chunk: 100000
+seed: SEED
+"""
+"""A small optimize search of the duel's eight points (exact win rates): one batch of eight
+trials, the top three again on 50 shared seeds, the two they rank first on 100 fresh ones.
+What is measured is the final comparison's interval: the searching before it only picks
+which pair it is (three of the top four lie within 6 points of each other)."""
+
+
 def optimize_gap(seed: int) -> tuple[float, float, float]:
     """One optimize search of the duel: best minus runner-up's interval, and the truth."""
     folder = Path(tempfile.mkdtemp())
     write(folder, "duel.yaml", DUEL)
-    text = OPTIMIZED.replace("seed: 1\n", f"seed: {seed}\n")
+    text = GAP.replace("SEED", str(seed))
     run_search(load_search(write(folder, "o.yaml", text)), folder / "o", progress=False)
     data = json.loads((folder / "o" / "search" / "answer.json").read_text())["data"]
     first, second = data["candidates"][:2]
@@ -110,7 +131,8 @@ def test_real_balance_searches_call_the_fair_number_fair():
 
 
 @pytest.mark.slow
-def test_optimize_runner_up_gaps_hold_the_brute_force_one_17_times_in_20():
-    found = in_parallel(optimize_gap, range(100, 120))
+def test_optimize_runner_up_gaps_hold_the_brute_force_one_45_times_in_50():
+    """Measured on fresh shared seeds that did not pick the two (issue 37): unbiased."""
+    found = in_parallel(optimize_gap, range(100, 150))
     held = sum(lo <= truth <= hi for lo, hi, truth in found)
-    assert held >= 17, (held, found)
+    assert held >= 45, (held, found)
