@@ -377,3 +377,15 @@ def test_a_damaged_or_replaced_study_is_built_again_from_the_journal(ods, tmp_pa
     assert [(t.number, t.params) for t in study.trials] == [
         (n["number"], n["params"]) for n in trials
     ]
+
+
+def test_a_value_fought_reads_the_same_in_the_answer_and_in_the_tables(ds, capsys):
+    """One value, one precision: 0.147382 was 0.1474 in the answer and 0.147382 below it."""
+    code, out, _ = cli(capsys, "analyze", ds)
+    assert code == 0
+    answer, tables = out.split("\nOutcomes:", 1)
+    values = [p["x"] for p in answer_of(ds)["data"]["groups"][0]["points"]]
+    assert any(round(v, 2) != v for v in values)  # a value fought between the coarse ones
+    for v in values:
+        shown = f"{v:g}"
+        assert f" {shown}  " in answer and f" {shown}  " in tables, (shown, out)

@@ -43,8 +43,9 @@ def intervals(design: Balance) -> str:
 
 
 def value(design: Balance, x: float) -> str:
-    """A value of the balanced parameter as the answer shows it."""
-    return str(int(round(x))) if design.first.kind == "whole" else f"{x:.4g}"
+    """A value of the balanced parameter as the answer shows it: as fought (and as ``sim
+    analyze`` shows it), to the millionth of the range the search rounds values to."""
+    return str(int(round(x))) if design.first.kind == "whole" else f"{x:g}"
 
 
 def crossing_text(design: Balance, step: Step) -> str:
