@@ -173,6 +173,8 @@ def _design_sections(ds: analysis.Dataset, s: analysis.Summary) -> list[Part]:
             ),
             _table(*analysis.paired_rows(s, pairs), keys=len(s.by)),
         ]
+        if pairs.alike:
+            out.append(_p(analysis.alike_text(s, pairs)))
     try:
         sens = sa.sensitivity(ds)  # a sweep with a sobol, morris or fast design
     except SimError:

@@ -43,8 +43,11 @@ def intervals(design: Balance) -> str:
 
 
 def value(design: Balance, x: float) -> str:
-    """A value of the balanced parameter as the answer shows it: as fought (and as ``sim
-    analyze`` shows it), to the millionth of the range the search rounds values to."""
+    """A value of the balanced parameter as the answer shows it.
+
+    As fought, and as ``sim analyze`` shows it: to the millionth of the range the search
+    rounds its values to.
+    """
     return str(int(round(x))) if design.first.kind == "whole" else f"{x:g}"
 
 

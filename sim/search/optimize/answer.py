@@ -18,10 +18,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.dataset.alike import alike, alike_note
 from sim.intervals import t975, wilson
 from sim.search.core import Answer, History
 from sim.search.optimize import charts as optplot
-from sim.search.optimize.plan import Optimize, Scored, best_first, confirmed, searched
+from sim.search.optimize.plan import (
+    Optimize,
+    Scored,
+    best_first,
+    confirmed,
+    searched,
+    stage_runs,
+)
 from sim.search.optimize.read import Objective
 from sim.search.spec import Search
 
@@ -136,7 +144,7 @@ def answer(design: Optimize, history: History) -> Answer:
     )
     if not order:
         return Answer("unanswered", 1, [head, "no battle of the search finished: no answer."])
-    lines = [head, *_verdict(design, history, order, by_point, final)]
+    lines = [head, *_verdict(design, history, order, by_point, final), *_alike(design, history)]
     tables = [_ranking(design, history, order, by_point), _search_table(design, history, table)]
     charts = [("history.png", optplot.history(design, history))]
     if len(objs) == 2:
@@ -193,6 +201,22 @@ def _verdict(
         f"best minus runner-up: {unit * d:+.1f} {word} [{unit * dlo:+.1f} to {unit * dhi:+.1f}] "
         f"(paired over {pairs} {seeds}): {verdict}.",
     ]
+
+
+def _alike(design: Optimize, history: History) -> list[str]:
+    """A note when candidates fought identical battles on the confirmation's first seeds."""
+    runs = stage_runs(history, "confirm")
+    cols = [
+        c for c in runs.columns if c in ("winner", "rounds") or c.startswith(("lost.", "down."))
+    ]
+    battles = {
+        int(point): [tuple(r) for r in group[cols].astype(object).to_numpy()]
+        for point, group in runs.groupby("point", sort=True)
+    }
+    groups = alike(battles)
+    if not groups:
+        return []
+    return [alike_note([[describe(design, history, p) for p in g] for g in groups]) + "."]
 
 
 def _ranking(
