@@ -350,6 +350,8 @@ def read_manifest(root: Path) -> dict[str, Any]:
         raise SimError(f"{path}: not UTF-8 text (byte {err.start})") from None
     except json.JSONDecodeError as err:
         raise SimError(f"{path}: not valid JSON ({err.msg}, line {err.lineno})") from None
+    except ValueError as err:  # a number of more than 4,300 digits
+        raise SimError(f"{path}: not a manifest ({str(err)[:60]})") from None
     except RecursionError:
         raise SimError(f"{path}: not a manifest (nested too deeply)") from None
     if not isinstance(data, dict):
