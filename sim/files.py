@@ -17,6 +17,12 @@ comes here:
 * :func:`remove` and :func:`remove_matching` delete only inside a real folder (never
   through a link), and :func:`inside` says whether a path resolves inside a folder.
 
+Every file of a dataset is read the same way, by :func:`read_inside` (its bytes, with a
+size limit) or :func:`check_inside` (a part handed to Arrow, a study to SQLite): reached
+from the dataset's folder step by step with ``O_NOFOLLOW``, a regular file, never waiting
+on a FIFO. A link planted anywhere in a dataset (``search/`` to another folder, a chart to
+a secret) is refused in one line, never followed: nothing outside the dataset is read.
+
 Errors are :class:`~sim.errors.SimError` (one line, the path first) for what the user can
 fix by choosing (a link, a file in the way); other filesystem errors stay ``OSError``.
 """
@@ -54,6 +60,18 @@ def link_error(path: str | os.PathLike[str], flag: str = "") -> SimError:
     return SimError(
         f"{head}: is a symbolic link; sim writes only real files and folders (remove the "
         "link, or choose another name)"
+    )
+
+
+class LinkFound(SimError):
+    """A symbolic link where a dataset that sim reads has a file or a folder of its own."""
+
+
+def read_link_error(path: str | os.PathLike[str]) -> LinkFound:
+    """The one line for a symbolic link found in a dataset that sim reads."""
+    return LinkFound(
+        f"{path}: is a symbolic link; sim reads only a dataset's own files, through no link "
+        "(remove the link)"
     )
 
 
@@ -98,12 +116,15 @@ def inside(root: str | os.PathLike[str], path: str | os.PathLike[str]) -> bool:
 
 
 @contextlib.contextmanager
-def folder(path: Path, within: Path | None = None, create: bool = False) -> Iterator[int]:
+def folder(
+    path: Path, within: Path | None = None, create: bool = False, reading: bool = False
+) -> Iterator[int]:
     """An open descriptor of the folder ``path``, closed after the block.
 
     With ``within``, ``path`` must be ``within`` or inside it, and every step below
     ``within`` is opened without following links (``within`` itself is the user's choice and
-    may be reached through one). ``create`` makes missing folders.
+    may be reached through one). ``create`` makes missing folders; ``reading`` words a
+    link's error for a reader (:func:`read_link_error`).
 
     Raises:
         SimError: a step is a symbolic link, or ``path`` is not inside ``within``.
@@ -126,14 +147,14 @@ def folder(path: Path, within: Path | None = None, create: bool = False) -> Iter
         here = within
         for step in steps:  # each step closes the folder it opened the next one from
             here = here / step
-            fd = _step(fd, step, here, create)
+            fd = _step(fd, step, here, create, reading)
     try:
         yield fd
     finally:
         os.close(fd)
 
 
-def _step(fd: int, name: str, where: Path, create: bool) -> int:
+def _step(fd: int, name: str, where: Path, create: bool, reading: bool = False) -> int:
     """Open the folder ``name`` in the folder ``fd`` without following a link; close ``fd``."""
     try:
         try:
@@ -146,7 +167,7 @@ def _step(fd: int, name: str, where: Path, create: bool) -> int:
             nfd = os.open(name, _DIR_FLAGS | NOFOLLOW, dir_fd=fd)
     except OSError as err:
         if err.errno in (errno.ELOOP, errno.ENOTDIR) and _lstat_is_link(name, fd):
-            raise link_error(where) from None
+            raise (read_link_error if reading else link_error)(where) from None
         if err.filename is None:
             err.filename = str(where)
         raise
@@ -352,3 +373,97 @@ def open_new_or_own(path: Path, within: Path, flags: int) -> int:
                 raise link_error(path) from None
             err.filename = str(path)
             raise
+
+
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _kind(mode: int) -> str:
+    """What a file that is not a regular one is, in words."""
+    return next((word for test, word in _KINDS if test(mode)), "not a regular file")
+
+
+@contextlib.contextmanager
+def _open_inside(path: Path, within: Path) -> Iterator[tuple[int, os.stat_result] | None]:
+    """The open regular file ``path`` inside ``within`` and its status; None if it is missing.
+
+    Reached as :func:`folder` does (no link on the way), opened with ``O_NOFOLLOW`` and
+    ``O_NONBLOCK`` (a FIFO is never waited on).
+
+    Raises:
+        SimError: a link on the way or at ``path`` (:func:`read_link_error`), a step that is
+            not a folder, or ``path`` not a regular file.
+    """
+    flags = os.O_RDONLY | NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        with folder(path.parent, within, reading=True) as dfd:
+            try:
+                fd = os.open(path.name, flags, dir_fd=dfd)
+            except OSError as err:
+                if err.errno == errno.ELOOP and _lstat_is_link(path.name, dfd):
+                    raise read_link_error(path) from None
+                raise
+    except FileNotFoundError:
+        yield None
+        return
+    except NotADirectoryError:
+        raise SimError(f"{path.parent}: not a folder; the dataset is damaged") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise SimError(f"{path}: {_kind(info.st_mode)}, not a file of the dataset")
+        yield fd, info
+    finally:
+        os.close(fd)
+
+
+def read_inside(
+    path: str | os.PathLike[str], within: str | os.PathLike[str], limit: int | None = None
+) -> bytes | None:
+    """The bytes of the dataset file ``path`` inside the folder ``within``; None if missing.
+
+    The one way a dataset's own files are read (:func:`_open_inside`: no link on the way or
+    at the file, a regular file only). At most ``limit`` bytes.
+
+    Raises:
+        SimError: a link, not a regular file, or a file over ``limit`` (one line each).
+        OSError: it cannot be read (no permission ...).
+    """
+    path = Path(path)
+    with _open_inside(path, Path(within)) as opened:
+        if opened is None:
+            return None
+        fd, info = opened
+        if limit is not None and info.st_size > limit:
+            raise SimError(f"{path}: {_size(info.st_size)}; the limit is {_size(limit)}")
+        chunks, size = [], 0
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+            size += len(chunk)
+            if limit is not None and size > limit:  # it grew while being read
+                raise SimError(f"{path}: over {_size(limit)}; the limit is {_size(limit)}")
+        return b"".join(chunks)
+
+
+def check_inside(path: str | os.PathLike[str], within: str | os.PathLike[str]) -> bool:
+    """Whether the dataset file ``path`` inside ``within`` exists, reached through no link.
+
+    For a file another library opens by its name (a Parquet part, a SQLite study): checked
+    as :func:`read_inside` reads.
+
+    Raises:
+        SimError: a link on the way or at the file, or not a regular file.
+    """
+    with _open_inside(Path(path), Path(within)) as opened:
+        return opened is not None
+
+
+def _size(n: int) -> str:
+    """A size in words: ``77.0 MB``, ``512 bytes``."""
+    return f"{n / 2**20:.1f} MB" if n >= 2**20 else f"{n:,} bytes"

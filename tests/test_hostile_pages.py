@@ -308,6 +308,10 @@ def test_frames_draw_names_literally(tmp_path):
     sides = list(battle.sides)
     fig = frames.draw(spec, rounds[0], frames.round_title(0, rounds[0], sides, MATH[1]), sides)
     assert_literal(fig, [MATH[1], "$\\undefinedmacro", "$\\alpha$"])  # long names shortened
+    # a side's name in the round's title: the title wraps, and matplotlib measures a wrapped
+    # line as mathtext whatever text.parse_math says (sim run --gif ended in a traceback)
+    title = f"round 1 — {MATH[2]} 3 up, {MATH[3]} 2 up, {MATH[0]} 1 up"
+    assert_literal(frames.draw(spec, rounds[0], title, sides), [MATH[2], MATH[0]])
 
 
 @pytest.mark.slow

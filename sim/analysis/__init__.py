@@ -35,7 +35,14 @@ from sim.analysis.after import (
 from sim.analysis.dataset import Dataset, flatten_sides, has_table, load
 from sim.analysis.failures import FailureGroup, failure_groups, failures_text
 from sim.analysis.fmt import _short, short_names
-from sim.analysis.paired import Paired, paired, paired_json, paired_rows, shared_seeds
+from sim.analysis.paired import (
+    Paired,
+    alike_text,
+    paired,
+    paired_json,
+    paired_rows,
+    shared_seeds,
+)
 from sim.analysis.stats import CLUSTER_INTERVAL, Z95, cluster_bootstrap, t975, wilson
 from sim.analysis.summary import CASUALTIES, GROUPABLE, Summary, summarize
 from sim.analysis.tables import flat_rows, loss_rows, outcome_caption, outcome_rows
@@ -62,6 +69,7 @@ __all__ = [
     "flat_rows",
     "flatten_sides",
     "groups_json",
+    "alike_text",
     "paired",
     "paired_json",
     "paired_rows",

@@ -17,6 +17,7 @@ swept parameter); otherwise there is nothing to pair.
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +29,7 @@ from sim.analysis.dataset import Dataset
 from sim.analysis.fmt import _fmt_value
 from sim.analysis.stats import t975
 from sim.analysis.summary import Summary, group_runs
+from sim.dataset.alike import FIRST, alike, alike_note
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,9 @@ class Paired:
     reference: int
     outcomes: tuple[str, ...]
     frame: pd.DataFrame
+    alike: tuple[tuple[int, ...], ...] = ()
+    """Groups of groups that fought identical battles on each of the first shared seeds
+    (:mod:`sim.dataset.alike`): the rules may not tell them apart."""
 
 
 def shared_seeds(ds: Dataset) -> bool:
@@ -82,7 +87,31 @@ def paired(ds: Dataset, s: Summary) -> Paired | None:
         frame[name], frame[f"{name}.lo"], frame[f"{name}.hi"] = mean, lo, hi
     frame.loc[reference, :] = np.nan
     frame.loc[reference, "pairs"] = 0
-    return Paired(reference, tuple(values), frame)
+    return Paired(reference, tuple(values), frame, _alike(ds, t, gid, rep))
+
+
+def _alike(
+    ds: Dataset, t: pd.DataFrame, gid: np.ndarray[Any, Any], rep: np.ndarray[Any, Any]
+) -> tuple[tuple[int, ...], ...]:
+    """The groups whose battles were identical on each of the first shared seeds."""
+    first = t.assign(_g=gid, _r=rep)[rep < FIRST]
+    sides = ds.arrow("runs", ["run_id", "sides"]).to_pandas().set_index("run_id")["sides"]
+    battles: dict[int, list[Any]] = {}
+    for g, group in first.sort_values(["_g", "_r"]).groupby("_g", sort=True):
+        battles[int(g)] = [
+            (r.winner, r.rounds, r.error, json.dumps(list(sides[r.run_id]), default=str))
+            for r in group.itertuples()
+        ]
+    return tuple(tuple(g) for g in alike(battles))
+
+
+def alike_text(s: Summary, p: Paired) -> str:
+    """The note that some points fought alike (:mod:`sim.dataset.alike`), one line."""
+    names = [
+        [", ".join(f"{s.name(b)} = {_fmt_value(s.frame.loc[i, b])}" for b in s.by) for i in g]
+        for g in p.alike
+    ]
+    return alike_note(names) + "."
 
 
 def _one_point_each(gid: np.ndarray[Any, Any], point: np.ndarray[Any, Any]) -> bool:

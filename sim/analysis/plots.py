@@ -92,14 +92,16 @@ def _win_scatter(ax: Axes, s: Summary) -> None:
     if len(vary) == 1:
         edges = np.unique(np.quantile(x, np.linspace(0, 1, 11)))
         bins = np.clip(np.searchsorted(edges, x, side="right") - 1, 0, len(edges) - 2)
-        mids = np.array([x[bins == b].mean() for b in range(len(edges) - 1)])
-        n = np.bincount(bins, weights=ok, minlength=len(edges) - 1)
+        # a tenth the sampled points skip (edges between repeated values) has no line
+        held = np.flatnonzero(np.bincount(bins, minlength=len(edges) - 1))
+        mids = np.array([x[bins == b].mean() for b in held])
+        n = np.bincount(bins, weights=ok, minlength=len(edges) - 1)[held]
         for i, side in enumerate(s.sides):
             c = COLORS[i % len(COLORS)]
             p = f[f"win.{side}"].to_numpy(dtype=float)
             ax.scatter(x, p, s=size, color=c, alpha=0.35, edgecolor="none")
             k = np.bincount(bins, weights=np.nan_to_num(p) * ok, minlength=len(edges) - 1)
-            pooled, lo, hi = wilson(k, n)
+            pooled, lo, hi = wilson(k[held], n)
             ax.plot(mids, pooled, color=c, lw=2, label=f"{side} (smoothed)")
             ax.fill_between(mids, lo, hi, color=c, alpha=0.2)
         ax.set_xlabel(s.name(vary[0]))

@@ -36,6 +36,9 @@ img { max-width: 100%; height: auto; border: 1px solid #eee; }
 """
 
 
+MAX_CHART = 16 << 20
+"""The largest chart embedded (16 MB; the searches' charts are about 100 KB)."""
+
 Part = dict[str, Any]
 """One piece of the report's body: a heading, a paragraph, a table, an image."""
 
@@ -117,7 +120,8 @@ def _answer_sections(ds: analysis.Dataset) -> list[Part]:
     """A search's answer (``search/answer.json``), as ``sim analyze`` prints it, charts inline.
 
     Read from the dataset folder, whatever the design: the report knows no search. Only
-    charts inside the dataset's ``search/`` folder are embedded.
+    the dataset's own charts are embedded: PNG files in its ``search/`` folder, read
+    through no link (:func:`sim.files.read_inside`).
     """
     answer = ds.answer
     if answer is None:
@@ -129,14 +133,11 @@ def _answer_sections(ds: analysis.Dataset) -> list[Part]:
             {"kind": "h3", "text": str(table["title"])},
             _table(table["headers"], table["rows"], keys=1),
         ]
-    folder = (ds.root / "search").resolve()
-    for chart in answer.get("charts", []):
-        path = (ds.root / str(chart["file"])).resolve()
-        if path.is_file() and path.parent == folder:
-            data = base64.b64encode(path.read_bytes()).decode("ascii")
-            out.append(
-                {"kind": "img", "alt": str(chart.get("title") or chart["file"]), "data": data}
-            )
+    for chart in answer.get("charts", []):  # search/NAME.png (sim.dataset.answer), no link
+        data = files.read_inside(ds.root / chart["file"], ds.root, MAX_CHART)
+        if data is not None:
+            text = base64.b64encode(data).decode("ascii")
+            out.append({"kind": "img", "alt": chart["title"] or chart["file"], "data": text})
     return out
 
 
@@ -172,6 +173,8 @@ def _design_sections(ds: analysis.Dataset, s: analysis.Summary) -> list[Part]:
             ),
             _table(*analysis.paired_rows(s, pairs), keys=len(s.by)),
         ]
+        if pairs.alike:
+            out.append(_p(analysis.alike_text(s, pairs)))
     try:
         sens = sa.sensitivity(ds)  # a sweep with a sobol, morris or fast design
     except SimError:

@@ -255,12 +255,17 @@ def _export(a: argparse.Namespace) -> str:
     )
 
 
+DESIGNS = "balance, optimize, calibrate or game"
+"""The search designs ``sim sweep --help`` names (tests/search/test_spec.py holds it to the
+registry's; not imported here, so that every command starts without the searches)."""
+
+
 def add_sweep(sub: Any) -> None:
     """Add ``sim sweep`` to the subcommands ``sub``."""
     p_sw = sub.add_parser(
         "sweep",
-        help="run an experiment's battles into a Parquet dataset (a search, design: balance "
-        "or optimize, fights only where its answer is, and prints it)",
+        help="run an experiment's battles into a Parquet dataset (a search, design: "
+        f"{DESIGNS}, fights only where its answer is, and prints it)",
     )
     p_sw.add_argument("experiment", help="an experiment YAML file")
     p_sw.add_argument("--out", help="dataset directory (default: results/<experiment name>/)")

@@ -492,11 +492,14 @@ def _paired_section(s: Any, pairs: Any) -> list[str]:
 
     if pairs is None:
         return []
-    return [
+    out = [
         "Paired differences from the reference point (seeds: shared, so replicate r met the "
         "same dice at every point): mean per-replicate difference, 95% t interval over pairs",
         render_table(*analysis.paired_rows(s, pairs)),
     ]
+    if pairs.alike:
+        out.append(analysis.alike_text(s, pairs))
+    return out
 
 
 def _after_sections(ds: Any, by: Sequence[str], names: Any = None) -> list[str]:

@@ -336,18 +336,22 @@ def write_manifest(root: Path, manifest: Mapping[str, Any]) -> None:
 def read_manifest(root: Path) -> dict[str, Any]:
     """The dataset's manifest; a clear error if ``root`` is not a dataset."""
     path = Path(root) / "manifest.json"
-    if files.is_link(path):
-        raise files.link_error(path)
-    if not path.is_file():
+    try:
+        raw = files.read_inside(path, root)
+    except OSError as err:
+        raise SimError(f"{path}: cannot read: {err.strerror or err}") from None
+    if raw is None:
         raise SimError(f"{root}: not a dataset (no manifest.json)")
     try:
-        data = json.loads(path.read_bytes().decode("utf-8"))
+        data = json.loads(raw.decode("utf-8"))
     except OSError as err:
         raise SimError(f"{path}: cannot read: {err.strerror or err}") from None
     except UnicodeDecodeError as err:
         raise SimError(f"{path}: not UTF-8 text (byte {err.start})") from None
     except json.JSONDecodeError as err:
         raise SimError(f"{path}: not valid JSON ({err.msg}, line {err.lineno})") from None
+    except ValueError as err:  # a number of more than 4,300 digits
+        raise SimError(f"{path}: not a manifest ({str(err)[:60]})") from None
     except RecursionError:
         raise SimError(f"{path}: not a manifest (nested too deeply)") from None
     if not isinstance(data, dict):
@@ -519,15 +523,26 @@ def open_manifest(root: Path) -> tuple[dict[str, Any], list[str]]:
 
 
 def table_files(root: Path, table: str, manifest: Mapping[str, Any] | None = None) -> list[Path]:
-    """The part files of ``table``: those the manifest lists.
+    """The part files of ``table``: those the manifest lists, each a file of the dataset.
 
-    A manifest of an older sim lists none: then every part on disk.
+    A manifest of an older sim lists none: then every part on disk. Each is checked to be
+    reached through no link (:func:`sim.files.check_inside`): Arrow opens them by name.
+
+    Raises:
+        SimError: a part, or its table's folder, is a link or not a file.
     """
+    root = Path(root)
     if manifest is not None and "parts" in manifest:
         prefix = f"{table}/"
-        return [Path(root) / n for n in sorted(manifest["parts"]) if n.startswith(prefix)]
-    folder = Path(root) / table
-    return sorted(folder.glob("part-*.parquet")) if folder.is_dir() else []
+        found = [root / n for n in sorted(manifest["parts"]) if n.startswith(prefix)]
+    else:
+        folder = root / table
+        if files.is_link(folder):
+            raise files.read_link_error(folder)
+        found = sorted(folder.glob("part-*.parquet")) if folder.is_dir() else []
+    for path in found:
+        files.check_inside(path, root)
+    return found
 
 
 def read_table(

@@ -177,8 +177,16 @@ def damage(root: Path, parts: Mapping[str, Mapping[str, Any]]) -> dict[str, str]
     bad: dict[str, str] = {}
     for name, rec in sorted(parts.items()):
         path = root / name
-        if files.is_link(path) or files.is_link(path.parent) or not files.inside(root, path):
+        try:
+            here = files.check_inside(path, root)
+        except files.LinkFound:
             bad[name] = "a symbolic link, not a file of the dataset"
+            continue
+        except SimError:
+            bad[name] = "not a file"
+            continue
+        if not here:
+            bad[name] = "missing"
             continue
         try:
             size = path.stat().st_size

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import re
+import textwrap
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -157,12 +158,13 @@ def draw(
     ax.set_xticks(range(0, spec.width, max(1, spec.width // 10)))
     ax.set_yticks(range(0, spec.height, max(1, spec.height // 10)))
     ax.tick_params(labelsize=7)
-    ax.set_title(
-        title or f"{spec.width} x {spec.height} cells of {spec.cell_size:g} {spec.unit}",
-        fontsize=10,
-        loc="left",
-        wrap=True,  # a long label wraps rather than runs off the frame
-    )
+    text = title or f"{spec.width} x {spec.height} cells of {spec.cell_size:g} {spec.unit}"
+    if "$" in text:  # matplotlib measures a wrapped line as math whatever text.parse_math says
+        chars = max(20, int(fig.get_figwidth() * 72 / 6))  # about 6 points a character at 10
+        text, wrap = textwrap.fill(text, chars, break_long_words=False), False
+    else:
+        wrap = True  # a long label wraps rather than runs off the frame
+    ax.set_title(text, fontsize=10, loc="left", wrap=wrap)
     return fig
 
 

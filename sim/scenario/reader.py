@@ -343,6 +343,12 @@ def _yaml_issue(err: yaml.YAMLError, text: str, source: str) -> Issue:
         mark = err.problem_mark or err.context_mark
         parts = [p for p in (err.context, err.problem) if p]
         message = _one_line(": ".join(parts)) or "malformed YAML"
+        if err.context == "while parsing a flow mapping" and "got '['" in (err.problem or ""):
+            # {sides.a.fighters[0].count: 3}: in braces, [ starts a list, not part of the key
+            message += (
+                "; in a mapping written in braces, quote a key holding [ ]: "
+                "{'sides.red.fighters[0].count': 3}"
+            )
         return Issue(source, mark.line + 1 if mark else None, "", f"malformed YAML: {message}")
     return Issue(source, None, "", f"malformed YAML: {_one_line(str(err))}")
 

@@ -93,6 +93,19 @@ class Answer:
     data: dict[str, Any] = field(default_factory=dict)
 
 
+class BadNote(Exception):
+    """What a design noted of a batch (the journal's ``note``), read back, is not its own.
+
+    Raised by :meth:`Design.plan` for a ``recorded`` note it cannot plan from: ``where``
+    is the place inside the note, ``message`` what is wrong; the driver locates it in the
+    journal (one line, exit 2).
+    """
+
+    def __init__(self, where: tuple[str | int, ...], message: str) -> None:
+        super().__init__(message)
+        self.where, self.message = where, message
+
+
 class Design(Protocol):
     """A search design: it plans batches from the history and answers at the end."""
 
@@ -103,7 +116,7 @@ class Design(Protocol):
         """The next batch (at most ``history.left`` battles), or None when it is done.
 
         ``recorded`` is the journal's ``note`` of this batch when a resumed search plans
-        a batch it had planned before.
+        a batch it had planned before; one it cannot plan from raises :class:`BadNote`.
         """
 
     def progress(self, history: History) -> str:

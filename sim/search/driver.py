@@ -43,7 +43,7 @@ from sim.experiment.runner import (
 from sim.search import journal as jr
 from sim.search import outcomes
 from sim.search.batch import Batch, chunk_size
-from sim.search.core import Design, History, Planned
+from sim.search.core import BadNote, Design, History, Planned
 from sim.search.progress import SearchProgress
 from sim.search.spec import Search
 
@@ -186,7 +186,12 @@ class _Loop:
         b = 0
         while True:
             recorded = entries[b] if b < len(entries) else None
-            planned = self.design.plan(history, recorded.get("note") if recorded else None)
+            try:
+                planned = self.design.plan(history, recorded["note"] if recorded else None)
+            except BadNote as err:
+                raise jr.damaged(
+                    self.root, ("batches", b, "note", *err.where), err.message
+                ) from None
             if planned is None:
                 if recorded is not None:
                     raise _diverged(self.root, b)

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from sim import files
+from sim.dataset import answer as answer_file
 from sim.dataset import records, store
 from sim.errors import SimError
 from sim.experiment.resume import (
@@ -40,25 +41,92 @@ JOURNAL = "journal.json"
 ANSWER = "answer.json"
 
 
-def _read(path: Path) -> dict[str, Any] | None:
-    if files.is_link(path):
-        raise files.link_error(path)
-    if not path.is_file():
-        return None
+MAX_JOURNAL = 64 << 20
+"""The largest journal read (64 MB: a search of 100,000 trials keeps about 30 MB)."""
+
+
+DAMAGED = "the journal is damaged: search again into another --out"
+ENTRY: dict[str, type] = {
+    "batch": int,
+    "stage": str,
+    "points": list,
+    "replicates": list,
+    "shared": bool,
+    "first": int,
+    "stop": int,
+    "chunk": int,
+    "chunks_stop": int,
+    "note": dict,
+}
+"""What each batch of the journal holds (:func:`sim.search.driver._entry`), by type."""
+
+
+def _read(root: Path, name: str) -> tuple[dict[str, Any], str] | None:
+    """The JSON object in ``DIR/search/NAME`` and its text (None if there is none)."""
+    path = root / FOLDER / name
     try:
-        data = json.loads(path.read_bytes().decode("utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
-        raise SimError(
-            f"{path}: damaged ({type(err).__name__}); search again into another --out"
-        ) from None
+        raw = files.read_inside(path, root, MAX_JOURNAL)
+        if raw is None:
+            return None
+        text = raw.decode("utf-8")
+        data = json.loads(text)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError) as err:
+        line = f":{err.lineno}" if isinstance(err, json.JSONDecodeError) else ""
+        raise SimError(f"{path}{line}: not JSON ({type(err).__name__}); {DAMAGED}") from None
     if not isinstance(data, dict):
-        raise SimError(f"{path}: damaged (not a JSON object); search again into another --out")
-    return data
+        raise SimError(f"{path}:1: not a JSON object; {DAMAGED}")
+    return data, text
+
+
+def damaged(root: Path, where: tuple[str | int, ...], message: str) -> SimError:
+    """One located line for a place of the journal that is not what the search wrote."""
+    path = root / FOLDER / JOURNAL
+    try:
+        raw = files.read_inside(path, root, MAX_JOURNAL) or b""
+        line = answer_file.line_of(raw.decode("utf-8", "replace"), where)
+    except (OSError, SimError):
+        line = 1
+    return SimError(f"{path}:{line}: {answer_file.dotted(where)}: {message}; {DAMAGED}")
+
+
+def check_journal(root: Path, journal: dict[str, Any], design: str) -> None:
+    """Refuse a journal that is not the shape a search writes (:data:`ENTRY`), located.
+
+    What the design noted of each batch (``note``) is the design's to check when it plans
+    that batch again (:class:`sim.search.core.BadNote`).
+    """
+    if journal.get("design") != design:
+        raise damaged(root, ("design",), f"expected {design!r}, got {journal.get('design')!r}")
+    if not isinstance(journal.get("batches"), list):
+        raise damaged(root, ("batches",), "expected a list of the search's batches")
+    if not isinstance(journal.get("finished", False), bool):
+        raise damaged(root, ("finished",), "expected true or false")
+    for b, entry in enumerate(journal["batches"]):
+        if not isinstance(entry, dict):
+            raise damaged(root, ("batches", b), "expected an object: a batch of the search")
+        for key, kind in ENTRY.items():
+            value = entry.get(key)
+            ok = isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
+            if not ok:
+                want = {int: "a whole number", str: "text", list: "a list", dict: "an object"}
+                raise damaged(
+                    root, ("batches", b, key), f"expected {want.get(kind, 'true or false')}"
+                )
+        for key in ("points", "replicates"):
+            if not all(isinstance(v, int) and not isinstance(v, bool) for v in entry[key]):
+                raise damaged(root, ("batches", b, key), "expected a list of whole numbers")
 
 
 def _write(root: Path, name: str, data: dict[str, Any]) -> None:
-    text = json.dumps(data, indent=1, sort_keys=True, default=_plain) + "\n"
-    files.write_file(root / FOLDER / name, text.encode("utf-8"), replace=True, within=root)
+    text = (json.dumps(data, indent=1, sort_keys=True, default=_plain) + "\n").encode("utf-8")
+    if name == ANSWER:  # as its readers will check it: a design's own bug, caught here
+        try:
+            answer_file.check(json.loads(text))
+        except answer_file.Damaged as err:
+            raise SimError(f"internal: the {data.get('design')} answer: {err.message}") from None
+        if len(text) > answer_file.MAX_ANSWER:
+            raise SimError(f"internal: the answer is {len(text):,} bytes, over its readers' limit")
+    files.write_file(root / FOLDER / name, text, replace=True, within=root)
 
 
 def _plain(value: Any) -> Any:
@@ -68,9 +136,14 @@ def _plain(value: Any) -> Any:
     raise TypeError(f"not JSON: {type(value).__name__}")
 
 
-def read_journal(root: Path) -> dict[str, Any] | None:
-    """The search's journal (None if there is none)."""
-    return _read(root / FOLDER / JOURNAL)
+def read_journal(root: Path, design: str | None = None) -> dict[str, Any] | None:
+    """The search's journal (None if there is none); checked when ``design`` is given."""
+    found = _read(root, JOURNAL)
+    if found is None:
+        return None
+    if design is not None:
+        check_journal(root, found[0], design)
+    return found[0]
 
 
 def write_journal(root: Path, journal: dict[str, Any]) -> None:
@@ -78,9 +151,9 @@ def write_journal(root: Path, journal: dict[str, Any]) -> None:
     _write(root, JOURNAL, journal)
 
 
-def read_answer(root: Path) -> dict[str, Any] | None:
-    """The search's answer (None if it has not ended)."""
-    return _read(root / FOLDER / ANSWER)
+def read_answer(root: Path, hint: str = "") -> dict[str, Any] | None:
+    """The search's answer (None if it has not ended), checked (:mod:`sim.dataset.answer`)."""
+    return answer_file.read(root, hint or "search again into another --out")
 
 
 def write_answer(root: Path, design: str, answer: Answer) -> dict[str, Any]:
@@ -132,6 +205,27 @@ def fresh_manifest(search: Search) -> dict[str, Any]:
     return m
 
 
+def _answered(root: Path, journal: dict[str, Any], resume: bool) -> bool:
+    """Whether a finished search's answer is there as it was written (else: answer again).
+
+    A gone or damaged answer is refused without ``resume``; with it, the journal is marked
+    unfinished, so the search replays every batch (fighting none) and answers again.
+    """
+    again = "--resume writes it again from its battles"
+    try:
+        if read_answer(root, again) is not None:
+            return True
+    except SimError:
+        if not resume:
+            raise
+    if not resume:
+        raise SimError(
+            f"{root}: the search had ended, but its answer ({FOLDER}/{ANSWER}) is gone; {again}"
+        )
+    journal.pop("finished")
+    return False
+
+
 def prepare(
     search: Search, root: Path, resume: bool, force: bool
 ) -> tuple[dict[str, Any], dict[str, Any], list[str]]:
@@ -154,10 +248,10 @@ def prepare(
         return manifest, journal, notes
     hint = "search again into another --out"
     manifest = existing_manifest(root, search.name, search.fingerprint(), hint)
-    journal = read_journal(root)
-    if journal is None or not isinstance(journal.get("batches"), list):
+    journal = read_journal(root, search.design)
+    if journal is None:
         raise SimError(f"{root}: the search's journal ({FOLDER}/{JOURNAL}) is missing; {hint}")
-    if journal.get("finished") and read_answer(root) is not None:
+    if journal.get("finished") and _answered(root, journal, resume):
         return manifest, journal, notes
     changed = drop_damaged(root, manifest, resume, notes)
     fought = sum(

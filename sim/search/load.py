@@ -60,11 +60,20 @@ def parse_search(text: str, source: str) -> Search:
     scenario_path, scenario_text = load.read_scenario_key(doc, source, bad)
     sets = load.read_sets(doc.get("set") or [], bad)
     seed = load.whole(doc.get("seed", 0), "seed", 0, 2**63 - 1, bad) or 0
-    budget = load.whole(doc.get("budget", kind.budget), "budget", 1, MAX_RUNS, bad) or 1
+    given = load.whole(doc.get("budget", kind.budget), "budget", 1, MAX_RUNS, bad)
+    budget = given or kind.budget
     tables = load.read_tables(doc.get("tables", ["runs"]), bad)
     chunk = None if doc.get("chunk") is None else load.whole(doc["chunk"], "chunk", 1, 100_000, bad)
     sides = _sides(scenario_text, scenario_path, sets)
-    params, settings = kind.read(doc, sides, budget, bad, *((source,) if kind.source else ()))
+
+    # a budget already refused: the design checks the rest against its default, not again
+    # the budget itself (no second message about a budget nobody wrote)
+    def design_bad(where: str, message: str) -> None:
+        if given or where != "budget":
+            bad(where, message)
+
+    extra = (source,) if kind.source else ()
+    params, settings = kind.read(doc, sides, budget, design_bad, *extra)
     load.check_labels(doc.get("labels", {}), [p.name for p in params], bad)
     paths = sorted({path for p in params for v in p.checked() for path in p.paths(v)})
     overrides = load.base_overrides(sets, paths, scenario_path, scenario_text)

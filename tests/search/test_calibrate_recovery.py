@@ -21,7 +21,7 @@ import pytest
 from tests.search.calib_helpers import RECOVERY, recover
 
 HD = 6
-EXTRA = "start: 10\n"
+EXTRA = "start: 10\nchunk: 100000\n"  # one part a batch: what is counted is the intervals
 
 
 def holds(answer: dict[str, Any]) -> bool:

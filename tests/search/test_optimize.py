@@ -27,14 +27,14 @@ objective: {{side: shooter, wins: max}}
 budget: 3200
 replicates: 20
 parallel: 8
-confirm: {{top: 3, replicates: 800}}
+confirm: {{top: 3, replicates: 400, final: 400}}
 seed: 1
 """
 
 SMALL = (
     OPTIMIZED.replace("budget: 3200", "budget: 500")
     .replace("replicates: 20", "replicates: 10")
-    .replace("{top: 3, replicates: 800}", "{top: 2, replicates: 50}")
+    .replace("{top: 3, replicates: 400, final: 400}", "{top: 2, replicates: 50}")
 )
 
 
@@ -86,12 +86,18 @@ def test_optimize_finds_the_brute_force_best_and_the_runner_up_gap(folder, capsy
     gap = data["best_minus_runner_up"]
     truth = exact(first["values"]) - exact(second["values"])
     assert gap["lo"] <= truth <= gap["hi"]
-    assert gap["pairs"] == 800
+    assert gap["pairs"] == 400 and gap["fresh"]
     assert "best minus runner-up:" in text and "Ranking, confirmed with shared seeds:" in text
-    # the confirmation's battles share their seeds, replicate by replicate
-    confirm = runs_of(out)[lambda r: r.trial.isna()]
-    seeds = confirm.groupby("point").seed.apply(list)
+    # the confirmation's battles share their seeds, replicate by replicate; the final
+    # comparison's two share theirs, and none is the confirmation's: they did not pick them
+    journal = json.loads((out / "search" / "journal.json").read_text())
+    stage = {b["batch"]: b["stage"] for b in journal["batches"]}
+    runs = runs_of(out).assign(stage=lambda r: r.batch.map(stage))
+    seeds = runs[runs.stage == "confirm"].groupby("point").seed.apply(list)
     assert len(seeds) == 3 and all(s == seeds.iloc[0] for s in seeds)
+    fresh = runs[runs.stage == "final"].groupby("point").seed.apply(list)
+    assert set(fresh.index) == {first["point"], second["point"]}
+    assert fresh.iloc[0] == fresh.iloc[1] and not set(fresh.iloc[0]) & set(seeds.iloc[0])
 
 
 def test_the_study_is_kept_in_sqlite_in_the_dataset(folder):
@@ -150,3 +156,61 @@ def test_a_killed_search_resumes_to_the_same_trials_and_answer(folder, capsys):
     a = json.loads((out / "search" / "journal.json").read_text())
     b = json.loads((clean / "search" / "journal.json").read_text())
     assert a == b
+
+
+def test_a_win_rate_says_what_it_counts_all_battles_by_default(folder, capsys):
+    """The duel's shooter never loses: of all battles it wins duel_win, of decisive 100%."""
+    exp = write(folder, "o.yaml", SMALL)
+    assert main(["sweep", str(exp), "--out", str(folder / "all"), "--workers", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "the win rate of shooter counts all battles, a draw being a battle not won" in text
+    assert "shooter win rate (all battles)" in text
+    decisive = SMALL.replace("wins: max}", "wins: max, of: decisive}")
+    exp = write(folder, "d.yaml", decisive)
+    assert main(["sweep", str(exp), "--out", str(folder / "dec"), "--workers", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "the win rate of shooter counts decisive battles only, draws left out" in text
+    data = answer_of(folder / "dec")["data"]
+    assert data["objectives"][0]["of"] == "decisive"
+    for c in data["candidates"]:
+        assert c["objective1"]["mean"] == 1.0 and c["objective1"]["n"] < c["battles"]
+
+
+def test_of_is_a_win_rates_and_all_or_decisive(folder):
+    from sim.scenario import ScenarioError
+
+    for objective, message in (
+        ("{side: shooter, wins: max, of: some}", "objective.of: expected all"),
+        ("{side: shooter, losses: min, of: all}", "objective.of: of: all | decisive says"),
+    ):
+        text = SMALL.replace("{side: shooter, wins: max}", objective)
+        with pytest.raises(ScenarioError, match=message):
+            load_search(write(folder, "bad.yaml", text))
+
+
+def test_the_paired_difference_of_decisive_win_rates_holds_the_truth_95_times_in_100():
+    """Shared seeds: a pair of battles meets the same dice. Draws on either side (35% and
+    20%), wins among decisive ones 60% and 55%: the true difference of the two ratios is
+    5 points; 2,000 simulated comparisons of 300 pairs each."""
+    import numpy as np
+
+    from sim.search.optimize.answer import paired
+    from sim.search.optimize.plan import Scored
+    from sim.search.optimize.read import Objective
+
+    o = Objective("wins", "a", "maximize", "decisive")
+    rng = np.random.default_rng(7)
+    held = 0
+    for _ in range(2000):
+        u, v = rng.random(300), rng.random(300)  # the shared dice of each pair
+        a = np.where(u < 0.35, np.nan, (v < 0.60).astype(float))
+        b = np.where(u < 0.20, np.nan, (v < 0.55).astype(float))
+        no = np.zeros(300, dtype=bool)
+        _, lo, hi, _ = paired(o, Scored(a[:, None], no), Scored(b[:, None], no))
+        held += lo <= 0.05 <= hi
+    assert 1860 <= held <= 1940, held  # 95% +- 2 points (its own sd is 0.5 point)
+    every = Objective("wins", "a", "maximize", "all")
+    a, b = rng.integers(0, 2, (2, 200)).astype(float)
+    no = np.zeros(200, dtype=bool)
+    sa, sb = Scored(a[:, None], no), Scored(b[:, None], no)
+    assert paired(o, sa, sb) == pytest.approx(paired(every, sa, sb))  # no draw: the same

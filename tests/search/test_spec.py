@@ -59,7 +59,7 @@ def test_good_files_load(folder):
     assert b.params[0].kind == "whole" and b.settings.of == "decisive"
     o = load_search(write(folder, "o.yaml", OPTIMIZE))
     assert [p.kind for p in o.params] == ["choices", "real", "bundle"]
-    assert o.settings.trials == (2000 - 2 * 100) // 20
+    assert o.settings.trials == (2000 - 2 * 100 - 2 * 100) // 20  # confirmation and final
     assert is_search(folder / "b.yaml") and not is_search(folder / "mirror.yaml")
 
 
@@ -162,3 +162,39 @@ def test_hostile_optimize_files_end_in_a_located_error(tmp_path_factory, data):
     path.write_bytes(data)
     code, err = run("validate", path)
     assert_clean(code, err, path)
+
+
+def test_sim_sweep_help_names_every_search_design(capsys):
+    from sim.cli import main
+    from sim.cli.sweeps import DESIGNS
+    from sim.search.designs import KINDS
+
+    assert sorted(DESIGNS.replace(" or ", ", ").split(", ")) == sorted(KINDS)
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert f"design: {DESIGNS}, fights only where its answer is" in out
+
+
+def test_a_flow_mapping_with_an_index_in_a_key_says_to_quote_it(tmp_path):
+    from sim.scenario import ScenarioError
+
+    text = "scenario: s.yaml\ndesign: balance\nparameters: {sides.a.fighters[0].count: {low: 1}}\n"
+    path = tmp_path / "f.yaml"
+    path.write_text(text)
+    with pytest.raises(ScenarioError) as err:
+        load_search(path)
+    assert f"{path}:3: malformed YAML" in str(err.value)
+    assert "quote a key holding [ ]: {'sides.red.fighters[0].count': 3}" in str(err.value)
+
+
+def test_a_bad_budget_is_one_message_not_two(tmp_path):
+    write(tmp_path, "duel.yaml", DUEL)
+    text = (
+        "scenario: duel.yaml\ndesign: optimize\nparameters:\n"
+        "  max_rounds: {choices: [3, 5]}\nobjective: {side: shooter, wins: max}\nbudget: 0\n"
+    )
+    with pytest.raises(ScenarioError) as err:
+        load_search(write(tmp_path, "o.yaml", text))
+    issues = [i for i in err.value.issues if i.path == "budget"]
+    assert [i.message for i in issues] == ["0 is out of range 1..100000000"], issues

@@ -29,8 +29,10 @@ Every step is a function of the points alone, so a resumed search takes the same
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import statistics
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache, cached_property
 
 import numpy as np
 
@@ -42,6 +44,11 @@ RESOLUTION = 1e-4
 """The narrowest bracket of a real parameter, as a share of its range."""
 GROWTH = 2.0
 """A batch brings a point at most this many times the battles it has (or ``start``)."""
+OVERSHOOT = 1.25
+"""A value is fought to this many times the battles its rate says would decide it, so that
+a rate that drifts a little towards the band's edge does not cost another look."""
+ALPHA = 0.05
+"""A value's interval misses its true rate at any of the search's looks at most this often."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +66,31 @@ class Rule:
     link: str = "logit"
     start: int = 50
     min_batch: int = 100
+    budget: int = 20_000
+    """The battles the search may spend on this parameter (its share of the budget)."""
+
+    @property
+    def looks(self) -> int:
+        """The most batches that fight at one value (its looks): what the budget allows.
+
+        A look brings a value at most ``1 + GROWTH`` times the battles it had, from
+        ``start``: the budget is reached in ``ceil(log(budget / start) / log(1 + GROWTH))``
+        looks after the first, and one more is allowed for a last top-up.
+        """
+        ratio = max(self.budget / self.start, 1.0)
+        return 2 + math.ceil(math.log(ratio) / math.log(1 + GROWTH) - 1e-9)
+
+    @property
+    def z(self) -> float:
+        """The normal quantile of a value's intervals: 95% over all of its looks together.
+
+        Bonferroni over :attr:`looks`: each look's interval misses on each side with at
+        most ``ALPHA / 2 / looks``, so the chance that any of a value's intervals, at any
+        look, is wrong is at most ``ALPHA``; a verdict read from them (fair, or not) is
+        wrong at most 2.5% of the time. With plain 95% intervals at each of several looks,
+        a rate at the band's edge would be called wrongly one time in seven.
+        """
+        return statistics.NormalDist().inv_cdf(1 - ALPHA / 2 / self.looks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,44 +101,63 @@ class Point:
     k: int
     n: int
     runs: int
+    looks: int = 1
+    """The batches that fought at this value."""
 
     @property
     def rate(self) -> float:
         """The measured share (NaN with nothing counted)."""
         return self.k / self.n if self.n else math.nan
 
-    def wilson(self) -> tuple[float, float]:
-        """The share's 95% Wilson interval (0..1 with nothing counted)."""
-        return wilson(self.k, self.n)
+    def wilson(self, z: float = Z95) -> tuple[float, float]:
+        """The share's Wilson interval (95% unless ``z`` says otherwise; 0..1 if none counted)."""
+        return wilson(self.k, self.n, z)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Step:
     """What a balance search does next, and where it stands.
 
     ``status``: ``search`` (fight ``runs``: value and battles), or the end:
     ``answered``, ``unreached`` (no value reaches the target), ``jump`` (the share jumps
     across the target), ``flat`` (every value gives about the target), ``edge`` (only an
-    end of the range reaches it).
+    end of the range reaches it). The fitted response (:attr:`fit`, :attr:`crossing`) is
+    fitted when first asked for: a whole number's bracket of two neighbours is decided
+    from their counts alone.
     """
 
     status: str
     runs: tuple[tuple[float, int], ...] = ()
-    fit: Fit | None = None
-    crossing: Crossing | None = None
     bracket: tuple[Point, Point] | None = None
     nearest: Point | None = None
     note: str = ""
     points: tuple[Point, ...] = field(default=())
+    response: Callable[[], tuple[Fit | None, Crossing | None]] | None = field(
+        default=None, repr=False, compare=False
+    )
+
+    @cached_property
+    def _fitted(self) -> tuple[Fit | None, Crossing | None]:
+        return self.response() if self.response is not None else (None, None)
+
+    @property
+    def fit(self) -> Fit | None:
+        """The fitted response of every counted point (None if it cannot be fitted)."""
+        return self._fitted[0]
+
+    @property
+    def crossing(self) -> Crossing | None:
+        """Where the fitted response meets the target, with its interval (None: nowhere)."""
+        return self._fitted[1]
 
 
-def wilson(k: int, n: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of ``k`` in ``n`` (0..1 when ``n`` is 0)."""
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of ``k`` in ``n`` (95% by default; 0..1 when ``n`` is 0)."""
     if n <= 0:
         return 0.0, 1.0
-    p, z2 = k / n, Z95 * Z95
+    p, z2 = k / n, z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
     return (0.0 if k == 0 else max(0.0, centre - half), 1.0 if k == n else min(1.0, centre + half))
 
 
@@ -116,23 +167,30 @@ def next_step(rule: Rule, measured: Sequence[Point]) -> Step:
     if not pts:
         return Step("search", tuple((x, rule.start) for x in coarse(rule)))
     counted = [p for p in pts if p.n > 0]
-    fit = fit_response(
-        [p.x for p in counted],
-        [p.k for p in counted],
-        [p.n for p in counted],
-        rule.link,
-        rule.low,
-        rule.high,
-    )
-    cross = fit.crossing(rule.target, rule.low, rule.high) if fit is not None else None
+
+    @cache
+    def fitted() -> tuple[Fit | None, Crossing | None]:
+        fit = fit_response(
+            [p.x for p in counted],
+            [p.k for p in counted],
+            [p.n for p in counted],
+            rule.link,
+            rule.low,
+            rule.high,
+        )
+        return fit, fit.crossing(rule.target, rule.low, rule.high) if fit is not None else None
+
+    def cross() -> Crossing | None:
+        return fitted()[1]
+
     pair = straddle(counted, rule.target, cross)
     if pair is None:
         step = _edge(rule, pts, counted)
     elif rule.whole:
         step = _whole(rule, pts, pair, cross)
     else:
-        step = _real(rule, pts, pair, cross)
-    return Step(step.status, step.runs, fit, cross, pair, step.nearest, step.note, points=pts)
+        step = _real(rule, pts, pair, cross())
+    return Step(step.status, step.runs, pair, step.nearest, step.note, pts, fitted)
 
 
 def around(pts: Sequence[Point], x: float) -> tuple[Point, Point] | None:
@@ -151,12 +209,13 @@ def coarse(rule: Rule) -> list[float]:
 
 
 def straddle(
-    pts: Sequence[Point], target: float, cross: Crossing | None
+    pts: Sequence[Point], target: float, crossing: Callable[[], Crossing | None]
 ) -> tuple[Point, Point] | None:
     """Two neighbouring measured values whose rates lie either side of the target.
 
     Of several (noise near the crossing, or a curve that turns), the one holding the
-    fitted crossing, else the one nearest it, else the first.
+    fitted crossing (``crossing()``, asked only then), else the one nearest it, else the
+    first.
     """
     pairs = [
         (a, b)
@@ -165,6 +224,9 @@ def straddle(
     ]
     if not pairs:
         return None
+    if len(pairs) == 1:
+        return pairs[0]
+    cross = crossing()
     if cross is None:
         return pairs[0]
     return min(
@@ -177,55 +239,94 @@ def straddle(
     )
 
 
-def needed(rule: Rule, p: Point) -> int:
-    """Battles to add at ``p`` so that its Wilson interval is within the tolerance (0: none).
+def state(rule: Rule, p: Point) -> str:
+    """Where ``p``'s interval (:attr:`Rule.z`) lies against the band ``target +- tolerance``.
 
-    At most ``GROWTH`` times what it has (at least ``start``), so a point far from the
-    target is not fought to the end on the strength of a few battles.
+    ``inside`` (the value is fair: its whole interval is in the band), ``above`` or
+    ``below`` (it is not: the interval is clear of the band), or ``open`` (the interval
+    reaches across an edge of the band: more battles decide).
     """
-    lo, hi = p.wilson()
-    if (hi - lo) / 2 <= rule.tolerance:
+    lo, hi = p.wilson(rule.z)
+    low, high = rule.target - rule.tolerance, rule.target + rule.tolerance
+    if lo > high:
+        return "above"
+    if hi < low:
+        return "below"
+    return "inside" if low <= lo and hi <= high else "open"
+
+
+def decided(rule: Rule, p: Point) -> bool:
+    """Whether ``p`` is decided: its interval inside the band or clear of it.
+
+    Or its looks spent (:attr:`Rule.looks`): it stays open, and is fought no more.
+    """
+    return state(rule, p) != "open" or p.looks >= rule.looks
+
+
+def to_decide(rule: Rule, p: Point) -> int:
+    """Battles to add at ``p`` so that its interval, if its rate holds, decides it (0: decided).
+
+    Enough for the interval's half-width to shrink below the rate's distance from the
+    nearer edge of the band; at most ``GROWTH`` times what it has (at least ``start``), so a
+    rate at the very edge is fought in growing batches, until it is decided or the budget
+    is spent.
+    """
+    if decided(rule, p):
         return 0
-    share = min(max(p.rate if p.n else 0.5, 0.05), 0.95)
-    want = Z95 * Z95 * share * (1 - share) / (rule.tolerance * rule.tolerance)
+    share = min(max(p.rate if p.n else 0.5, 0.02), 0.98)
+    edges = (rule.target - rule.tolerance, rule.target + rule.tolerance)
+    gap = max(min(abs(share - e) for e in edges), 1e-6)
+    want = OVERSHOOT * rule.z * rule.z * share * (1 - share) / (gap * gap)
     counted = p.n / p.runs if p.runs else 1.0
     more = math.ceil(max(want - p.n, 1) / max(counted, 0.05))
     return max(rule.start, min(more, int(GROWTH * max(p.runs, rule.start))))
 
 
-def _band(rule: Rule, p: Point, width: float = 1.0) -> str:
-    """Where ``p``'s interval lies against the target's band: ``in``, ``above``, ``below``."""
-    lo, hi = p.wilson()
-    if lo > rule.target + width * rule.tolerance:
-        return "above"
-    if hi < rule.target - width * rule.tolerance:
-        return "below"
-    return "in"
+def _band(rule: Rule, p: Point) -> str:
+    """``above`` or ``below`` when ``p``'s interval is clear of the band, else ``in``."""
+    where = state(rule, p)
+    return where if where in ("above", "below") else "in"
 
 
 def _edge(rule: Rule, pts: Sequence[Point], counted: Sequence[Point]) -> Step:
-    """Every rate on one side of the target: fight the nearest end until it is clear."""
+    """Every rate on one side of the target: fight the nearest end until it is decided.
+
+    Clear of the band: ``unreached``. Inside it: ``edge``, or ``flat`` when the other end
+    is inside it too (fought until it is decided).
+    """
     ends = [p for p in counted if p.x in (pts[0].x, pts[-1].x)] or list(counted)
     if not ends:  # nothing counted yet (every battle a draw, counting decisive ones)
         return Step(
-            "search", tuple((p.x, needed(rule, p) or rule.start) for p in (pts[0], pts[-1]))
+            "search", tuple((p.x, to_decide(rule, p) or rule.start) for p in (pts[0], pts[-1]))
         )
     end = min(ends, key=lambda p: abs(p.rate - rule.target))
-    more = needed(rule, end)
-    if more:
-        return Step("search", ((end.x, more),), nearest=end)
-    if _band(rule, end) != "in":
+    where = state(rule, end)
+    if where == "open":
+        more = to_decide(rule, end)
+        return (
+            Step("search", ((end.x, more),), nearest=end)
+            if more
+            else Step("undecided", nearest=end)
+        )
+    if where != "inside":
         return Step("unreached", nearest=end, note="every value is on one side of the target")
-    flat = all(_band(rule, p) == "in" and not needed(rule, p) for p in (pts[0], pts[-1]))
+    other = pts[-1] if end.x == pts[0].x else pts[0]
+    if other.x != end.x and state(rule, other) == "open" and to_decide(rule, other):
+        return Step("search", ((other.x, to_decide(rule, other)),), nearest=end)
+    flat = other.x != end.x and state(rule, other) == "inside"
     return Step("flat" if flat else "edge", nearest=end)
 
 
 def _whole(
-    rule: Rule, pts: Sequence[Point], pair: tuple[Point, Point], cross: Crossing | None
+    rule: Rule,
+    pts: Sequence[Point],
+    pair: tuple[Point, Point],
+    crossing: Callable[[], Crossing | None],
 ) -> Step:
     """A whole-number parameter: fill the bracket's gap, then measure its two ends."""
     a, b = pair
     if b.x - a.x > 1:
+        cross = crossing()
         if cross is not None and a.x < cross.x < b.x:
             inside = {
                 min(max(math.floor(cross.x), a.x + 1), b.x - 1),
@@ -234,14 +335,26 @@ def _whole(
         else:
             inside = {math.floor((a.x + b.x) / 2)}
         return Step("search", tuple((float(x), rule.start) for x in sorted(inside)))
-    nearer = min(pair, key=lambda p: (abs(p.rate - rule.target), p.x))
-    if {_band(rule, a), _band(rule, b)} == {"above", "below"}:
-        return Step("unreached", nearest=nearer)  # both clearly off: no need to be precise
-    more = [(p.x, needed(rule, p)) for p in pair]
-    if any(m for _, m in more):
-        return Step("search", tuple((x, m) for x, m in more if m))
-    reached = abs(nearer.rate - rule.target) <= rule.tolerance
-    return Step("answered" if reached else "unreached", nearest=nearer)
+    return _verdict(rule, pair, "unreached")
+
+
+def _verdict(rule: Rule, pair: tuple[Point, Point], off: str) -> Step:
+    """Two neighbours either side of the target, decided by their intervals alone.
+
+    ``answered`` when a value's interval lies inside the band (the nearer of two such),
+    ``off`` (``unreached``, or ``jump``) when both are clear of it, and otherwise more
+    battles at each value whose interval reaches across an edge of the band: a value is
+    never called fair, or not, on its measured rate alone.
+    """
+    key = lambda p: (abs(p.rate - rule.target), p.x)  # noqa: E731
+    fair = [p for p in pair if state(rule, p) == "inside"]
+    if fair:
+        return Step("answered", nearest=min(fair, key=key))
+    more = tuple((p.x, to_decide(rule, p)) for p in pair if not decided(rule, p))
+    if more:
+        return Step("search", more)
+    clear = all(state(rule, p) in ("above", "below") for p in pair)
+    return Step(off if clear else "undecided", nearest=min(pair, key=key))
 
 
 def _real(
@@ -266,12 +379,19 @@ def _real(
 
 
 def _unclear(rule: Rule, pts: Sequence[Point], pair: tuple[Point, Point], res: float) -> Step:
-    """No crossing with an interval: the ends until they are precise; flat, or a bisection."""
+    """No crossing with an interval: bisect a bracket clearly either side, else the ends.
+
+    Two neighbours clearly either side of the band are bisected at once (the rates have
+    crossed: the range's ends have nothing more to say). Otherwise the ends are fought
+    until each is decided: both inside the band is ``flat``; else the bracket is bisected.
+    """
+    if {_band(rule, p) for p in pair} == {"above", "below"}:
+        return _bisect(rule, *pair, res)
     ends = (pts[0], pts[-1])
-    more = tuple((p.x, m) for p in ends if (m := needed(rule, p)))
+    more = tuple((p.x, m) for p in ends if (m := to_decide(rule, p)))
     if more:
         return Step("search", more)
-    if all(_band(rule, p) == "in" for p in ends):
+    if all(state(rule, p) == "inside" for p in ends):
         return Step("flat", nearest=min(ends, key=lambda p: abs(p.rate - rule.target)))
     return _bisect(rule, *pair, res)
 
@@ -280,13 +400,7 @@ def _bisect(rule: Rule, a: Point, b: Point, res: float) -> Step:
     """Between two neighbours clearly either side of the target: the middle, or a jump."""
     if b.x - a.x > res:
         return Step("search", ((_round(rule, (a.x + b.x) / 2), 2 * rule.start),))
-    nearer = min((a, b), key=lambda p: abs(p.rate - rule.target))
-    if {_band(rule, a), _band(rule, b)} == {"above", "below"}:
-        return Step("jump", nearest=nearer)
-    more = tuple((p.x, m) for p in (a, b) if (m := needed(rule, p)))
-    if more:
-        return Step("search", more)
-    return Step("answered", nearest=nearer)
+    return _verdict(rule, (a, b), "jump")
 
 
 def _around(

@@ -17,7 +17,7 @@ from sim.search.balance.plan import Balance
 
 @literal
 def response(design: Balance, steps: list[tuple[Any, Step, int]]) -> Figure:
-    """Each search's measured points (95% Wilson intervals), fitted response and crossing."""
+    """Each search's measured points (their intervals, 95% over its looks), fit and crossing."""
     fig = Figure(figsize=(9, 5.5), layout="constrained")
     ax = fig.add_subplot()
     s = design.s
@@ -27,7 +27,7 @@ def response(design: Balance, steps: list[tuple[Any, Step, int]]) -> Figure:
     for i, (g, step, _) in enumerate(steps):
         color = COLORS[i % len(COLORS)]
         name = f"{design.second_label} = {design.second.shown(g)}" if design.second else "measured"
-        _points(ax, step, color, name)
+        _points(ax, step, color, name, design.rule.z)
         _fit(ax, step, color, lo, hi, design.first.kind == "whole")
     of = "decisive battles" if s.of == "decisive" else "all battles"
     ax.set_title(f"{s.side} win rate ({of}) against {design.first_label}")
@@ -40,13 +40,14 @@ def response(design: Balance, steps: list[tuple[Any, Step, int]]) -> Figure:
     return fig
 
 
-def _points(ax: Any, step: Step, color: str, name: str) -> None:
+def _points(ax: Any, step: Step, color: str, name: str, z: float) -> None:
+    """The measured values, dots sized by battles, with their intervals (quantile ``z``)."""
     pts = [p for p in step.points if p.n]
     if not pts:
         return
     x = np.array([p.x for p in pts])
     r = np.array([p.rate for p in pts])
-    ci = np.array([p.wilson() for p in pts])
+    ci = np.array([p.wilson(z) for p in pts])
     size = np.array([p.runs for p in pts], dtype=float)
     ax.errorbar(x, r, yerr=[r - ci[:, 0], ci[:, 1] - r], fmt="none", ecolor=color, alpha=0.6, lw=1)
     ax.scatter(

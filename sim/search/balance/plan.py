@@ -38,6 +38,7 @@ class Balance:
             self.s.tolerance_value,
             self.s.start,
             self.s.link,
+            search.budget // len(self.groups),
         )
 
     @property
@@ -60,7 +61,7 @@ class Balance:
         return []
 
     def measured(self, history: History, group: Any) -> list[Point]:
-        """The values fought for ``group``: battles, counted battles and the side's wins."""
+        """The values fought for ``group``: battles, counted battles, the side's wins, looks."""
         runs = history.runs
         if self.second is not None and len(runs):
             runs = runs[runs[self.second.name].map(lambda v: self.second.column(group) == v)]
@@ -77,7 +78,11 @@ class Balance:
             }
         )
         sums = frame.groupby("x", sort=True).sum()
-        return [Point(float(x), int(r.k), int(r.n), int(r.runs)) for x, r in sums.iterrows()]
+        looks = runs.groupby(frame["x"], sort=True)["batch"].nunique()
+        return [
+            Point(float(x), int(r.k), int(r.n), int(r.runs), int(looks[x]))
+            for x, r in sums.iterrows()
+        ]
 
     def steps(self, history: History) -> list[tuple[Any, Step, int]]:
         """Each group's next step, and the battles it has spent."""

@@ -160,9 +160,27 @@ def _tolerance(value: Any, bad: Bad) -> tuple[float, float | None]:
 
 
 def rule(
-    p: Param, share: float, tol: float, tol_value: float | None, start: int, link: str
+    p: Param,
+    share: float,
+    tol: float,
+    tol_value: float | None,
+    start: int,
+    link: str,
+    budget: int = BUDGET,
 ) -> Rule:
-    """The bracket's :class:`~sim.search.balance.bracket.Rule` of a parameter and settings."""
+    """The bracket's :class:`~sim.search.balance.bracket.Rule` of a parameter and settings.
+
+    ``budget`` is the battles the parameter's search may spend (a group's share).
+    """
     return Rule(
-        p.low, p.high, p.kind == "whole", share, tol, tol_value, link, start, max(100, 2 * start)
+        p.low,
+        p.high,
+        p.kind == "whole",
+        share,
+        tol,
+        tol_value,
+        link,
+        start,
+        max(100, 2 * start),
+        budget,
     )

@@ -2,13 +2,16 @@
 
 :class:`Optimize` asks Optuna (:mod:`sim.search.optimize.study`) for each batch's
 trials, scores the battles fought at them, and, once the trials are spent, plans the
-confirmation: the top candidates fought again on shared seeds.
+confirmation: the top candidates fought again on shared seeds; then the final comparison,
+the two the confirmation ranks first fought again on fresh shared seeds (the batch's own:
+:mod:`sim.search.batch`), so that the battles that measure their gap did not pick them.
 """
 
 from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -66,14 +69,16 @@ class Optimize:
         return out
 
     def plan(self, history: History, recorded: dict[str, Any] | None) -> Planned | None:
-        """The next batch of trials; then the confirmation; then nothing."""
+        """The next batch of trials; then the confirmation; then the final two; then nothing."""
         asked = self.trials(history)
         count = min(self.s.parallel, self.s.trials - len(asked), history.left // self.s.replicates)
         stages = {b.get("stage") for b in history.batches}
         if count > 0 and "confirm" not in stages:
             return self._search_batch(history, recorded, asked, count)
-        if "confirm" in stages:
+        if "final" in stages:
             return None
+        if "confirm" in stages:
+            return self._final(history)
         chosen = candidates(self, history)
         if not chosen:
             return None
@@ -86,6 +91,15 @@ class Optimize:
             points, (each,) * len(chosen), "confirm", shared=True, columns={"trial": none}
         )
 
+    def _final(self, history: History) -> Planned | None:
+        """The best and the runner-up by the confirmation, on fresh shared seeds (or None)."""
+        order, _ = confirmed(self, history)
+        each = min(self.s.final, history.left // 2)
+        if not self.s.final or len(order) < 2 or each < 2:
+            return None
+        points = tuple(dict(history.points[i]) for i in order[:2])
+        return Planned(points, (each, each), "final", shared=True, columns={"trial": (None, None)})
+
     def _search_batch(
         self,
         history: History,
@@ -94,7 +108,7 @@ class Optimize:
         count: int,
     ) -> Planned:
         if recorded is not None:
-            notes, attrs = recorded["trials"], recorded["study_attrs"]
+            notes, attrs = study.check_note(self.params, recorded, len(asked), count)
         else:
             searches = [b for b in history.batches if b.get("stage") == "search"]
             before = searches[-1]["note"]["study_attrs"] if searches else {}
@@ -102,10 +116,18 @@ class Optimize:
             sampler = study.sampler(
                 len(self.directions), self.search.seed, len(history.batches), population
             )
-            opt, store = study.rebuild(
-                self.params, self.directions, asked, self.values(history), before, sampler_=sampler
-            )
-            notes, attrs = study.ask(opt, store, self.params, count)
+            try:
+                opt, store = study.rebuild(
+                    self.params,
+                    self.directions,
+                    asked,
+                    self.values(history),
+                    before,
+                    sampler_=sampler,
+                )
+                notes, attrs = study.ask(opt, store, self.params, count)
+            except (KeyError, TypeError, ValueError, AttributeError) as err:
+                raise study.rebuild_error(err) from None
         points = tuple(
             {p.name: study.unlabel(p, n["params"][p.name]) for p in self.params} for n in notes
         )
@@ -135,11 +157,68 @@ class Optimize:
 
 
 def scores(design: Optimize, runs: pd.DataFrame) -> pd.DataFrame:
-    """Each battle's objectives (``o0``, ``o1``), its point and its replicate at the point."""
+    """Each battle's objectives (``o0``, ``o1``), its point and its replicate at the point.
+
+    ``failed`` marks a battle that failed (its objectives NaN; a draw's win rate of
+    decisive battles is NaN too, but the battle counts, as a draw).
+    """
     frame = pd.DataFrame({f"o{i}": o.values(runs) for i, o in enumerate(design.s.objectives)})
+    frame["failed"] = runs["failed"].to_numpy(dtype=bool)
     frame["point"] = runs["point"].astype(int).to_numpy()
     frame["replicate"] = frame.groupby("point").cumcount()
     return frame
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A candidate's battles of one stage, replicate by replicate (shared seeds: in step).
+
+    ``values`` has a column per objective (NaN for a failed battle, and for a draw when a
+    win rate counts decisive battles); ``failed`` marks the failed battles.
+    """
+
+    values: np.ndarray[Any, Any]
+    failed: np.ndarray[Any, Any]
+
+    def __len__(self) -> int:
+        return len(self.failed)
+
+
+def confirmed(
+    design: Optimize, history: History, stage: str = "confirm"
+) -> tuple[list[int], dict[int, Scored]]:
+    """The points of ``stage``'s batches, best first by them, and each one's battles.
+
+    The confirmation ranks its candidates; the final comparison (``final``) measures the
+    two it ranked first on battles that did not rank them.
+    """
+    frame = scores(design, stage_runs(history, stage))
+    cols = [f"o{i}" for i in range(len(design.s.objectives))]
+    by_point: dict[int, Scored] = {}
+    for point, group in frame.groupby("point", sort=False):
+        group = group.sort_values("replicate")
+        by_point[int(point)] = Scored(group[cols].to_numpy(), group["failed"].to_numpy())
+    means = pd.DataFrame(
+        {
+            "o0": {p: _mean(v.values[:, 0]) for p, v in by_point.items()},
+            "battles": {p: len(v) for p, v in by_point.items()},
+        }
+    )
+    order = [int(i) for i in best_first(design, means).index] if len(means) else []
+    return order, by_point
+
+
+def _mean(values: np.ndarray[Any, Any]) -> float:
+    """The mean of the counted values (NaN if none counts)."""
+    kept = values[~np.isnan(values)]
+    return float(kept.mean()) if len(kept) else math.nan
+
+
+def stage_runs(history: History, stage: str) -> pd.DataFrame:
+    """The battles of the batches of ``stage`` (``search``, ``confirm``, ``final``), in order."""
+    batches = [int(b["batch"]) for b in history.batches if b.get("stage") == stage]
+    runs = history.runs
+    return runs[runs["batch"].isin(batches)].sort_values("run_id")
 
 
 def searched(design: Optimize, history: History) -> pd.DataFrame:

@@ -15,15 +15,25 @@
     budget: 6000         # battles at most, search and confirmation
     replicates: 40       # battles per trial (default 40)
     parallel: 4          # trials asked together, one batch (default 4)
-    confirm: {top: 5, replicates: 400}   # default: the top 5, 30% of the budget
+    confirm: {top: 5, replicates: 400, final: 400}   # default: 30% of the budget
+
+A win rate counts ``of: all`` battles by default (``{side: guards, wins: max, of: all}``):
+the chance a battle ends in the side's win, a draw being a battle it did not win, so a
+choice that trades wins for draws never looks better than it is. ``of: decisive`` counts
+only battles with a winner (a side's share of them, as a fair fight's balance does); a
+choice that ends most battles in draws can then rank high on a few decisive ones. The
+answer says which it counts.
 
 The search (Optuna: TPE for one objective, NSGA-II for two; :mod:`sim.search.optimize.study`) spends
 the budget less the confirmation's on trials of ``replicates`` battles each, its objective a
 trial's mean. A trial's mean is noisy and the best of many noisy means is lucky, so the
 top candidates (distinct points, by the mean of every battle fought at each) are fought
 again, ``confirm.replicates`` battles each with shared seeds (replicate ``r`` meets the same
-dice at every candidate): the answer is the best by those battles alone, its 95% interval,
-and its paired difference from the runner-up with its 95% interval
+dice at every candidate), which rank them. The two they rank first are picked by those
+battles, so those battles would flatter the gap between them; the final comparison fights
+the best and the runner-up again, ``confirm.final`` battles each on fresh shared seeds
+that did not pick them, and the answer's figures (each one's 95% interval, and their
+paired difference with its 95% interval) come from those alone
 (:mod:`sim.search.optimize.answer`). With two objectives the candidates are the Pareto
 front of the search's points, and the answer is the front, confirmed.
 """
@@ -44,6 +54,7 @@ KEYS = ("objective", "second", "replicates", "parallel", "confirm")
 BUDGET = 6_000
 """The default budget of battles."""
 WHATS = ("wins", "losses", "rounds")
+OF = ("all", "decisive")
 DIRECTIONS = {"max": "maximize", "maximize": "maximize", "min": "minimize", "minimize": "minimize"}
 
 
@@ -54,15 +65,26 @@ class Objective:
     what: str
     side: str | None
     direction: str
+    of: str = "all"
+    """For a win rate: the battles it counts, ``all`` or ``decisive`` ones."""
 
     @property
     def name(self) -> str:
-        """How the answer names it."""
+        """How the answer names it (a win rate says what it counts)."""
         if self.what == "wins":
-            return f"{self.side} win rate"
+            return f"{self.side} win rate ({self.of} battles)"
         if self.what == "losses":
             return f"{self.side} losses"
         return "rounds"
+
+    @property
+    def counts(self) -> str:
+        """What a win rate counts, in words for the answer ("" for another objective)."""
+        if self.what != "wins":
+            return ""
+        if self.of == "decisive":
+            return f"the win rate of {self.side} counts decisive battles only, draws left out"
+        return f"the win rate of {self.side} counts all battles, a draw being a battle not won"
 
     @property
     def share(self) -> bool:
@@ -73,6 +95,8 @@ class Objective:
         """Each battle's score (NaN for a battle that failed)."""
         if self.what == "wins":
             v = (runs["winner"] == self.side).to_numpy(dtype=float)
+            if self.of == "decisive":
+                v[runs["winner"].isna().to_numpy()] = np.nan  # a draw is not counted
         elif self.what == "losses":
             v = runs[f"lost.{self.side}"].to_numpy(dtype=float)
         else:
@@ -94,6 +118,8 @@ class Settings:
     top: int
     confirm: int
     trials: int
+    final: int = 0
+    """Battles of each of the best two in the final comparison (0: none, two objectives)."""
 
 
 def read(
@@ -107,21 +133,33 @@ def read(
     replicates = _count(doc.get("replicates", 40), "replicates", 1, 100_000, bad)
     parallel = _count(doc.get("parallel", 4), "parallel", 1, 64, bad)
     confirm = doc.get("confirm") or {}
-    if not isinstance(confirm, dict) or set(confirm) - {"top", "replicates"}:
-        bad("confirm", "expected {top: N, replicates: N}")
+    if not isinstance(confirm, dict) or set(confirm) - {"top", "replicates", "final"}:
+        bad("confirm", "expected {top: N, replicates: N, final: N}")
         confirm = {}
     top = _count(confirm.get("top", 5), "confirm.top", 1, 100, bad)
-    each = confirm.get("replicates", max(20, int(0.3 * budget) // max(top, 1)))
+    pair = 2 if len(objectives) == 1 and top > 1 else 0  # the final comparison's two
+    each = confirm.get("replicates", max(20, int(0.3 * budget) // (top + pair)))
     again = _count(each, "confirm.replicates", 2, 1_000_000, bad)
-    trials = (budget - top * again) // max(replicates, 1)
+    final = _count(confirm.get("final", again), "confirm.final", 2, 1_000_000, bad) if pair else 0
+    if not pair and "final" in confirm:
+        bad(
+            "confirm.final",
+            "a final comparison is of the best and the runner-up: one "
+            "objective and a top of two or more",
+        )
+    kept = top * again + pair * final
+    trials = (budget - kept) // max(replicates, 1)
     if trials < parallel:
+        parts = f"{top} x {again}" + (f" and 2 x {final}" if pair else "")
         bad(
             "budget",
-            f"{budget} battles leave {budget - top * again} after the confirmation "
-            f"({top} x {again}): fewer than one batch of {parallel} trials x {replicates} "
-            "battles; raise budget, or lower replicates or confirm",
+            f"{budget} battles leave {budget - kept} after the confirmation ({parts}): fewer "
+            f"than one batch of {parallel} trials x {replicates} battles; raise budget, or "
+            "lower replicates or confirm",
         )
-    settings = Settings(tuple(o for o in objectives if o), replicates, parallel, top, again, trials)
+    settings = Settings(
+        tuple(o for o in objectives if o), replicates, parallel, top, again, trials, final
+    )
     return params, settings
 
 
@@ -154,10 +192,11 @@ def _count(value: Any, where: str, low: int, high: int, bad: Bad) -> int:
 def _objective(spec: Any, where: str, sides: tuple[str, ...], bad: Bad) -> Objective:
     """``{side: S, wins: max}``, ``{side: S, losses: min}`` or ``{rounds: min}``."""
     usage = (
-        "expected {side: SIDE, wins: max|min}, {side: SIDE, losses: max|min} or {rounds: max|min}"
+        "expected {side: SIDE, wins: max|min, of: all|decisive}, {side: SIDE, losses: max|min} "
+        "or {rounds: max|min}"
     )
     whats = [w for w in WHATS if isinstance(spec, dict) and w in spec]
-    if not isinstance(spec, dict) or len(whats) != 1 or set(spec) - {"side", *WHATS}:
+    if not isinstance(spec, dict) or len(whats) != 1 or set(spec) - {"side", "of", *WHATS}:
         bad(where, usage)
         return Objective("wins", "", "maximize")
     what = whats[0]
@@ -166,6 +205,15 @@ def _objective(spec: Any, where: str, sides: tuple[str, ...], bad: Bad) -> Objec
         bad(f"{where}.{what}", f"expected max or min, got {spec[what]!r}")
         direction = "maximize"
     side = spec.get("side")
+    of = spec.get("of", "all")
+    if what != "wins" and "of" in spec:
+        bad(f"{where}.of", "of: all | decisive says which battles a win rate counts: wins only")
+    elif of not in OF:
+        bad(
+            f"{where}.of",
+            f"expected all (every battle) or decisive (battles with a winner), got {of!r}",
+        )
+        of = "all"
     if what == "rounds":
         if side is not None:
             bad(f"{where}.side", "rounds are the battle's, not a side's: leave side out")
@@ -175,4 +223,4 @@ def _objective(spec: Any, where: str, sides: tuple[str, ...], bad: Bad) -> Objec
     elif sides and str(side) not in sides:
         hint = did_you_mean(str(side), sides) or "; it has " + ", ".join(sides)
         bad(f"{where}.side", f"no side {side!r} in the scenario{hint}")
-    return Objective(what, None if side is None else str(side), direction)
+    return Objective(what, None if side is None else str(side), direction, str(of))

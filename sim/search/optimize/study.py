@@ -28,6 +28,8 @@ from typing import Any
 import numpy as np
 
 from sim import files
+from sim.errors import SimError
+from sim.search.core import BadNote
 from sim.search.space import Param
 
 STUDY = "search"
@@ -148,6 +150,55 @@ def ask(
     return notes, attrs
 
 
+def check_note(
+    params: Sequence[Param], note: Any, first: int, count: int
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The trials and study notes of a batch's journal note, checked; else :class:`BadNote`.
+
+    The batch's ``count`` trials, numbered from ``first``, each with a value of every
+    parameter that the parameter can take (a choice it still has, a number in its range).
+    """
+    trials, attrs = note.get("trials"), note.get("study_attrs")
+    if not isinstance(trials, list) or len(trials) != count:
+        raise BadNote(("trials",), f"expected the batch's {count} trials")
+    if not isinstance(attrs, dict):
+        raise BadNote(("study_attrs",), "expected an object (Optuna's notes on the study)")
+    for i, trial in enumerate(trials):
+        if not isinstance(trial, dict) or not isinstance(trial.get("params"), dict):
+            raise BadNote(("trials", i), "expected a trial: its number and params")
+        if trial.get("number") != first + i or isinstance(trial.get("number"), bool):
+            raise BadNote(("trials", i, "number"), f"expected {first + i}")
+        if not isinstance(trial.get("system_attrs", {}), dict):
+            raise BadNote(("trials", i, "system_attrs"), "expected an object")
+        for p in params:
+            if p.name not in trial["params"]:
+                raise BadNote(("trials", i, "params"), f"no value of {p.name!r}")
+            problem = _value_problem(p, trial["params"][p.name])
+            if problem:
+                raise BadNote(("trials", i, "params", p.name), problem)
+    return trials, attrs
+
+
+def _value_problem(p: Param, value: Any) -> str:
+    """What is wrong with a trial's value of ``p`` as Optuna holds it ("" if nothing)."""
+    if p.kind in ("choices", "bundle"):
+        names = [p.shown(c) for c in p.choices]
+        return "" if value in names else f"{value!r} is not one of its choices"
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if not number or (p.kind == "whole" and not isinstance(value, int)):
+        return f"expected a {'whole ' if p.kind == 'whole' else ''}number, got {value!r}"
+    return "" if p.low <= value <= p.high else f"{value!r} is outside {p.low:g}..{p.high:g}"
+
+
+def rebuild_error(err: Exception) -> SimError:
+    """A study the journal's trials do not rebuild (Optuna refused their notes)."""
+    return SimError(
+        f"search/journal.json: its trials do not rebuild the Optuna study "
+        f"({type(err).__name__}: {str(err)[:80]}); the journal is damaged: search again into "
+        "another --out"
+    )
+
+
 def trial_note(trial: Any) -> dict[str, Any]:
     """What the journal keeps of a trial: its number, parameters and Optuna's notes."""
     return {
@@ -160,11 +211,13 @@ def trial_note(trial: Any) -> dict[str, Any]:
 class StudyDB:
     """The dataset's SQLite study, ``DIR/search/study.db``, opened for each write.
 
-    :meth:`write` adds the trials it does not hold yet. Opened, a database holding more
-    trials than the journal's finished ones (a search killed while it wrote), or one
-    Optuna cannot read, is built again from the journal. Every connection is closed once
-    written (:func:`closing`): the writes are seconds apart, and an open one would be left
-    to the garbage collector (which Python 3.13's sqlite3 warns of).
+    :meth:`write` adds the trials it does not hold yet. Opened, a database that is not the
+    journal's (one Optuna cannot read, not SQLite at all, another study, trials that are
+    not the journal's first ones, or more of them: a search killed while it wrote) is
+    built again from the journal, so a damaged or replaced study never stops a search.
+    Every connection is closed once written (:func:`closing`): the writes are seconds apart,
+    and an open one would be left to the garbage collector (which Python 3.13's sqlite3
+    warns of).
     """
 
     def __init__(self, root: Path, params: Sequence[Param], directions: Sequence[str]) -> None:
@@ -175,22 +228,24 @@ class StudyDB:
         self.written = 0.0
         """When it was last written (``time.monotonic``)."""
 
-    def _open(self, finished: int) -> None:
+    def _open(self, trials: Sequence[dict[str, Any]]) -> None:
         root = self.path.parent.parent
-        for path in (self.path.parent, self.path):  # SQLite would follow a link out of root
-            if files.is_link(path):
-                raise files.link_error(path)
+        try:  # SQLite would follow a link out of the dataset: refused, as every reader does
+            present = files.check_inside(self.path, root)
+        except files.LinkFound as err:
+            raise SimError(
+                f"{err}; the search then builds its study again from the journal"
+            ) from None
+        except SimError as err:
+            raise SimError(
+                f"{err}; remove it, and the search builds its study again from the journal"
+            ) from None
         with quiet() as optuna:
             url = f"sqlite:///{self.path.resolve()}"
-            held = -1
-            if self.path.exists():
-                try:
-                    with closing(url) as storage:
-                        held = len(optuna.load_study(study_name=STUDY, storage=storage).trials)
-                except (KeyError, ValueError, optuna.exceptions.OptunaError):
-                    held = -1
-            if held < 0 or held > finished:
-                files.remove(self.path, root)
+            held = _held(optuna, url, trials) if present else 0
+            if held < 0:
+                for name in (DB, f"{DB}-journal", f"{DB}-wal", f"{DB}-shm"):
+                    files.remove(self.path.parent / name, root)
                 held = 0
             self.url, self.held = url, held
 
@@ -199,7 +254,7 @@ class StudyDB:
     ) -> None:
         """Add the finished ``trials`` the database does not hold yet."""
         if self.url is None:
-            self._open(len(trials))
+            self._open(trials)
         with closing(str(self.url)) as storage:
             rebuild(self.params, self.directions, trials[self.held :], values, {}, storage)
         self.held = len(trials)
@@ -216,3 +271,21 @@ def closing(url: str) -> Iterator[Any]:
     finally:
         storage.remove_session()
         storage.engine.dispose()
+
+
+def _held(optuna: Any, url: str, trials: Sequence[dict[str, Any]]) -> int:
+    """How many of the journal's first ``trials`` the database holds, as they are; else -1.
+
+    -1 for anything else: a file SQLite or Optuna cannot read, another study, trials that
+    differ from the journal's, or more of them than it has finished.
+    """
+    try:
+        with closing(url) as storage:
+            kept = optuna.load_study(study_name=STUDY, storage=storage).get_trials(deepcopy=False)
+        same = len(kept) <= len(trials) and all(
+            t.number == int(note["number"]) and t.params == note["params"]
+            for t, note in zip(kept, trials, strict=False)
+        )
+    except Exception:  # noqa: BLE001 - whatever the file is, the journal builds it again
+        return -1
+    return len(kept) if same else -1

@@ -1,0 +1,34 @@
+"""The shipped searches answer, and their charts and report print nothing on stderr (issue 37).
+
+Each search of ``experiments/`` (balance, optimize, calibrate of the ambush) is fought once,
+serially, as a user would; ``sim analyze DIR --plot`` and ``--report`` of it then write
+their files with nothing on stderr (numpy's RuntimeWarnings did, for the balance).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sim.search import is_search
+from tests.test_runner import cli
+
+ROOT = Path(__file__).resolve().parents[2]
+SHIPPED = sorted(p for p in (ROOT / "experiments").glob("*.yaml") if is_search(p))
+
+
+def test_the_shipped_searches_are_the_three_designs():
+    assert [p.stem for p in SHIPPED] == ["ambush_balance", "ambush_calibration", "ambush_upgrade"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("experiment", SHIPPED, ids=lambda p: p.stem)
+def test_a_shipped_search_plots_and_reports_quietly(tmp_path, capsys, experiment):
+    out = tmp_path / "out"
+    code, _, _ = cli(capsys, "sweep", experiment, "--out", out, "--workers", "1")
+    assert code in (0, 1)  # the balance says no number of bandits is fair: exit 1
+    for flag, name in (("--plot", "p.png"), ("--report", "r.html")):
+        code, printed, err = cli(capsys, "analyze", out, flag, tmp_path / name)
+        assert code == 0 and err == "", err
+        assert (tmp_path / name).stat().st_size > 10_000 and f"{tmp_path / name}" in printed
