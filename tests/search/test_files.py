@@ -351,7 +351,7 @@ def test_a_damaged_or_replaced_study_is_built_again_from_the_journal(ods, tmp_pa
         other.mkdir()
         write(other, "duel.yaml", DUEL)
         # another search's study, of as many trials as the first batch: same count, others
-        text = OPTIMIZED.replace("seed: 3", "seed: 4").replace("budget: 300", "budget: 100")
+        text = OPTIMIZED.replace("seed: 3", "seed: 4").replace("budget: 300", "budget: 160")
         exp = write(other, "o.yaml", text)
         assert cli(capsys, "sweep", exp, "--out", other / "o")[0] == 0
         shutil.copy(other / "o" / "search" / "study.db", db)
