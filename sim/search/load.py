@@ -8,7 +8,7 @@ the scenario at every value of every parameter: every problem at once, located.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from sim.errors import SimError, did_you_mean
@@ -16,6 +16,7 @@ from sim.experiment import load
 from sim.experiment.model import MAX_FILE, MAX_RUNS
 from sim.scenario import Issue, ScenarioError, read_yaml
 from sim.scenario.reader import read_text_file
+from sim.search.core import Kind
 from sim.search.designs import KINDS
 from sim.search.spec import COMMON_KEYS, Search, check_values
 
@@ -49,13 +50,7 @@ def parse_search(text: str, source: str) -> Search:
     if not isinstance(doc, dict):
         raise ScenarioError([Issue(source, 1, "", "an experiment is a mapping of keys")])
     kind = KINDS[str(doc.get("design"))]
-    known = (*COMMON_KEYS, *kind.keys)
-    for key in doc:
-        if key not in known:
-            hint = did_you_mean(str(key), known) or f"; a {kind.name} search knows " + ", ".join(
-                known
-            )
-            bad(str(key), f"unknown key {key!r}{hint}")
+    _check_keys(doc, kind, bad)
     name = load.read_name(doc.get("name"), Path(source).name, bad)
     scenario_path, scenario_text = load.read_scenario_key(doc, source, bad)
     sets = load.read_sets(doc.get("set") or [], bad)
@@ -103,6 +98,17 @@ def parse_search(text: str, source: str) -> Search:
     if issues:
         raise ScenarioError(sorted(issues, key=lambda i: (i.source != source, i.line or 0)))
     return search
+
+
+def _check_keys(doc: dict, kind: Kind, bad: Callable[[str, str], None]) -> None:
+    """Say of every key the design does not know what it may have meant."""
+    known = (*COMMON_KEYS, *kind.keys)
+    for key in doc:
+        if key not in known:
+            hint = did_you_mean(str(key), known) or f"; a {kind.name} search knows " + ", ".join(
+                known
+            )
+            bad(str(key), f"unknown key {key!r}{hint}")
 
 
 def _sides(text: str, path: str, sets: Sequence[str]) -> tuple[str, ...]:
