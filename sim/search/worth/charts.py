@@ -17,8 +17,8 @@ from sim.search.curve import Balanced, draw
 from sim.search.worth import costs as cs
 
 if TYPE_CHECKING:
-    from sim.search.worth.answer import CurvePoint, Report
     from sim.search.worth.plan import Worth
+    from sim.search.worth.report import Report
 
 
 @literal
@@ -55,13 +55,13 @@ def costs(design: Worth, r: Report) -> Figure:
 
 
 @literal
-def curve(design: Worth, r: Report, points: list[CurvePoint]) -> Figure:
+def curve(design: Worth, r: Report) -> Figure:
     """The exchange curve: the balanced item's count for an even fight, by the other's."""
-    from sim.search.worth.answer import curve_values
+    from sim.search.worth.report import curve_params
 
     assert design.s.curve is not None and r.fit is not None
     y, x = design.s.curve
-    py, px = curve_values(design)
+    py, px = curve_params(design)
     fig = Figure(figsize=(8, 5), layout="constrained")
     ax = fig.add_subplot()
     fine = np.linspace(0, px.high - px.low, 200)
@@ -79,7 +79,7 @@ def curve(design: Worth, r: Report, points: list[CurvePoint]) -> Figure:
             )
             if c.value.bounded
             else Balanced(px.low + c.along)
-            for c in points
+            for c in r.curve
         ],
     )
     _measured(ax, design, r, y, x)

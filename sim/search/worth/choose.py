@@ -7,15 +7,15 @@
 2. **Near-even batches**: the model is fitted (a penalized fit, :func:`~sim.search.worth.
    fit.ridge`, finite even when a few lopsided compositions separate the counts), and the
    next compositions are chosen among those it predicts near an even fight (the first
-   side's log-odds within ``band``: 27% to 73% for a band of 1), those not fought yet
-   first, so that the costs are fitted over the whole band of even fights and not read
-   off a few of them (the band's compositions are fought again once every one has been).
-   A logistic model learns most from battles whose outcome is most uncertain, and a
-   points table is about even fights. Among them the batch is chosen greedily for the
-   most information about every worth together (D-optimal: each pick adds most to the
-   determinant of the Fisher information of everything fought and picked so far), which
-   spreads the batch along the even fights and a little either side of them, where the
-   slope of the response is learnt.
+   side's log-odds within ``band``: 27% to 73% for a band of 1). A logistic model learns
+   most from battles whose outcome is most uncertain, and a points table is about even
+   fights. Among them the batch is chosen greedily for the most information about every
+   worth together (D-optimal: each pick adds most to the determinant of the Fisher
+   information of everything fought and picked so far), which spreads the batch along the
+   even fights and a little either side of them, where the slope of the response is
+   learnt. Every other pick must be a composition not fought yet (while the band has
+   one), so the costs are fitted over the band and not read off its few most informative
+   corners, and the lack of fit is tested where the table is used.
 
 The planner sees only the counts and a seeded generator, so the same battles give the same
 plan (:mod:`sim.search.worth.plan`).
@@ -96,23 +96,23 @@ def near_even(
     rows = space.rows(cands)
     eta = rows @ beta
     inside = np.abs(eta) <= band
-    seen = {tuple(int(v) for v in c) for c in np.atleast_2d(fought)} if len(fought) else set()
-    new = np.array([tuple(int(v) for v in c) not in seen for c in cands], dtype=bool)
-    near = np.flatnonzero(inside & new)  # new compositions first: the fit spans the band
-    if len(near) < count:
-        near = np.flatnonzero(inside)
+    near = np.flatnonzero(inside)
     if len(near) < count:  # too few inside the band: the nearest ones
         near = np.argsort(np.abs(eta), kind="stable")[: max(count, 3 * count)]
+    seen = {tuple(int(v) for v in c) for c in np.atleast_2d(fought)} if len(fought) else set()
+    new = np.array([tuple(int(v) for v in cands[i]) not in seen for i in near], dtype=bool)
     info = information(space.rows(fought), n, beta) if len(fought) else 0.0
     info = info + 1e-6 * np.eye(space.columns)
     p = 1 / (1 + np.exp(-eta[near]))
     weight = replicates * p * (1 - p)
     x = rows[near]
     picked: list[int] = []
-    for _ in range(min(count, len(near))):
+    for slot in range(min(count, len(near))):
         inv = np.linalg.inv(info)
         gain = weight * np.einsum("ij,jk,ik->i", x, inv, x)
         gain[picked] = -np.inf
+        if slot % 2 == 0 and np.any(new & np.isfinite(gain)):  # every other pick: a new one
+            gain[~new] = -np.inf
         best = int(np.argmax(gain))
         picked.append(best)
         info = info + weight[best] * np.outer(x[best], x[best])

@@ -21,7 +21,7 @@ is uncertain: it widens, or does not close, where a delta-method interval would 
 Additivity is checked two ways: the lack of fit of the whole model (:func:`lack_of_fit`,
 the residual deviance and Pearson's chi-square against their degrees of freedom) and each
 interaction (:func:`term_test`: a product of two items, or an item's square, added to the
-model, by a likelihood-ratio test, Holm-adjusted over the terms tried).
+model, by a likelihood-ratio test).
 
 Pure: arrays in, numbers out; no scenario, no battle.
 """
@@ -42,6 +42,9 @@ SEPARATED = 30.0
 """A fitted linear predictor beyond this (in log-odds) at a composition fought means the
 counts are separated (some direction of the items decides every battle): no finite maximum
 likelihood, and no fit."""
+UNBOUNDED = 50.0
+"""A coefficient's standard error above this (log-odds) means the same: the likelihood is
+flat towards infinity along some direction (a real worth is a few log-odds, its error less)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +180,7 @@ def fit(rows: Array, k: Array, n: Array) -> Fit | None:
     pearson = float(res.pearson_chi2)
     dispersion = max(1.0, pearson / df) if df > 0 else 1.0
     cov = np.asarray(res.cov_params(), dtype=float) * dispersion
-    if not np.all(np.isfinite(cov)):
+    if not np.all(np.isfinite(cov)) or np.max(np.sqrt(np.abs(np.diag(cov)))) > UNBOUNDED:
         return None
     return Fit(
         coef=coef,
@@ -294,14 +297,3 @@ def term_test(rows: Array, k: Array, n: Array, extra: Array, base: Fit) -> Term 
         float(stats.chi2.sf(stat, 1)),
         wide,
     )
-
-
-def holm(ps: list[float]) -> list[float]:
-    """Holm's step-down adjusted p-values (family-wise error), in the order given."""
-    order = sorted(range(len(ps)), key=lambda i: ps[i])
-    out = [1.0] * len(ps)
-    worst = 0.0
-    for rank, i in enumerate(order):
-        worst = max(worst, min(1.0, (len(ps) - rank) * ps[i]))
-        out[i] = worst
-    return out
