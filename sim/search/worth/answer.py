@@ -114,8 +114,10 @@ def _cost_words(design: Worth, r: Report) -> list[str]:
         f"costs (95% intervals; {sp.items[sc.item].name} {sc.points:g} points by the scale): "
         + "; ".join(parts)
         + ".",
-        f"with every item at its base, {possessive(ahead)} side leads by {points_text(size(h))}: "
-        f"an even fight gives {behind} {num(abs(h.est))} points more than {ahead}.",
+        f"at the base ({composition_text(design, [0] * len(design.params))}) "
+        f"{possessive(ahead)} side leads by {points_text(size(h))}: a fight is even when "
+        f"{behind} field {num(abs(h.est))} points more than {ahead}, each side's items "
+        "counted above the base.",
     ]
 
 

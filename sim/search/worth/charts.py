@@ -84,6 +84,7 @@ def curve(design: Worth, r: Report) -> Figure:
     )
     _measured(ax, design, r, y, x)
     ax.set_ylim(py.low - 0.5, py.high + 0.5)
+    ax.set_xticks(list(range(int(px.low), int(px.high) + 1)))
     ax.set_xlabel(design.label(px))
     ax.set_ylabel(f"{design.label(py)} for an even fight")
     ax.set_title(
@@ -110,7 +111,7 @@ def _measured(ax: Any, design: Worth, r: Report, y: int, x: int) -> None:
         comps[mine, sp.items[x].param] + px.low,
         comps[mine, sp.items[y].param] + py.low,
         c=share,
-        cmap="RdBu",
+        cmap="PuOr",
         vmin=0,
         vmax=1,
         s=15 + 80 * np.sqrt(size),

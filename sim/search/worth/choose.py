@@ -28,11 +28,13 @@ from typing import Any
 
 import numpy as np
 
+from sim.intervals import Z95
 from sim.search.worth.costs import Scale, widest
 from sim.search.worth.fit import fit, information, ridge
 from sim.search.worth.model import Composition, Space
 
 Array = np.ndarray[Any, Any]
+POWER = 1.0
 CAP = 20_000
 """Compositions scored for a batch at most (drawn from the grid when it is larger)."""
 
@@ -49,6 +51,11 @@ class Rule:
     """Compositions in a later batch."""
     band: float = 1.0
     """The near-even band: the predicted log-odds at most this far from 0."""
+
+
+def per_batch(space: Space) -> int:
+    """Compositions in a later batch: twice the model's coefficients, at least 6."""
+    return max(6, 2 * space.columns)
 
 
 def start_count(space: Space) -> int:
@@ -86,11 +93,15 @@ def near_even(
     replicates: int,
     band: float,
     rng: np.random.Generator,
+    targets: Array | None = None,
 ) -> list[Composition]:
     """``count`` compositions near an even fight, most informative together (see above).
 
     ``fought`` are the compositions fought so far (rows of level indices) and ``n`` their
-    counted battles; ``beta`` the model's coefficients to plan by.
+    counted battles; ``beta`` the model's coefficients to plan by. ``targets``, if given,
+    are the figures the answer needs (rows: each figure's gradient in the coefficients,
+    divided by the standard error it must reach): each pick then removes the most of their
+    variances, each in its own target's units, the furthest from its target counting most.
     """
     cands = space.candidates(CAP, rng)
     rows = space.rows(cands)
@@ -109,7 +120,13 @@ def near_even(
     picked: list[int] = []
     for slot in range(min(count, len(near))):
         inv = np.linalg.inv(info)
-        gain = weight * np.einsum("ij,jk,ik->i", x, inv, x)
+        spread = np.einsum("ij,jk,ik->i", x, inv, x)
+        if targets is None:
+            gain = weight * spread
+        else:
+            var = np.einsum("fj,jk,fk->f", targets, inv, targets)  # each in its target's units
+            reach = (targets @ inv @ x.T) ** 2  # (figures, candidates)
+            gain = (var**POWER) @ reach * weight / (1 + weight * spread)
         gain[picked] = -np.inf
         if slot % 2 == 0 and np.any(new & np.isfinite(gain)):  # every other pick: a new one
             gain[~new] = -np.inf
@@ -161,12 +178,38 @@ def step(
         if f is not None and widest(f, space, scale) <= tolerance:
             return None
         beta = ridge(rows, np.asarray(k)[keep], np.asarray(n)[keep])
+        targets = aims(space, scale, tolerance, beta) if TARGETED else None
+        targets = aims(space, scale, tolerance, beta) if TARGETED else None
         comps = near_even(
             space, fought[keep], np.asarray(n)[keep], beta, rule.per_batch, rule.replicates,
-            rule.band, rng,
+            rule.band, rng, targets,
         )  # fmt: skip
         reps = rule.replicates
     return _within(batch, comps, reps, left)
+
+
+TARGETED = True
+
+
+def aims(space: Space, scale: Scale, tolerance: float, beta: Array) -> Array:
+    """The gradients of every cost but the scale's and of the handicap, over their targets.
+
+    A cost ``c = S b_i / b_ref`` changes by ``S (e_i - (c / S) e_ref) / b_ref`` with the
+    coefficients; it must be known to ``tolerance x max(|c|, S)``, a standard error of that
+    over 1.96.
+    """
+    ref = 1 + scale.item
+    den = beta[ref] if abs(beta[ref]) > 1e-6 else 1e-6
+    out = []
+    for j in range(space.columns):
+        if j == ref:
+            continue
+        c = scale.points * beta[j] / den
+        g = np.zeros(space.columns)
+        g[j] = scale.points / den
+        g[ref] = -c / den
+        out.append(g / (tolerance * max(abs(c), scale.points) / Z95))
+    return np.array(out)
 
 
 def _within(batch: int, comps: list[Composition], reps: int, left: int) -> Batch | None:

@@ -42,7 +42,7 @@ from sim.errors import did_you_mean
 from sim.scenario.overrides import parse_path
 from sim.search.space import Param, read_param
 from sim.search.spec import Bad
-from sim.search.worth.choose import Rule, start_count
+from sim.search.worth.choose import Rule, per_batch, start_count
 from sim.search.worth.costs import Scale
 from sim.search.worth.model import Item, Space
 
@@ -100,7 +100,7 @@ def read(
     tol = _share(doc.get("tolerance", 0.10), "tolerance", bad)
     start = _whole(doc.get("start", 30), "start", 5, 10_000, bad)
     reps = _whole(doc.get("replicates", 40), "replicates", 5, 100_000, bad)
-    rule = Rule(start=start, replicates=reps, per_batch=max(6, 2 * space.columns))
+    rule = Rule(start=start, replicates=reps, per_batch=per_batch(space))
     curve = _curve(doc.get("curve"), items, bad)
     if items and budget < start_count(space) * start:
         bad(
