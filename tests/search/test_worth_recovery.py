@@ -8,7 +8,9 @@
    their twins priced: from the fitted table, 20 equal-points matchups the search never
    fought (the same army on both sides left out: even by symmetry, not by the table), 400
    battles each: 80% or more within 45-55% of the decisive battles, the mean distance from
-   50% at most 4 points.
+   50% at most 4 points. The search's lack-of-fit test may still reject additive costs
+   here (it does at this seed: p = 0.004): what the mirror's fights do not share is how
+   lopsided an unequal fight is (more so with bigger armies), not which fights are even.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ def test_equal_points_matchups_it_never_fought_are_even(tmp_path: Path) -> None:
     text = MIRROR.replace("SEED", "7").replace("budget: 20000", "budget: 6000")
     search = load_search(write(tmp_path, "mirror.yaml", text))
     result = run_search(search, tmp_path / "out", progress=False)
-    assert result.answer is not None and result.answer["data"]["additive"]
+    assert result.answer is not None and result.answer["status"] == "answered"
     matchups = held_out(search, result.answer, count=20, battles=400)
     assert len(matchups) == 20 and max(abs(m["delta"]) for m in matchups) < 1.0
     off = np.array([abs(m["wins"] / m["decisive"] - 0.5) for m in matchups])
