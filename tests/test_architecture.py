@@ -30,6 +30,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "sim.workers",
         "sim.intervals",
         "sim.charts",
+        "sim.games",  # two-sided games solved with their sampling error (search and analysis)
+        "sim.gamereport",
     ),
     ("sim.rules",),  # pure rules per seed
     ("sim.options",),  # option groups of the frame

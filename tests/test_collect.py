@@ -26,6 +26,16 @@ def test_a_path_is_a_scenario():
     assert Battle(SKIRMISH, seed=5).run() == Battle(load_scenario(SKIRMISH), seed=5).run()
 
 
+def test_sims_own_scenario_is_battle_spec():
+    sc = load_scenario(SKIRMISH)
+    b = Battle(sc, seed=5)
+    assert b.spec is sc
+    if isinstance(getattr(mesa.Model, "scenario", None), property):
+        return  # Mesa 3.5: battle.scenario is Mesa's own
+    with pytest.warns(DeprecationWarning, match="Battle.spec"):
+        assert b.scenario is sc  # the old name, where Mesa's Model has none
+
+
 def test_datacollector_gives_each_round_per_side_and_per_fighter():
     b = Battle(SKIRMISH, seed=3)
     b.run()

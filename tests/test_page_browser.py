@@ -157,7 +157,7 @@ def test_hostile_names_are_shown_as_text_and_nothing_runs(browser, capsys, tmp_p
     battle = fight(load_scenario(path), 3, events=True).battle
     browser.get(out.as_uri())
     assert_untouched(browser)
-    assert browser.title.startswith(battle.scenario.name)
+    assert browser.title.startswith(battle.spec.name)
     legend = browser.find_element(By.ID, "legend").text
     assert all(side in legend for side in battle.sides)
     marks = browser.find_elements(By.CSS_SELECTOR, "#field .fighter")

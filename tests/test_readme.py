@@ -131,3 +131,22 @@ def test_the_tour_shows_the_real_errors_of_a_scenario_with_mistakes(tmp_path):
         code = main(["validate", str(typo)])
     printed = err.getvalue().replace(str(typo), "/tmp/typo.yaml").splitlines()
     assert [*printed, f"exit {code}"] == shown
+
+
+@pytest.mark.slow  # the quick start's 1,350 battles, fought serially
+def test_the_tour_shows_the_real_game_of_the_quick_start(tmp_path):
+    from sim.cli import main
+    from tests.test_docs import _shown_in
+
+    cmd = "$ sim analyze results/quickstart --game sides.guards.tactic sides.bandits.tactic"
+    start = README.index(cmd)
+    shown = README[start : README.index("```", start)].splitlines()[1:]
+    out = tmp_path / "quickstart"
+    sweep = ["sweep", str(ROOT / "experiments" / "quickstart.yaml"), "--out", str(out)]
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main([*sweep, "--executor", "serial"]) == 0
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        assert main(["analyze", str(out), "--game", *cmd.split()[-2:]]) == 0
+    real = buf.getvalue().rstrip("\n").splitlines()
+    assert _shown_in(shown, real), "\n".join(real)

@@ -22,12 +22,14 @@ turn (:mod:`sim.systems`). Without one ``battle.field`` is None and the battle i
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
 
+import mesa
 import numpy as np
 
 from sim import systems
@@ -71,9 +73,11 @@ class Battle(TurnFrame):
     same battle as ``seed=42`` and ``sim run --seed 42`` (:func:`sim.dice.generator`).
 
     ``scenario`` may be a scenario file's path (:meth:`from_yaml` takes ``--set`` overrides
-    too). ``events=True`` keeps a log of every roll and decision (off by default for speed).
-    ``options``, ``frame`` and ``battle`` override the scenario's rule options, War Game
-    frame options and battle house rules for this run.
+    too); the battle keeps sim's own scenario as ``battle.spec`` (``battle.scenario`` is
+    Mesa 3.5's own, :mod:`mesa.experimental.scenarios`). ``events=True`` keeps a log of
+    every roll and decision (off by default for speed). ``options``, ``frame`` and
+    ``battle`` override the scenario's rule options, War Game frame options and battle house
+    rules for this run.
     """
 
     def __init__(
@@ -93,7 +97,7 @@ class Battle(TurnFrame):
             if rng is None:
                 raise SimError("a battle needs a seed (or an rng)")
         super().__init__(rng=generator(rng))  # rng=42 is seed=42, as sim run --seed 42
-        self.scenario = scenario
+        self.spec = scenario
         self.system = systems.get(scenario.rules)
         self.rules = self.system.name
         # built once per scenario, by its system (a replace makes a new scenario: rebuilt)
@@ -144,6 +148,18 @@ class Battle(TurnFrame):
         self.faction_queue = None  # see _faction_turns
         self.deferred = 0  # > 0 inside together(): triggers and the end wait
 
+    if not isinstance(getattr(mesa.Model, "scenario", None), property):  # Mesa before 3.5
+
+        @property
+        def scenario(self) -> Scenario:
+            """Deprecated name of :attr:`spec`, kept where Mesa's ``Model`` has no ``scenario``."""
+            warnings.warn(
+                "Battle.scenario is now Battle.spec (Mesa 3.5's Model has its own scenario)",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            return self.spec
+
     @classmethod
     def from_yaml(
         cls,
@@ -191,7 +207,7 @@ class Battle(TurnFrame):
     # ---------------------------------------------------------------------- building
     def _add_side(self, s: Side) -> None:
         """A side of the scenario: its tactic, goals and fighters."""
-        state = SideState(s.name, self.scenario.side_tactic(s.name), s.goals, s.leader)
+        state = SideState(s.name, self.spec.side_tactic(s.name), s.goals, s.leader)
         self.sides[s.name] = state
         names = {f.name for f in s.fighters}
         if s.leader is not None and s.leader not in names:
@@ -284,7 +300,7 @@ class Battle(TurnFrame):
         return self.outcome()
 
     def _start_round(self) -> None:
-        for ev in self.scenario.events:
+        for ev in self.spec.events:
             if ev.round != self.round:
                 continue
             if ev.kind == "reinforce":
@@ -396,7 +412,7 @@ def headline(battle: Battle, seed: int) -> str:
     rounds = f"{out.rounds} round{'s' if out.rounds != 1 else ''}"
     switches = f"{out.scale_switches} scale switch{'es' if out.scale_switches != 1 else ''}"
     return (
-        f"{battle.scenario.name} ({battle.rules}), seed {seed}: "
+        f"{battle.spec.name} ({battle.rules}), seed {seed}: "
         f"{won} after {rounds} "
         f"({_why(out.winner, out.end_reason, list(out.sides))}), {switches}"
     )

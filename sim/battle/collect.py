@@ -134,7 +134,7 @@ def draw_space(battle: BattleCore, ax: Any = None) -> Any:
 
     mesa_draw_space = _mesa_visualization().draw_space
     if battle.field is None:
-        raise ValueError(f"scenario {battle.scenario.name!r} has no map: nothing to draw")
+        raise ValueError(f"scenario {battle.spec.name!r} has no map: nothing to draw")
     grid = battle.field.grid
     ax = mesa_draw_space(grid, portrayal, ax=ax)
     for t in battle.field.spec.terrain:

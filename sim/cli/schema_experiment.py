@@ -52,6 +52,7 @@ def experiment_schema() -> Schema:
         },
         **_search_properties(),
     }
+    props.update(_game_properties(props))
     keys = list(
         dict.fromkeys([*KEYS, *(k for kind in KINDS.values() for k in ("budget", *kind.keys))])
     )
@@ -149,12 +150,38 @@ def _search_properties() -> dict[str, Schema]:
     }
 
 
+def _game_properties(props: dict[str, Schema]) -> dict[str, Schema]:
+    """The keys of design: game (docs/search.md): its own, and what it says of shared ones."""
+    said = {
+        "tolerance": "game: the exploitability and the value's half-width to stop at (2%)",
+        "start": "game: battles in every pair of alternatives first (default 20)",
+    }
+    shared = {
+        k: {**props[k], "description": f"{props[k]['description']}; {v}"} for k, v in said.items()
+    }
+    return {
+        **shared,
+        "payoff": _closed(
+            {"side": _text(), "of": {"type": "string", "enum": ["decisive", "all"]}},
+            "game: the side whose win share is the payoff (its choice is the first parameter)",
+            required=["side"],
+        ),
+        "mode": {
+            "type": "string",
+            "enum": ["adaptive", "uniform"],
+            "default": "adaptive",
+            "description": "game: battles where the answer is decided, or every cell alike",
+        },
+    }
+
+
 def _search_requires() -> list[Schema]:
     """What each search design needs besides its parameters (its loader says so too)."""
     needs = {
         "balance": ["target"],
         "optimize": ["objective"],
         "calibrate": ["observed"],
+        "game": ["payoff"],
         "worth": [],
     }
     return [

@@ -156,6 +156,8 @@ def _analyze(a: argparse.Namespace) -> str:
         )
     if a.sensitivity:
         return _sensitivity(a, ds)
+    if a.game:
+        return _game(a, ds)
     s = analysis.summarize(ds, a.by or None, labels)
     out = text.summary_text(ds, s, a.format)
     if ds.answer is not None and a.format == "table":  # a search's: its answer first
@@ -173,6 +175,31 @@ def _analyze(a: argparse.Namespace) -> str:
         out += "\n\n" + "\n".join(notes)
     elif notes:
         print("\n".join(notes), file=sys.stderr)  # keep stdout pure JSON or CSV
+    return out
+
+
+def _game(a: argparse.Namespace, ds: Any) -> str:
+    """``sim analyze --game A B``: the grid read as a game; ``--plot`` draws its heatmap."""
+    import json
+
+    from sim.analysis import plots
+    from sim.analysis.game import game
+
+    if a.report or a.by or a.sensitivity:
+        raise SimError("--game goes alone (with --plot for its heatmap, --side, --of, --format)")
+    answer, fig = game(ds, a.game[0], a.game[1], a.side, a.of)
+    if a.format == "json":
+        out = json.dumps(answer["data"])
+    elif a.format == "csv":
+        table = answer["tables"][0]
+        out = text.render_csv(table["headers"], table["rows"])
+    else:
+        out = text.answer_text(answer, ds.root)
+    if a.plot:
+        note = f"plot: {plots.save(fig, a.plot, a.dpi, a.force, '--plot')}"
+        if a.format == "table":
+            return f"{out}\n\n{note}"
+        print(note, file=sys.stderr)
     return out
 
 
@@ -301,6 +328,25 @@ def add_analyze(sub: Any) -> None:
         action="store_true",
         help="Sobol indices S1 and ST (Morris: mu*, sigma; FAST: S1, ST) with 95%% intervals "
         "of a sweep with a sobol, morris or fast design; --plot draws them",
+    )
+    p_an.add_argument(
+        "--game",
+        nargs=2,
+        metavar=("PATH_A", "PATH_B"),
+        help="read the grid as a game: PATH_A's values are one side's alternatives, PATH_B's "
+        "the other's; dominated choices, each side's equilibrium mix and the value, with 95%% "
+        "intervals (--plot draws the payoff heatmap)",
+    )
+    p_an.add_argument(
+        "--side",
+        help="with --game: the side whose win share is the payoff (default: the side PATH_A "
+        "names, else the first)",
+    )
+    p_an.add_argument(
+        "--of",
+        choices=["decisive", "all"],
+        default="decisive",
+        help="with --game: the win share of decisive battles (default) or of all",
     )
     p_an.set_defaults(run=_analyze)
 

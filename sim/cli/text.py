@@ -324,7 +324,7 @@ def run_json(fought: Fought, seed: int) -> str:
 def outcome_json(battle: Battle, seed: int) -> dict[str, Any]:
     """A battle's outcome as ``sim run --format json`` prints it (with its scenario and seed)."""
     return {
-        "scenario": battle.scenario.name,
+        "scenario": battle.spec.name,
         "rules": battle.rules,
         "seed": seed,
         **battle.outcome().to_dict(),

@@ -75,7 +75,7 @@ class MoraleReader(Protocol):
 class BattleCore(mesa.Model):
     """A battle's state, its queries, its event log, harm booked, and its rows."""
 
-    scenario: Scenario
+    spec: Scenario
     system: MoraleReader
     rules: str
     options: Any

@@ -55,7 +55,7 @@ def battle_data(battle: Battle, seed: int, label: str = "") -> dict[str, Any]:
     return {
         "title": headline(battle, seed),
         "label": label,
-        "scenario": battle.scenario.name,
+        "scenario": battle.spec.name,
         "rules": battle.rules,
         "seed": seed,
         "winner": out.winner,

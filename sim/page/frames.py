@@ -451,7 +451,7 @@ def _draw_battle(
     """Draw one battle of a run (``number`` 0: the run's only battle); the frames written."""
     assert battle.field is not None
     spec, rounds = battle.field.spec, battle.field.snapshots
-    sides = [s.name for s in battle.scenario.sides]
+    sides = [s.name for s in battle.spec.sides]
     paths: list[Path] = []
     if folder is not None:
         name = f"battle-{number}-round" if number else "round"

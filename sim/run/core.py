@@ -125,7 +125,7 @@ def run_rows(
         "run_id": run_id,
         "seed": seed,
         **(params or {}),
-        "scenario": battle.scenario.name,
+        "scenario": battle.spec.name,
         "rules": battle.rules,
         "winner": out.winner,
         "outcome": out.winner or DRAW,

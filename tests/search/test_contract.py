@@ -61,6 +61,19 @@ ratio: 1
 budget: 400
 seed: 2
 """,
+    "game": """\
+name: contract_game
+scenario: duel.yaml
+design: game
+parameters:
+  sides.shooter.fighters[0].deathwish.weapon: [Glock 20, S&W 500]
+  sides.target.fighters[0].deathwish.armor: [none, light vest]
+payoff: {side: shooter, of: all}
+tolerance: 10%
+start: 10
+budget: 400
+seed: 2
+""",
     "worth": """\
 name: contract_worth
 scenario: duel.yaml
