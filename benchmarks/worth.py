@@ -237,7 +237,14 @@ def fight_grid(work: Path, design: Any, per: int, workers: int) -> dict[str, Any
     comps = [design.comp_of(dict(zip(names, key, strict=True))) for key in won.index]
     f = fit(design.space.rows(comps), won["sum"].to_numpy(float), won["count"].to_numpy(float))
     widest = math.inf if f is None else cs.widest(f, design.space, design.s.scale)
-    return {"battles": len(runs), "seconds": round(seconds, 1), "widest": widest}
+    return {
+        "battles": len(runs),
+        "seconds": round(seconds, 1),
+        "widest": widest,
+        "dispersion": None if f is None else f.dispersion,
+        "decisive": len(decisive) / len(runs),
+        "per_composition_for_tolerance": math.ceil(per * (widest / TOLERANCE) ** 2),
+    }
 
 
 def held_out(
@@ -370,9 +377,13 @@ def report(case: str, fig: dict[str, Any]) -> str:
         lines.append(f"  grid drawn 5 times: widest {drawn}")
     if "grid_fought" in fig:
         g = fig["grid_fought"]
+        need = g["per_composition_for_tolerance"] * fig["grid_compositions"]
         lines.append(
             f"  grid fought: {g['battles']:,} battles in {g['seconds']} s, widest "
-            f"+-{100 * g['widest']:.1f}%"
+            f"+-{100 * g['widest']:.1f}% (dispersion {g['dispersion']:.2f}, "
+            f"{100 * g['decisive']:.1f}% decisive); to +-{100 * TOLERANCE:g}% it would need "
+            f"{g['per_composition_for_tolerance']} a composition, {need:,} battles: "
+            f"{need / fig['search_battles_median']:.1f}x the search's median"
         )
     return "\n".join(lines)
 

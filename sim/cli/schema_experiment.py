@@ -138,7 +138,7 @@ def _search_properties() -> dict[str, Schema]:
             "type": "string",
             "enum": ["decisive", "all"],
             "default": "decisive",
-            "description": "worth: the win share of decisive battles, or of all (a draw half a win)",
+            "description": "worth: the win share of decisive battles, or of all (a draw half)",
         },
         "curve": {
             "type": "array",

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from benchmarks.figures import ROOT
 from benchmarks.worth import MIRROR, SCALE, SPACE, TRUE, held_out, synthetic_search
 from sim.search import load_search, run_search
 from sim.search.worth import costs as cs
@@ -57,3 +58,28 @@ def test_equal_points_matchups_it_never_fought_are_even(tmp_path: Path) -> None:
     assert len(matchups) == 20 and max(abs(m["delta"]) for m in matchups) < 1.0
     off = np.array([abs(m["wins"] / m["decisive"] - 0.5) for m in matchups])
     assert np.mean(off <= 0.05) >= 0.8 and np.mean(off) <= 0.04, off
+
+
+def test_the_readme_and_the_search_page_show_the_real_ambush_worth(tmp_path: Path) -> None:
+    """experiments/ambush_worth.yaml fought again (3,120 battles): the printed answer."""
+    import contextlib
+    import io
+
+    from sim.cli import main
+    from tests.test_docs import _shown_in
+
+    out = tmp_path / "ambush_worth"
+    buf = io.StringIO()
+    exp = str(ROOT / "experiments" / "ambush_worth.yaml")
+    with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["sweep", exp, "--out", str(out), "--executor", "serial"]) == 0
+    real = buf.getvalue().replace(str(out), "results/ambush_worth").rstrip("\n").splitlines()
+    cmd = "$ sim sweep experiments/ambush_worth.yaml\n"
+    for page in (ROOT / "README.md", ROOT / "docs" / "search.md"):
+        text = page.read_text(encoding="utf-8")
+        start = text.index(cmd) + len(cmd)
+        shown = text[start : text.index("```", start)].splitlines()
+        if shown[0] != "...":  # the first line's seconds are the machine's
+            assert shown[0].startswith(real[0].split(" battles in ")[0])
+            shown = ["...", *shown[1:]]
+        assert _shown_in(shown, real), "\n".join(real)
