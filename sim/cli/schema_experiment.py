@@ -29,7 +29,12 @@ def experiment_schema() -> Schema:
         },
         "samples": _whole(1, None, "points drawn (random, lhs, ...)"),
         "points": {"type": "array", "items": {"type": "object"}, "description": "list design"},
-        "replicates": _whole(1, None, "runs per point (default 1); optimize: battles per trial"),
+        "replicates": _whole(
+            1,
+            None,
+            "runs per point (default 1); optimize: battles per trial; worth: battles at each "
+            "composition after the start (default 40)",
+        ),
         "seed": _whole(0, None, "the master seed"),
         "tables": {"type": "array", "items": {"type": "string", "enum": list(TABLES)}},
         "chunk": _whole(1, None, "runs per Parquet part"),
@@ -63,7 +68,7 @@ def experiment_schema() -> Schema:
 
 
 def _search_properties() -> dict[str, Schema]:
-    """The keys of a search: balance, optimize, calibrate (docs/search.md, calibration.md)."""
+    """The keys of a search: balance, optimize, calibrate, worth (docs/search.md, ...)."""
     from sim.search.calibrate.read import DISTANCES, METHODS
 
     share = {"anyOf": [{"type": "number"}, _text("a share: 0.5 or 50%")]}
@@ -81,13 +86,15 @@ def _search_properties() -> dict[str, Schema]:
         ),
         "tolerance": {
             "anyOf": [share, _closed({"value": {"type": "number"}})],
-            "description": "balance: the 95% interval's half-width to stop at (default 2%)",
+            "description": "balance: the 95% interval's half-width to stop at (default 2%); "
+            "worth: every cost's, as a share of itself or of the scale (default 10%)",
         },
         "start": _whole(
             2,
             100000,
             "balance: battles at each value of the coarse start (5 or more, default 50); "
-            "calibrate: battles at each cell and row to begin with (default 20)",
+            "calibrate: battles at each cell and row to begin with (default 20); "
+            "worth: battles at each composition of the start (default 30)",
         ),
         "link": {"type": "string", "enum": ["logit", "probit"], "default": "logit"},
         "objective": objective,
@@ -119,6 +126,26 @@ def _search_properties() -> dict[str, Schema]:
             "minimum": 0.1,
             "maximum": 1000,
             "description": "calibrate: a plausible cell's battles per observed battle (default 2)",
+        },
+        "scale": {
+            "type": "object",
+            "additionalProperties": {"type": "number", "exclusiveMinimum": 0},
+            "minProperties": 1,
+            "maxProperties": 1,
+            "description": "worth: the unit, an item and its points, e.g. {bandit: 10}",
+        },
+        "of": {
+            "type": "string",
+            "enum": ["decisive", "all"],
+            "default": "decisive",
+            "description": "worth: the win share of decisive battles, or of all (a draw half)",
+        },
+        "curve": {
+            "type": "array",
+            "items": _text("an item counted by a range"),
+            "minItems": 2,
+            "maxItems": 2,
+            "description": "worth: the exchange curve, [BALANCED, ALONG]",
         },
     }
 
@@ -155,6 +182,7 @@ def _search_requires() -> list[Schema]:
         "optimize": ["objective"],
         "calibrate": ["observed"],
         "game": ["payoff"],
+        "worth": [],
     }
     return [
         {

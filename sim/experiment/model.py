@@ -58,7 +58,7 @@ from sim.dataset.records import fingerprint
 from sim.errors import SimError
 
 SEEDS = ("independent", "shared")
-SEARCHES = ("balance", "optimize", "calibrate")
+SEARCHES = ("balance", "optimize", "calibrate", "worth")
 """Designs of the searches (:mod:`sim.search`), whose files this package does not read."""
 LABEL = "label"
 """The runs table's column of a ``list`` design's point labels (when it has any)."""

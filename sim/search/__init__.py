@@ -1,6 +1,6 @@
 """Searches: ask the question directly, and the battles go where they answer it.
 
-A sweep (:mod:`sim.experiment`) fights a fixed design; a search decides as it goes. Three
+A sweep (:mod:`sim.experiment`) fights a fixed design; a search decides as it goes. The
 designs, named by an experiment file's ``design:``:
 
 - ``balance`` (:mod:`sim.search.balance`): the value of one parameter at which a side wins
@@ -10,14 +10,18 @@ designs, named by an experiment file's ``design:``:
   best for a side (Optuna), the best checked again against the runner-up with shared
   seeds; with two objectives, the Pareto front;
 - ``calibrate`` (:mod:`sim.search.calibrate`): the scenario's unknowns fitted to a table
-  of observed outcomes, each with its 95% interval, and the predictive check.
+  of observed outcomes, each with its 95% interval, and the predictive check;
+- ``worth`` (:mod:`sim.search.worth`): point costs of an army's items fitted from the
+  battles of near-even compositions, exchange rates, the exchange curve, and where additive
+  costs fail.
 
 All run through the same frame: :mod:`~sim.search.load` reads and checks the file
 (:mod:`~sim.search.spec`), :mod:`~sim.search.driver` runs the batches a design plans
 (:mod:`~sim.search.core`) through the experiment runner's pool into a dataset,
 :mod:`~sim.search.journal` keeps the journal a resume follows and writes the answer
 (``search/answer.json`` and its charts), which ``sim analyze`` and the HTML report read
-from the folder without importing this package. A new design plugs in through
+from the folder without importing this package; :mod:`~sim.search.curve` draws a balance
+curve as every design that has one does. A new design plugs in through
 :mod:`~sim.search.designs`.
 
 May import: ``sim.experiment``, ``sim.run``, ``sim.dataset``, ``sim.scenario`` and

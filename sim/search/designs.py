@@ -12,10 +12,10 @@ every design to the same contract.
 
 from __future__ import annotations
 
-from sim.search import balance, calibrate, game, optimize
+from sim.search import balance, calibrate, game, optimize, worth
 from sim.search.core import Kind
 
 KINDS: dict[str, Kind] = {
-    k.name: k for k in (balance.KIND, optimize.KIND, calibrate.KIND, game.KIND)
+    k.name: k for k in (balance.KIND, optimize.KIND, calibrate.KIND, game.KIND, worth.KIND)
 }
 """Every search design by the name an experiment file's ``design:`` gives."""

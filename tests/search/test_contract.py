@@ -74,6 +74,23 @@ start: 10
 budget: 400
 seed: 2
 """,
+    "worth": """\
+name: contract_worth
+scenario: duel.yaml
+design: worth
+parameters:
+  sides.target.fighters[0].count: {low: 1, high: 3}
+  sides.shooter.fighters[0].count: {low: 1, high: 2}
+of: all
+scale: {target: 10}
+tolerance: 40%
+start: 10
+replicates: 10
+budget: 400
+seed: 2
+labels:
+  sides.target.fighters[0].count: target
+""",
 }
 """A small search of each design, on the Deathwish duel of :mod:`tests.search.helpers`."""
 

@@ -13,6 +13,7 @@ from matplotlib.figure import Figure
 from sim.charts import COLORS, literal
 from sim.search.balance.bracket import Step
 from sim.search.balance.plan import Balance
+from sim.search.curve import Balanced, draw
 
 
 @literal
@@ -91,19 +92,27 @@ def curve(design: Balance, steps: list[tuple[Any, Step, int]]) -> Figure:
     assert design.second is not None
     fig = Figure(figsize=(8, 5), layout="constrained")
     ax = fig.add_subplot()
-    xs = list(range(len(steps)))
+    points = []
     for i, (_, step, _) in enumerate(steps):
         c = step.crossing
+        bracket = None
         if design.first.kind == "whole" and step.bracket is not None:
             a, b = step.bracket
-            ax.plot([i, i], [a.x, b.x], color=COLORS[1], lw=6, alpha=0.4, solid_capstyle="butt")
-        if c is not None and c.bounded and step.status in ("answered", "search"):
-            ax.errorbar(
-                [i], [c.x], yerr=[[c.x - c.lo], [c.hi - c.x]], fmt="o", color=COLORS[0], capsize=4
+            bracket = (a.x, b.x)
+        found = c is not None and c.bounded and step.status in ("answered", "search")
+        near = step.nearest.x if step.nearest is not None else None
+        points.append(
+            Balanced(
+                i,
+                c.x if found and c is not None else None,
+                c.lo if found and c is not None else None,
+                c.hi if found and c is not None else None,
+                bracket,
+                None if found else near,
             )
-        elif step.nearest is not None:
-            ax.scatter([i], [step.nearest.x], marker="x", color=COLORS[3], zorder=3)
-    ax.set_xticks(xs, [design.second.shown(g) for g, _, _ in steps])
+        )
+    draw(ax, points)
+    ax.set_xticks(list(range(len(steps))), [design.second.shown(g) for g, _, _ in steps])
     ax.set_xlabel(design.second_label)
     ax.set_ylabel(f"{design.first_label} for {100 * design.s.share:.0f}%")
     ax.set_title(f"Balance curve: {design.s.side} win {100 * design.s.share:.0f}%")
