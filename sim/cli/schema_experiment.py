@@ -69,8 +69,6 @@ def experiment_schema() -> Schema:
 
 def _search_properties() -> dict[str, Schema]:
     """The keys of a search: balance, optimize, calibrate, worth (docs/search.md, ...)."""
-    from sim.search.calibrate.read import DISTANCES, METHODS
-
     share = {"anyOf": [{"type": "number"}, _text("a share: 0.5 or 50%")]}
     best = {"type": "string", "enum": ["max", "min", "maximize", "minimize"]}
     objective = _closed(
@@ -104,17 +102,7 @@ def _search_properties() -> dict[str, Schema]:
             {"top": _whole(1, 100), "replicates": _whole(2, None)},
             "optimize: the top candidates fought again with shared seeds",
         ),
-        "observed": {
-            "anyOf": [
-                _text("a CSV file beside the experiment"),
-                {"type": "array", "items": {"type": "object"}, "minItems": 1},
-            ],
-            "description": "calibrate: the observed table, each row a setting of the scenario "
-            "(PATH columns), its battles and the statistics seen there (wins.SIDE, draws, "
-            "rounds, loser_out, decisive)",
-        },
-        "distance": {"type": "string", "enum": list(DISTANCES), "default": DISTANCES[0]},
-        "method": {"type": "string", "enum": list(METHODS), "default": METHODS[0]},
+        **_calibrate_properties(),
         "levels": _whole(
             2,
             101,
@@ -127,6 +115,32 @@ def _search_properties() -> dict[str, Schema]:
             "maximum": 1000,
             "description": "calibrate: a plausible cell's battles per observed battle (default 2)",
         },
+        **_worth_properties(),
+    }
+
+
+def _calibrate_properties() -> dict[str, Schema]:
+    """The keys only design: calibrate has (docs/calibration.md)."""
+    from sim.search.calibrate.read import DISTANCES, METHODS
+
+    return {
+        "observed": {
+            "anyOf": [
+                _text("a CSV file beside the experiment"),
+                {"type": "array", "items": {"type": "object"}, "minItems": 1},
+            ],
+            "description": "calibrate: the observed table, each row a setting of the scenario "
+            "(PATH columns), its battles and the statistics seen there (wins.SIDE, draws, "
+            "rounds, loser_out, decisive)",
+        },
+        "distance": {"type": "string", "enum": list(DISTANCES), "default": DISTANCES[0]},
+        "method": {"type": "string", "enum": list(METHODS), "default": METHODS[0]},
+    }
+
+
+def _worth_properties() -> dict[str, Schema]:
+    """The keys only design: worth has (docs/search.md)."""
+    return {
         "scale": {
             "type": "object",
             "additionalProperties": {"type": "number", "exclusiveMinimum": 0},

@@ -255,7 +255,7 @@ def _export(a: argparse.Namespace) -> str:
     )
 
 
-DESIGNS = "balance, optimize, calibrate or game"
+DESIGNS = "balance, optimize, calibrate, game or worth"
 """The search designs ``sim sweep --help`` names (tests/search/test_spec.py holds it to the
 registry's; not imported here, so that every command starts without the searches)."""
 

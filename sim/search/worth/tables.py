@@ -198,8 +198,26 @@ def data(design: Worth, history: History, r: Report, status: str) -> dict[str, A
     ]
     if r.fit is None or r.lack is None:
         return out
+    out.update(_fitted(design, r))
+    if r.curve:
+        py, px = curve_params(design)
+        out["curve"] = {
+            "balanced": design.label(py),
+            "along": design.label(px),
+            "points": [
+                {"along": int(px.low) + c.along, **(ratio_data(shifted(c.value, py.low)) or {})}
+                for c in r.curve
+            ],
+        }
+    return out
+
+
+def _fitted(design: Worth, r: Report) -> dict[str, Any]:
+    """The fit's figures for programs: coefficients, costs, exchange rates, the tests."""
+    sp = design.space
+    assert r.fit is not None and r.lack is not None
     f, lack = r.fit, r.lack
-    out.update(
+    return dict(
         coef=[float(c) for c in f.coef],
         cov=[[float(v) for v in row] for row in f.cov],
         dispersion=f.dispersion,
@@ -236,14 +254,3 @@ def data(design: Worth, history: History, r: Report, status: str) -> dict[str, A
         ],
         additive=not lack.fails and not any(i.clear for i in r.interactions),
     )
-    if r.curve:
-        py, px = curve_params(design)
-        out["curve"] = {
-            "balanced": design.label(py),
-            "along": design.label(px),
-            "points": [
-                {"along": int(px.low) + c.along, **(ratio_data(shifted(c.value, py.low)) or {})}
-                for c in r.curve
-            ],
-        }
-    return out
