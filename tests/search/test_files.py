@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from sim.search.optimize.study import closing
 from tests.search.helpers import DUEL, write
 from tests.test_runner import cli
 
@@ -370,13 +371,15 @@ def test_a_damaged_or_replaced_study_is_built_again_from_the_journal(ods, tmp_pa
     assert code == 0 and "Traceback" not in err, err
     assert answer_of(ods) == before
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    study = optuna.load_study(study_name="search", storage=f"sqlite:///{db}")
+    with closing(f"sqlite:///{db}") as storage:  # Python 3.13 warns if left
+        fought = [
+            (t.number, t.params)
+            for t in optuna.load_study(study_name="search", storage=storage).trials
+        ]
     trials = [
         t for b in journal_of(ods)["batches"] if b["stage"] == "search" for t in b["note"]["trials"]
     ]
-    assert [(t.number, t.params) for t in study.trials] == [
-        (n["number"], n["params"]) for n in trials
-    ]
+    assert fought == [(n["number"], n["params"]) for n in trials]
 
 
 def test_a_value_fought_reads_the_same_in_the_answer_and_in_the_tables(ds, capsys):

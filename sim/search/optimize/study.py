@@ -263,9 +263,15 @@ class StudyDB:
 
 @contextlib.contextmanager
 def closing(url: str) -> Iterator[Any]:
-    """Optuna's storage of the database at ``url``, its connections closed after the block."""
+    """Optuna's storage of the database at ``url``, its connections closed after the block.
+
+    No pool (``NullPool``): each connection is closed as it is given back, so one that a
+    file Optuna cannot read leaves behind, as ``RDBStorage`` fails, is closed as well.
+    """
+    from sqlalchemy.pool import NullPool  # imported with Optuna, only when a search runs
+
     with quiet() as optuna:
-        storage = optuna.storages.RDBStorage(url)
+        storage = optuna.storages.RDBStorage(url, engine_kwargs={"poolclass": NullPool})
     try:
         yield storage
     finally:
