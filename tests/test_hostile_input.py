@@ -517,22 +517,24 @@ def test_ctrl_c_during_sim_run_is_exit_130_without_a_traceback(tmp_path):
     import sys
 
     path = tmp_path / "big.yaml"
-    path.write_text(BIG_BATTLE.replace("1500", "3000"))
+    # 10,000 a side: 55 s here, so still fighting at the first progress line (5 s) on a
+    # machine ten times as fast (3,000 a side ended in under 5 s on CI's)
+    path.write_text(BIG_BATTLE.replace("1500", "10000"))
     argv = ["run", str(path), "--seed", "1", "--out", str(tmp_path / "o")]
-    proc = subprocess.Popen(
+    with subprocess.Popen(
         [sys.executable, "-m", "sim", *argv],
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-    )
-    try:
-        first = proc.stderr.readline()  # the first progress line: it is fighting
-        assert re.match(r"progress: round \d+, ", first), first
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        proc.kill()
+    ) as proc:  # its pipes closed however the test ends
+        try:
+            first = proc.stderr.readline()  # the first progress line: it is fighting
+            assert re.match(r"progress: round \d+, ", first), first
+            proc.send_signal(signal.SIGINT)
+            out, err = proc.communicate(timeout=60)
+        finally:
+            proc.kill()
     assert proc.returncode == 130, err
     assert "Traceback" not in err
     assert err.strip().splitlines()[-1] == "sim run: interrupted"
