@@ -376,10 +376,11 @@ def read_text_file(path: str | os.PathLike[str]) -> str:
         if err.errno == errno.ELOOP:
             raise fail(source, "a loop of symbolic links; give a file") from None
         raise fail(source, f"cannot read: {err.strerror or err}") from None
+    info = os.fstat(fd)  # before fdopen, which refuses a folder with a bare OSError
+    if stat.S_ISDIR(info.st_mode):
+        os.close(fd)
+        raise fail(source, "is a directory, not a file")
     with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise fail(source, "is a directory, not a file")
         if not stat.S_ISREG(info.st_mode):
             raise fail(source, "not a regular file (a FIFO, socket or device); give a file")
         if info.st_size > MAX_BYTES:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -99,6 +101,54 @@ def test_a_row_without_its_sample_size_is_refused(tmp_path: Path) -> None:
     found = issues(write(tmp_path, csv))
     assert found and found[0].startswith(f"{tmp_path / 'observed.csv'}:2: battles: ")
     assert "sample size" in found[0]
+
+
+def test_a_lone_carriage_return_ends_a_line_as_in_a_classic_mac_file(tmp_path: Path) -> None:
+    """Before: the csv module's 'new-line character seen in unquoted field' traceback."""
+    mac = GOOD_CSV.replace("\n", "\r")
+    assert issues(write(tmp_path, mac)) == []
+    cut = GOOD_CSV.replace("3,40,38,", "3,40,\r38,")  # a CR inside the first row
+    assert issues(write(tmp_path, cut)) == [
+        f"{tmp_path / 'observed.csv'}:2: 3 cells; the header has 6",
+        f"{tmp_path / 'observed.csv'}:3: 4 cells; the header has 6",
+    ]
+
+
+def test_a_cell_too_long_for_csv_is_located_at_its_line(tmp_path: Path) -> None:
+    huge = GOOD_CSV.replace("1.8", '"' + "1" * 140_000 + '"')
+    assert issues(write(tmp_path, huge)) == [
+        f"{tmp_path / 'observed.csv'}:2: a cell of over 131,072 characters"
+    ]
+
+
+def test_a_column_named_twice_is_refused_at_the_header(tmp_path: Path) -> None:
+    """Before: accepted, and the last of the two silently won."""
+    twice = GOOD_CSV.replace(",loser_out\n", ",rounds\n")
+    assert issues(write(tmp_path, twice)) == [
+        f"{tmp_path / 'observed.csv'}:1: column 'rounds' is named twice (columns 5 and 6); keep one"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("make", "said"),
+    [
+        (lambda p: p.mkdir(), "is a directory, not a file"),
+        (lambda p: os.mkfifo(p), "not a regular file (a FIFO, socket or device); give a file"),
+        (lambda p: p.symlink_to("/dev/zero"), "not a regular file"),
+        (lambda p: p.symlink_to(p), "a loop of symbolic links; give a file"),
+    ],
+    ids=["folder", "fifo", "dev-zero", "link-loop"],
+)
+def test_an_observed_table_that_is_not_a_file_says_what_it_is(
+    tmp_path: Path, make: Any, said: str
+) -> None:
+    """Before: each was 'observed table not found'."""
+    path = write(tmp_path)
+    (tmp_path / "observed.csv").unlink()
+    make(tmp_path / "observed.csv")
+    found = issues(path)
+    assert len(found) == 1 and said in found[0], found
+    assert found[0].startswith(f"{path}:7: observed: cannot read the observed table ")
 
 
 def test_inline_rows_are_located_in_the_experiment(tmp_path: Path) -> None:

@@ -13,7 +13,6 @@ as a calibration reads it: one located error, or none.
 from __future__ import annotations
 
 import contextlib
-import csv
 import io
 import json
 import shutil
@@ -226,8 +225,6 @@ def test_a_mutated_observed_table_is_one_located_line_or_none(table):
         (folder / "observed.csv").write_bytes(table)
         try:
             load_search(write(folder, "c.yaml", CALIBRATED))
-        except csv.Error as err:  # the observed reader's, which issue 41 rewrites
-            pytest.xfail(f"issue 41: the observed CSV reader raises {err!r}, not a located line")
         except ScenarioError as err:
             assert err.issues and all(
                 i.source.endswith(("observed.csv", "c.yaml")) for i in err.issues

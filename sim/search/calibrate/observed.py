@@ -24,7 +24,8 @@ A column is one of:
   ``loser_out`` as observed; else the simulated one);
 - ``label``: the row's name in the answer (default: its number).
 
-In a CSV file, a line whose first cell starts with ``#`` is a comment.
+In a CSV file, a line whose first cell starts with ``#`` is a comment, a lone carriage
+return ends a line (as in a classic Mac file), and each column is named once.
 
 Problems are located where the row is: ``observed.csv:4: wins.pirates: ...``.
 """
@@ -35,6 +36,7 @@ import csv
 import io
 import json
 import math
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +45,7 @@ from typing import Any
 from sim.errors import SimError, did_you_mean
 from sim.scenario import Issue
 from sim.scenario.checks.document import _TOP_KEYS
-from sim.scenario.reader import bad_text, read_text_file, show
+from sim.scenario.reader import ScenarioError, bad_text, read_text_file, show
 
 SHARES = ("draws",)
 MEANS = ("rounds", "loser_out")
@@ -144,27 +146,34 @@ def _from_csv(name: str, source: str | None, sides: Sequence[str], bad: Bad) -> 
         return Observed(source or "", (), (), (), False)
     base = Path(source).parent if source else Path(".")
     path = Path(name) if Path(name).is_absolute() else base / name
-    if not path.is_file():
+    if not os.path.lexists(path):
         bad("observed", f"observed table not found: {path}")
         return Observed(str(path), (), (), (), False)
-    if path.stat().st_size > MAX_FILE:
-        bad("observed", f"{path}: the observed table is over 1 MB")
-        return Observed(str(path), (), (), (), False)
-    try:
+    try:  # a folder, a FIFO, a device or a loop of links: said as what it is
         text = read_text_file(path)
-    except (OSError, SimError) as err:  # unreadable or not UTF-8: one line
+    except ScenarioError as err:
+        reason = "; ".join(i.message for i in err.issues)
+        bad("observed", f"cannot read the observed table {path}: {reason}")
+        return Observed(str(path), (), (), (), False)
+    except (OSError, SimError) as err:
         bad("observed", f"cannot read the observed table {path}: {err}")
         return Observed(str(path), (), (), (), False)
-    reader = csv.reader(io.StringIO(text))
-    lines = [
-        (reader.line_num, r)
-        for r in reader
-        if any(c.strip() for c in r) and not r[0].lstrip().startswith("#")
-    ]
+    if len(text.encode()) > MAX_FILE:
+        bad("observed", f"{path}: the observed table is over 1 MB")
+        return Observed(str(path), (), (), (), False)
+    lines, broken = _csv_lines(text)
+    if broken is not None:
+        bad_line = Issue(str(path), broken[0], "", broken[1])
+        return Observed(str(path), (), (), (), False, (bad_line,))
     if len(lines) < 2:
         bad("observed", f"{path}: expected a header line and one row or more")
         return Observed(str(path), (), (), (), False)
     header = [h.strip() for h in lines[0][1]]
+    twice = [h for k, h in enumerate(header) if h and h in header[:k]]
+    if twice:
+        columns = [str(k + 1) for k, h in enumerate(header) if h == twice[0]]
+        message = f"column {twice[0]!r} is named twice (columns {' and '.join(columns)}); keep one"
+        return Observed(str(path), (), (), (), False, (Issue(str(path), lines[0][0], "", message),))
     cells: list[dict[str, Any]] = []
     where: list[int | None] = []
     issues: list[Issue] = []
@@ -188,6 +197,26 @@ def _from_csv(name: str, source: str | None, sides: Sequence[str], bad: Bad) -> 
         (*issues, *table.issues),
         lines[0][0],
     )
+
+
+def _csv_lines(text: str) -> tuple[list[tuple[int, list[str]]], tuple[int, str] | None]:
+    """The CSV's rows that are not blank or comments, each with its line; or the line it breaks.
+
+    Read as the csv module asks (``newline=""``): a lone carriage return ends a line, as
+    in a classic Mac file; a cell too long for the csv module is the line it is on.
+    """
+    reader = csv.reader(io.StringIO(text, newline=""))
+    lines = []
+    try:
+        for r in reader:
+            if any(c.strip() for c in r) and not r[0].lstrip().startswith("#"):
+                lines.append((reader.line_num, r))
+    except csv.Error as err:
+        line = reader.line_num or 1
+        if "field larger than field limit" in str(err):
+            return lines, (line, f"a cell of over {csv.field_size_limit():,} characters")
+        return lines, (line, f"not a CSV line: {err}")
+    return lines, None
 
 
 def _cell(text: str) -> Any:
