@@ -17,7 +17,10 @@ import pytest
 from sim.analysis import load, report, summarize
 from sim.cli import main
 from sim.search import load_search, run_search
+from sim.search.calibrate.answer import verdict
 from sim.search.calibrate.plan import Calibrate
+from sim.search.calibrate.posterior import Interval
+from sim.search.space import Param
 from tests.search.calib_helpers import BANDITS, HILD_HD, experiment, observe
 
 RESOLVE = "sides.bandits.fighters[0].resolve"
@@ -146,3 +149,43 @@ def test_a_budget_spent_before_the_plausible_cells_are_fought_says_so(folder: Pa
     short = run_search(load_search(folder / "short.yaml"), folder / "short", progress=False)
     assert short.spent == 90 and short.answer["status"] == "answered"
     assert any("the budget ran out before" in line for line in short.answer["lines"])
+
+
+@pytest.mark.parametrize(
+    ("param", "values", "iv", "said"),
+    [
+        (
+            Param("h", "whole", 1, 10),
+            tuple(range(1, 11)),
+            (5, 3, 9, ()),
+            "narrowed to 3 to 9 of 1 to 10",
+        ),
+        (
+            Param("h", "whole", 3, 9),
+            tuple(range(3, 10)),
+            (6, 4, 8, ()),
+            "narrowed to 4 to 8 of 3 to 9",
+        ),
+        (Param("h", "whole", 1, 10), tuple(range(1, 11)), (5, 4, 6, ()), "pinned down"),
+        (Param("x", "real", 0.0, 1.0), (0.0, 0.5, 1.0), (0.5, 0.4, 0.6, ()), "pinned down"),
+        (
+            Param("m", "choices", choices=("x", "y", "z")),
+            ("x", "y", "z"),
+            ("y", None, None, ("y", "x")),
+            "narrowed to y, x of x, y, z",
+        ),
+        (
+            Param("m", "choices", choices=("x", "y")),
+            ("x", "y"),
+            ("y", None, None, ("y",)),
+            "pinned down",
+        ),
+    ],
+)
+def test_pinned_down_follows_the_intervals_width_against_the_priors(
+    param: Param, values: tuple[Any, ...], iv: tuple[Any, ...], said: str
+) -> None:
+    """Before: ``5 [95%: 3 to 9]`` of a prior of 1 to 10 was 'pinned down'."""
+    fitted, lo, hi, chosen = iv
+    interval = Interval(fitted, lo, hi, chosen, False, False, False)
+    assert verdict(param, interval, values) == said

@@ -111,6 +111,17 @@ def test_the_predictive_check_names_what_the_model_cannot_give() -> None:
     assert far[0].fails and far[0].p < 0.01
 
 
+def test_a_predictive_interval_of_a_share_stays_in_0_to_1() -> None:
+    """Before: ``1.00 [0.97-1.03]``, a mean of shares past 100%."""
+    frame = runs([0] * 40, ["1"] * 40, ["a"] * 40, [1] * 40)
+    frame.loc[:3, "down.b"] = 2  # four battles of 40 won with half the loser down
+    sims = post.simulated(frame, 1, ["1"], [STATS["loser_out"]], SIDES)
+    check = post.predictive(
+        sims, table(1.0, 5, "loser_out", decisive=5), np.array([1.0]), np.random.default_rng(1)
+    )[0]
+    assert 0.7 < check.lo < check.hi == 1.0 and not check.fails
+
+
 def test_the_simulators_own_table() -> None:
     frame = runs([0] * 4, ["1"] * 4, ["a", "a", "b", None], [1, 2, 3, 4]).assign(
         max_rounds=[5, 5, 6, 6]

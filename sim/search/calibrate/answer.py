@@ -3,7 +3,8 @@
 Each unknown gets its fitted value (the posterior median of a number, the most probable
 choice) and its 95% interval (a set of choices); an interval that spans the prior is said
 not to be pinned down by the observations, one that reaches an end of the prior range is
-said to, since the truth may lie beyond it. The predictive check sets each observed
+said to, since the truth may lie beyond it; a narrow one pins it down, a wider one narrows
+it (:func:`verdict`). The predictive check sets each observed
 statistic beside the fitted model's 95% predictive interval at the observed sample size
 and names those it fails to reproduce.
 """
@@ -42,15 +43,34 @@ def interval_text(p: Any, iv: post.Interval) -> str:
     return f"{shown(p, iv.fitted)} [95%: {shown(p, iv.lo)} to {shown(p, iv.hi)}]"
 
 
-def verdict(p: Any, iv: post.Interval) -> str:
-    """Whether the data pin the unknown down, in words."""
+PINNED = 0.25
+"""An interval at most this share of its prior range pins an unknown down."""
+
+
+def verdict(p: Any, iv: post.Interval, values: Any) -> str:
+    """Whether the data pin the unknown down, in words, from its interval's width.
+
+    ``values``: the unknown's prior grid. An interval of at most :data:`PINNED` of the
+    prior range (a choice's 95% set of one) pins it down; a wider one narrows it
+    (``narrowed to 3 to 9 of 1 to 10``).
+    """
     if iv.spans:
         return "not pinned down: the interval spans the prior"
     if iv.low_end:
         return "reaches the low end of the prior: the truth may lie below it"
     if iv.high_end:
         return "reaches the high end of the prior: the truth may lie above it"
-    return "pinned down"
+    if p.kind in ("choices", "bundle"):
+        if len(iv.chosen) == 1:
+            return "pinned down"
+        kept, of = (", ".join(shown(p, v) for v in vs) for vs in (iv.chosen, values))
+        return f"narrowed to {kept} of {of}"
+    if iv.hi - iv.lo <= PINNED * (values[-1] - values[0]):
+        return "pinned down"
+    return (
+        f"narrowed to {shown(p, iv.lo)} to {shown(p, iv.hi)} of "
+        f"{shown(p, values[0])} to {shown(p, values[-1])}"
+    )
 
 
 def stat_value(stat: Any, v: float) -> str:
@@ -112,8 +132,9 @@ def _words(
     design: Calibrate, ivs: list[post.Interval], checks: list[post.Check], history: History
 ) -> list[str]:
     out = []
-    for p, iv in zip(design.grid.params, ivs, strict=True):
-        out.append(f"{design.search.label(p.name)}: {interval_text(p, iv)}; {verdict(p, iv)}.")
+    for p, iv, values in zip(design.grid.params, ivs, design.grid.values, strict=True):
+        said = verdict(p, iv, values)
+        out.append(f"{design.search.label(p.name)}: {interval_text(p, iv)}; {said}.")
     bad = [c for c in checks if c.fails]
     inside = len(checks) - len(bad)
     line = (
@@ -148,7 +169,7 @@ def _unknowns(design: Calibrate, ivs: list[post.Interval]) -> dict[str, Any]:
         else:
             prior = f"{shown(p, values[0])} to {shown(p, values[-1])} ({len(values)} values)"
             fitted, rng = shown(p, iv.fitted), f"{shown(p, iv.lo)} to {shown(p, iv.hi)}"
-        rows.append([design.search.label(p.name), prior, fitted, rng, verdict(p, iv)])
+        rows.append([design.search.label(p.name), prior, fitted, rng, verdict(p, iv, values)])
     return {
         "title": "Unknowns: fitted value and 95% interval (posterior, uniform prior on the grid)",
         "headers": ["unknown", "prior", "fitted", "95% interval", "the data"],

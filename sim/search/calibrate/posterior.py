@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.search.calibrate.observed import Observed, Row, Stat
+from sim.search.calibrate.observed import FRACTIONS, Observed, Row, Stat
 from sim.search.space import Param
 
 MAX_WHOLE = 41
@@ -350,7 +350,8 @@ def predictive(
     """The posterior predictive check of every observed statistic.
 
     For each draw: a cell from the posterior, the statistic's true value at it from what
-    its battles showed, and the observation's sampling error at the observed sample size.
+    its battles showed, and the observation's sampling error at the observed sample size;
+    a draw past the statistic's own bounds (a share's 0..1) is held at the bound.
     """
     picks = rng.choice(len(post), size=draws, p=post)
     out = []
@@ -374,6 +375,8 @@ def predictive(
                     mean = np.where(n > 0, total / np.maximum(n, 1), np.nan)
                 scale = np.sqrt(var_obs + var / np.maximum(n, 1))
                 rep = mean + scale * rng.standard_t(df(sims, s.name, r)[picks])
+                # a mean of shares stays a share, a mean length stays >= 0
+                rep = np.clip(rep, 0.0, 1.0 if s.name in FRACTIONS else np.inf)
             rep = rep[~np.isnan(rep)]
             if not len(rep):
                 continue
