@@ -85,6 +85,15 @@ def test_an_empty_side_name_is_refused():
     assert errors(TWO_SIDES.replace("  blue:", '  "":')) == ["t.yaml:5: sides: an empty key"]
 
 
+def test_a_number_of_thousands_of_digits_is_said_to_be_too_large():
+    """Before: Python's 'Exceeds the limit (4300 digits) for integer string conversion'."""
+    text = TWO_SIDES.replace("{name: a}", "{name: a, count: " + "9" * 5000 + "}")
+    assert errors(text) == [
+        f"t.yaml:4: sides.red.fighters[0].count: bad value {'9' * 40!r}: a whole number of "
+        "5,000 digits: far too large"
+    ]
+
+
 @pytest.mark.parametrize("value", ["1:30", "-1:30", "1:30:00", "1:30.5"])
 def test_base_60_numbers_are_refused(value):
     text = TWO_SIDES.replace("{name: a}", f"{{name: a, hit_dice: {value}}}")

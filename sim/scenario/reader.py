@@ -274,6 +274,8 @@ class _Reader:
             value = self.constructor.construct_object(node, deep=True)
         except (yaml.YAMLError, ValueError, OverflowError) as err:
             detail = getattr(err, "problem", None) or str(err).partition(":")[0]
+            if "limit" in detail and "integer string conversion" in detail:
+                detail = f"a whole number of {len(node.value):,} digits: far too large"
             self.issue(node, path, f"bad value {node.value[:40]!r}: {_one_line(detail)}")
             return None
         if isinstance(value, str):

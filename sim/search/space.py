@@ -144,8 +144,12 @@ def _range(name: str, spec: Mapping[str, Any], bad: Bad, allowed: tuple[str, ...
     if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (low, high)):
         bad(where, f"low and high must be numbers, got {_shown(low)} and {_shown(high)}")
         return None
-    if not all(math.isfinite(v) for v in (low, high)):
-        bad(where, f"low and high must be finite numbers, got {low!r} and {high!r}")
+    if not all(_finite(v) for v in (low, high)):
+        bad(
+            where,
+            f"low and high must be finite numbers of at most {WIDEST:,} in size, got "
+            f"{_shown(low)} and {_shown(high)}",
+        )
         return None
     if high <= low:
         bad(where, f"high ({high}) must be above low ({low})")
@@ -209,6 +213,17 @@ def _values(name: str, values: list[Any], bad: Bad, allowed: tuple[str, ...]) ->
         bad(where, "a value is given twice")
         return None
     return Param(name, "values", choices=tuple(values))
+
+
+WIDEST = 2**53
+"""The largest size of a range's end: a whole number held exactly as a float."""
+
+
+def _finite(v: float) -> bool:
+    """Whether ``v`` can be a range's end (a 5,000-digit whole number cannot be a float)."""
+    if isinstance(v, int):
+        return abs(v) <= WIDEST
+    return math.isfinite(v) and abs(v) <= WIDEST
 
 
 def _shown(value: Any) -> str:

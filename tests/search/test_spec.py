@@ -80,6 +80,8 @@ def test_sim_validate_says_what_the_search_is(folder, capsys):
         (("budget: 3000", "budget: 100"), 7, "budget", "coarse start"),
         (("seed: 1", "seed: 1\ntolerence: 2%"), 9, "tolerence", "did you mean 'tolerance'"),
         (("high: 6", "high: 200000"), 5, "parameters.sides.b.fighters[0].count", "at sides.b"),
+        # before: OverflowError (int too large to convert to float), a traceback
+        (("high: 6", "high: " + "9" * 500), 5, "parameters.sides.b.fighters[0].count", "at most"),
     ],
 )
 def test_a_balance_files_mistakes_are_located(folder, change, line, where, words):
