@@ -149,6 +149,8 @@ def test_the_plan_is_the_same_for_the_same_counts_and_starts_spread() -> None:
         ("scale: {Eno: 10}", None),
         ("scale: {Enno: 10}", "scale.Enno: no item 'Enno'; did you mean 'Eno'?"),
         ("scale: {Eno: 0}", "scale.Eno: expected a positive number of points"),
+        # before: OverflowError (int too large to convert to float), a traceback
+        ("scale: {Eno: " + "9" * 500 + "}", "scale.Eno: expected a positive number of points"),
         ("tolerance: 125%", "tolerance: expected a share such as 10% or 0.1"),
         ("start: 2", "start: expected a whole number 5..10000, got 2"),
         ("curve: [Bel, Bel]", "curve: expected two counted items"),

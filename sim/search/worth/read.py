@@ -194,6 +194,10 @@ def _sign(side: str, sides: tuple[str, ...]) -> int:
     return 1 if not sides or side == sides[0] else -1
 
 
+MOST_POINTS = 1e9
+"""The largest number of points a scale may give its item."""
+
+
 def _scale(spec: Any, names: list[str], bad: Bad) -> Scale:
     if spec is None:
         return Scale(0, 10.0)
@@ -208,10 +212,13 @@ def _scale(spec: Any, names: list[str], bad: Bad) -> Scale:
     if (
         isinstance(points, bool)
         or not isinstance(points, (int, float))
-        or not math.isfinite(points)
-        or not points > 0
+        or not 0 < points <= MOST_POINTS  # also false for nan, inf and a 500-digit number
     ):
-        bad(f"scale.{name}", f"expected a positive number of points, got {points!r}")
+        got = repr(points) if len(repr(points)) <= 40 else repr(points)[:37] + "..."
+        bad(
+            f"scale.{name}",
+            f"expected a positive number of points up to {MOST_POINTS:,.0f}, got {got}",
+        )
         return Scale(0, 10.0)
     return Scale(names.index(str(name)) if names else 0, float(points))
 
