@@ -151,12 +151,10 @@ def _from_csv(name: str, source: str | None, sides: Sequence[str], bad: Bad) -> 
         return Observed(str(path), (), (), (), False)
     try:  # a folder, a FIFO, a device or a loop of links: said as what it is
         text = read_text_file(path)
-    except ScenarioError as err:
-        reason = "; ".join(i.message for i in err.issues)
-        bad("observed", f"cannot read the observed table {path}: {reason}")
-        return Observed(str(path), (), (), (), False)
     except (OSError, SimError) as err:
-        bad("observed", f"cannot read the observed table {path}: {err}")
+        found = err.issues if isinstance(err, ScenarioError) else ()  # their path is ours
+        reason = "; ".join(i.message for i in found) or str(err)
+        bad("observed", f"cannot read the observed table {path}: {reason}")
         return Observed(str(path), (), (), (), False)
     if len(text.encode()) > MAX_FILE:
         bad("observed", f"{path}: the observed table is over 1 MB")
