@@ -30,7 +30,9 @@ import numpy as np
 
 __all__ = [
     "die",
+    "die_faces",
     "generator",
+    "until",
     "D6Code",
     "Dice",
     "DiceError",
@@ -86,6 +88,39 @@ def die(rng: np.random.Generator, sides: int) -> int:
             m = next_uint32(state) * sides
             low = m & _U32
     return 1 + (m >> 32)
+
+
+def die_faces(rng: np.random.Generator, sides: int, count: int) -> tuple[int, ...]:
+    """``count`` dice of ``sides`` faces, die by die: the draws of ``count`` calls of :func:`die`.
+
+    For a roll whose order does not matter (a total, the highest, how many show 8). An
+    enumerating die (:class:`sim.odds.enumerate.Enumerator`, which has ``die_faces``) is asked
+    for all of them at once, and answers with each multiset of faces once, in sorted order.
+    """
+    if type(rng) is not np.random.Generator and hasattr(rng, "die_faces"):
+        return rng.die_faces(sides, count)
+    return tuple([die(rng, sides) for _ in range(count)])
+
+
+def until(
+    rng: np.random.Generator,
+    draw: Callable[[np.random.Generator], Any],
+    accept: Callable[[Any], bool],
+) -> tuple[Any, int | None]:
+    """``draw(rng)`` again and again until ``accept`` takes it: (the draw, how many were refused).
+
+    A rule that re-rolls ties. ``draw`` must only roll (no state changed). An enumerating die
+    (:class:`sim.odds.enumerate.Enumerator`, which has ``until``) answers with each accepted
+    draw at its chance given acceptance, exactly, and None for the count it does not follow.
+    """
+    if type(rng) is not np.random.Generator and hasattr(rng, "until"):
+        return rng.until(draw, accept), None
+    refused = 0
+    while True:
+        got = draw(rng)
+        if accept(got):
+            return got, refused
+        refused += 1
 
 
 _LAST: tuple[Any, Any, Any] = (None, None, None)  # the Generator die drew from last, its calls

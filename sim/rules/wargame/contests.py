@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.dice import Dist
+from sim.dice import Dist, until
 from sim.errors import SimError
 from sim.rules.wargame.base import HD_SIDES, RESIST_COST
 from sim.rules.wargame.combatant import Combatant
@@ -26,7 +26,7 @@ class Contest:
     attacker_total: int
     defender_total: int
     winner: str
-    rerolls: int = 0
+    rerolls: int | None = 0  # None: not followed (the exact method, sim.dice.until)
 
     def describe(self) -> str:
         """A log line."""
@@ -56,16 +56,21 @@ def roll_contest(
     """
     if attacker_dice < 1 or defender_dice < 0:
         raise SimError("a contest needs 1 or more attacker dice and 0 or more defender dice")
-    rerolls = 0
-    while True:
+    reroll = options.contest_ties == "reroll"
+
+    def draw(rng: np.random.Generator) -> tuple[int, int]:
         a = int(rng.integers(1, HD_SIDES + 1, size=attacker_dice).sum())
         d = int(rng.integers(1, HD_SIDES + 1, size=defender_dice).sum()) if defender_dice else 0
-        at, dt = a + attacker_bonus, d + defender_bonus
-        if at != dt:
-            return Contest(a, d, at, dt, "attacker" if at > dt else "defender", rerolls)
-        if options.contest_ties != "reroll":
-            return Contest(a, d, at, dt, _tie_winner(options.contest_ties), rerolls)
-        rerolls += 1
+        return a, d
+
+    def settled(ad: tuple[int, int]) -> bool:
+        return not reroll or ad[0] + attacker_bonus != ad[1] + defender_bonus
+
+    (a, d), rerolls = until(rng, draw, settled)
+    at, dt = a + attacker_bonus, d + defender_bonus
+    if at != dt:
+        return Contest(a, d, at, dt, "attacker" if at > dt else "defender", rerolls)
+    return Contest(a, d, at, dt, _tie_winner(options.contest_ties), rerolls)
 
 
 def contest_dist(

@@ -12,7 +12,7 @@ from functools import cache
 
 import numpy as np
 
-from sim.dice import Dist, die
+from sim.dice import Dist, die_faces
 from sim.errors import SimError
 from sim.rules.wargame.base import (
     HD_SIDES,
@@ -59,7 +59,7 @@ def roll_damage(
         n = _damage_dice(dice, mode)
     # One d8 at a time: the same draws as one call with size=n (numpy's bounded integers
     # come off one stream of 32-bit words either way), and faster for the few dice spent.
-    faces = tuple([die(rng, HD_SIDES) for _ in range(n)])
+    faces = die_faces(rng, HD_SIDES, n)  # order does not matter: a total and its eights
     eights = faces.count(HD_SIDES)
     is_max = eights == n if max_damage == "all_eight" else eights > 0
     return DamageRoll(sum(faces), faces, is_max)

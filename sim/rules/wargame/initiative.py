@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from sim.dice import Dist, die
+from sim.dice import Dist, die_faces, until
 from sim.errors import SimError
 from sim.rules.wargame.base import HD_SIDES
 from sim.rules.wargame.options import DEFAULT_OPTIONS, Options
@@ -23,7 +23,7 @@ class Initiative:
 
     rolls: tuple[tuple[int, ...], ...]
     first: int
-    rerolls: int
+    rerolls: int | None  # None: not followed (the exact method, sim.dice.until)
 
     def describe(self) -> str:
         """A log line."""
@@ -44,16 +44,21 @@ def roll_initiative(
     ``counts`` is the number of creatures rolling per side (at large scale: 1 leader each).
     """
     _check_counts(counts)
-    rerolls = 0
-    while True:
+    ties = options.initiative_ties == "first_listed"
+
+    def draw(rng: np.random.Generator) -> tuple[tuple[int, ...], ...]:
         # die by die: the draws of rng.integers(1, HD_SIDES + 1, size=n), without its array
-        rolls = tuple(tuple([die(rng, HD_SIDES) for _ in range(n)]) for n in counts)
-        tops = [max(r) if r else 0 for r in rolls]
-        best = max(tops)
-        leaders = [i for i, t in enumerate(tops) if t == best]
-        if len(leaders) == 1 or options.initiative_ties == "first_listed":
-            return Initiative(rolls, leaders[0], rerolls)
-        rerolls += 1
+        return tuple(die_faces(rng, HD_SIDES, n) for n in counts)
+
+    rolls, rerolls = until(rng, draw, lambda rolls: ties or len(_leaders(rolls)) == 1)
+    return Initiative(rolls, _leaders(rolls)[0], rerolls)
+
+
+def _leaders(rolls: tuple[tuple[int, ...], ...]) -> list[int]:
+    """The sides whose highest die is the highest of all."""
+    tops = [max(r) if r else 0 for r in rolls]
+    best = max(tops)
+    return [i for i, t in enumerate(tops) if t == best]
 
 
 def initiative_dist(counts: Sequence[int], options: Options = DEFAULT_OPTIONS) -> Dist:
