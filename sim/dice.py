@@ -32,6 +32,7 @@ __all__ = [
     "die",
     "die_faces",
     "generator",
+    "outcome",
     "until",
     "D6Code",
     "Dice",
@@ -100,6 +101,17 @@ def die_faces(rng: np.random.Generator, sides: int, count: int) -> tuple[int, ..
     if type(rng) is not np.random.Generator and hasattr(rng, "die_faces"):
         return rng.die_faces(sides, count)
     return tuple([die(rng, sides) for _ in range(count)])
+
+
+def outcome(rng: np.random.Generator, draw: Callable[[np.random.Generator], Any]) -> Any:
+    """``draw(rng)``: a roll whose value alone matters (a total, a count), not its faces.
+
+    ``draw`` must only roll. An enumerating die (:class:`sim.odds.enumerate.Enumerator`,
+    which has ``outcome``) answers with each value once, at its exact chance.
+    """
+    if type(rng) is not np.random.Generator and hasattr(rng, "outcome"):
+        return rng.outcome(draw)
+    return draw(rng)
 
 
 def until(

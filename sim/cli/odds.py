@@ -166,6 +166,7 @@ def add_odds(sub: Any) -> None:
     d.set_defaults(run=_odds_d6)
 
     add_dice(systems)
+    add_odds_battle(systems)
 
 
 def _add_odds_deathwish(systems: Any) -> None:
@@ -194,3 +195,81 @@ def _add_odds_deathwish(systems: Any) -> None:
     add_format(dw)
     _add_check_plot(dw)
     dw.set_defaults(run=_odds_deathwish)
+
+
+def _odds_battle(a: argparse.Namespace) -> str:
+    import json
+    import sys
+
+    from sim.odds import battle
+
+    s = battle._scenario(a.file, a.set)
+    guess = battle.estimate(s)
+    print(
+        f"estimate: about {guess['executions']:,.0f} fights of a round "
+        f"({guess['starts']:,} round and turn starts x {guess['branching']:,.1f} outcomes); "
+        f"limit {a.limit:,}",
+        file=sys.stderr,
+    )
+    result = battle.battle_odds(s, limit=a.limit, guess=guess)
+    data = result.to_dict()
+    if a.format == "json":
+        return json.dumps(data, indent=2)
+    return _battle_text(result)
+
+
+def _short(p: Any) -> str:
+    """A chance as a decimal, with its exact fraction when that is short enough to read."""
+    frac = f"{p.numerator}/{p.denominator}"
+    x = float(p)
+    return (f"{x:.6f}" if x == 0 or x >= 1e-6 else f"{x:.3e}") + (
+        f"  ({frac})" if len(frac) <= 24 else ""
+    )
+
+
+def _battle_text(r: Any) -> str:
+    lines = [f"{r.scenario} ({r.rules}): exact odds of the whole battle", ""]
+    for side in r.sides:
+        lines.append(f"  {side + ' wins':<18}{_short(r.win(side))}")
+    lines.append(f"  {'draw':<18}{_short(r.draw())}")
+    for (w, reason), p in r.reasons().items():
+        lines.append(f"    {w or 'draw'} by {reason}: {_short(p)}")
+    for side in r.sides:
+        lines += ["", f"  {side}'s {r.fighters[side]} fighter(s) at the end, by status:"]
+        for status, dist in r.statuses(side).items():
+            if set(dist) == {0}:
+                continue
+            cells = ", ".join(f"{n}: {float(p):.6f}" for n, p in dist.items())
+            lines.append(f"    {status:<14} {cells}")
+    rounds = r.rounds()
+    lines += ["", f"  rounds (mean {float(r.mean_rounds()):.4f}):"]
+    cum = 0.0
+    for n, p in rounds.items():
+        cum += float(p)
+        if float(p) >= 1e-4 or n == max(rounds):
+            lines.append(f"    {n:>3}  {float(p):.6f}  (by then {cum:.6f})")
+    lines += [
+        "",
+        f"  work: {r.executions:,} fights of a round, at most {r.most_states:,} states, "
+        f"{r.seconds:.1f} s",
+    ]
+    return "\n".join(lines)
+
+
+def add_odds_battle(systems: Any) -> None:
+    """Add ``sim odds battle``: the exact odds of a whole small battle."""
+    from sim.odds.battle import DEFAULT_LIMIT
+
+    p = systems.add_parser("battle", help="exact odds of a whole small battle (a scenario file)")
+    p.add_argument("file", help="a scenario YAML file")
+    p.add_argument(
+        "--set", action="append", default=[], metavar="PATH=VALUE", help="override a field"
+    )
+    p.add_argument(
+        "--limit",
+        type=int,
+        default=DEFAULT_LIMIT,
+        help=f"most fights of a round to spend (default {DEFAULT_LIMIT:,}); docs/odds.md",
+    )
+    p.add_argument("--format", choices=["table", "json"], default="table")
+    p.set_defaults(run=_odds_battle)

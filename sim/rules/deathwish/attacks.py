@@ -11,7 +11,7 @@ from functools import cache
 
 import numpy as np
 
-from sim.dice import Dist, roll_faces
+from sim.dice import Dist, outcome, roll_faces
 from sim.errors import SimError
 from sim.rules.deathwish.options import (
     DEFAULT_OPTIONS,
@@ -113,8 +113,13 @@ def roll_damage(
 ) -> int:
     """Roll damage once (see :func:`damage_dist`)."""
     _check_damage_args(lethality, armor, cover)
-    faces = roll_faces(rng, DIE, _dice(penetration, armor, cover))
-    return int(faces[faces <= lethality].sum())
+    n = _dice(penetration, armor, cover)
+
+    def draw(rng: np.random.Generator) -> int:
+        faces = roll_faces(rng, DIE, n)
+        return int(faces[faces <= lethality].sum())
+
+    return int(outcome(rng, draw))
 
 
 def roll_damage_many(

@@ -1,0 +1,248 @@
+"""The enumerating die: an rng that answers a draw with every outcome it could have had.
+
+:class:`Enumerator` stands where a battle's ``numpy.random.Generator`` stands. It replays a
+*script* (the outcomes chosen so far, one per draw) and, at the first draw past the script,
+raises :class:`Branch` with every outcome of that draw and its exact chance. The exact
+battle (:mod:`sim.odds.battle`) fights the same rule code again with each outcome appended.
+
+What it answers, as the battle's rule code asks:
+
+- ``integers(low, high)``: each value, 1 in ``high - low``;
+- ``integers(low, high, size=n)``: each *multiset* of n faces once, sorted, at its
+  multinomial chance (every consumer of such a roll in the battle code totals, counts or
+  sorts the faces: tests/odds/test_enumerate.py fights one battle of each system both ways);
+- :func:`sim.dice.die_faces` (``die_faces``): the same, for dice rolled die by die;
+- :func:`sim.dice.outcome` (``outcome``): each value of a roll once, at its chance;
+- :func:`sim.dice.until` (``until``): each accepted draw at its chance given acceptance;
+- ``random()``: a :class:`Uniform`, compared once with a chance ``p`` (``u < p``): True at
+  the chance the rules give (the fraction nearest the float, as the rule wrote it).
+
+Anything else (another ``Generator`` method, a uniform compared twice or used as a number)
+raises :class:`Unsupported`: the exact method refuses what it cannot follow.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+from fractions import Fraction
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from sim.errors import SimError
+
+__all__ = ["Branch", "Enumerator", "Uniform", "Unsupported", "enumerate_draw"]
+
+Options = tuple[tuple[Any, Fraction], ...]
+
+
+class Branch(Exception):  # noqa: N818 (a signal, not an error)
+    """A draw past the script: its ``options``, each outcome with its exact chance."""
+
+    def __init__(self, options: Options) -> None:
+        super().__init__(len(options))
+        self.options = options
+
+
+class Unsupported(SimError):
+    """A draw the enumerating die cannot answer with all its outcomes."""
+
+
+class Enumerator:
+    """A die that replays ``script`` and then branches (see the module's docstring)."""
+
+    def __init__(self, script: tuple[Any, ...] = ()) -> None:
+        self.script = script
+        self.pos = 0
+
+    def _next(self, options: Callable[[], Options]) -> Any:
+        pos = self.pos
+        if pos < len(self.script):
+            self.pos = pos + 1
+            return self.script[pos]
+        got = options()
+        if len(got) == 1:  # a sure thing: no branch, but it takes its place in the script
+            self.script += (got[0][0],)
+            self.pos = pos + 1
+            return got[0][0]
+        raise Branch(got)
+
+    # ------------------------------------------------------------ numpy's Generator
+    def integers(
+        self,
+        low: int,
+        high: int | None = None,
+        size: int | tuple[int, ...] | None = None,
+        dtype: Any = np.int64,
+        endpoint: bool = False,
+    ) -> Any:
+        """Every value of ``[low, high)``; with ``size``, every multiset of ``size`` values."""
+        if high is None:
+            low, high = 0, low
+        low, high = int(low), int(high) + bool(endpoint)
+        if high <= low:
+            raise Unsupported(f"integers({low}, {high}): an empty range")
+        if size is None:
+            return self._next(lambda: _uniform(low, high))
+        n = size if isinstance(size, int) else size[0] if len(size) == 1 else -1
+        if n < 0:
+            raise Unsupported(f"integers(size={size}): only a row of dice")
+        faces = self._next(lambda: _multisets(low, high, n)) if n else ()
+        return np.array(faces, dtype=dtype)
+
+    def random(self, size: Any = None) -> Uniform:
+        """A uniform draw in [0, 1), to be compared once with a chance."""
+        if size is not None:
+            raise Unsupported("random(size=...): only one uniform draw at a time")
+        return Uniform(self)
+
+    def __getattr__(self, name: str) -> Any:
+        raise Unsupported(f"the exact method cannot follow the die's {name!r}")
+
+    # ------------------------------------------------------------ sim.dice's helpers
+    def die_faces(self, sides: int, count: int) -> tuple[int, ...]:
+        """``count`` dice of ``sides``: each multiset once, sorted (:func:`sim.dice.die_faces`)."""
+        if count <= 0:
+            return ()
+        return self._next(lambda: _multisets(1, sides + 1, count))
+
+    def outcome(self, draw: Callable[[Any], Any]) -> Any:
+        """Each value of ``draw`` once, at its exact chance (:func:`sim.dice.outcome`)."""
+        return self._next(lambda: _drawn(draw))
+
+    def until(self, draw: Callable[[Any], Any], accept: Callable[[Any], bool]) -> Any:
+        """Each accepted draw at its chance given acceptance (:func:`sim.dice.until`)."""
+
+        def options() -> Options:
+            drawn = _drawn(draw)
+            kept = [(v, p) for v, p in drawn if accept(v)]
+            total = sum((p for _, p in kept), Fraction(0))
+            if not total:
+                raise Unsupported("a re-roll that never settles")
+            return tuple((v, p / total) for v, p in kept)
+
+        return self._next(options)
+
+
+class Uniform:
+    """``random()``'s draw: compared once with a chance, it is True at that chance."""
+
+    __slots__ = ("_die", "_used")
+
+    def __init__(self, rng: Enumerator) -> None:
+        self._die = rng
+        self._used = False
+
+    def _below(self, p: Any) -> bool:
+        if self._used:
+            raise Unsupported("a uniform draw compared twice")
+        self._used = True
+        q = chance(p)
+        return bool(self._die._next(lambda: ((True, q), (False, 1 - q))))
+
+    def __lt__(self, p: Any) -> bool:
+        return self._below(p)
+
+    def __le__(self, p: Any) -> bool:
+        return self._below(p)
+
+    def __gt__(self, p: Any) -> bool:
+        return not self._below(p)
+
+    def __ge__(self, p: Any) -> bool:
+        return not self._below(p)
+
+    def __float__(self) -> float:
+        raise Unsupported("a uniform draw used as a number")
+
+
+def chance(p: Any) -> Fraction:
+    """The chance ``u < p`` for a uniform ``u``: ``p`` clipped to [0, 1], as the rule meant it.
+
+    A float is read as the simplest fraction it stands for (``float(Fraction(1, 3))`` is
+    1/3, not its 53-bit neighbour): the rules give their chances as fractions.
+    """
+    if isinstance(p, Fraction | int):
+        q = Fraction(p)
+    else:
+        x = float(p)
+        if not math.isfinite(x):
+            raise Unsupported(f"a chance of {x}")
+        q = Fraction(x)
+        near = q.limit_denominator(10**9)
+        if float(near) == x:
+            q = near
+    return min(max(q, Fraction(0)), Fraction(1))
+
+
+def enumerate_draw(draw: Callable[[Any], Any]) -> Options:
+    """Every value of ``draw(rng)`` with its exact chance: ``draw`` fought with every script."""
+    out: dict[Any, Fraction] = {}
+    stack: list[tuple[tuple[Any, ...], Fraction]] = [((), Fraction(1))]
+    while stack:
+        script, p = stack.pop()
+        rng = Enumerator(script)
+        try:
+            value = draw(rng)
+        except Branch as b:
+            stack.extend((rng.script + (v,), p * q) for v, q in b.options)
+            continue
+        out[value] = out.get(value, Fraction(0)) + p
+    return tuple(out.items())
+
+
+_DRAWN: dict[Any, Options] = {}
+
+
+def _drawn(draw: Callable[[Any], Any]) -> Options:
+    """:func:`enumerate_draw`, kept for a draw of the same code and closed-over values.
+
+    Only when every value it closes over is a plain number, string or tuple of them: a roll
+    of the same dice. Any other draw is enumerated each time.
+    """
+    try:
+        cells = tuple(c.cell_contents for c in draw.__closure__ or ())
+    except (ValueError, AttributeError):
+        return enumerate_draw(draw)
+    if not all(_plain(c) for c in cells):
+        return enumerate_draw(draw)
+    key = (draw.__code__, cells)
+    got = _DRAWN.get(key)
+    if got is None:
+        got = _DRAWN[key] = enumerate_draw(draw)
+    return got
+
+
+def _plain(x: Any) -> bool:
+    if isinstance(x, tuple):
+        return all(_plain(y) for y in x)
+    return x is None or type(x) in (int, float, str, bool, Fraction)
+
+
+@cache
+def _uniform(low: int, high: int) -> Options:
+    p = Fraction(1, high - low)
+    return tuple((v, p) for v in range(low, high))
+
+
+@cache
+def _multisets(low: int, high: int, n: int) -> Options:
+    """Each sorted n-tuple of faces in [low, high) with its multinomial chance."""
+    k = high - low
+    total = k**n
+    fact = math.factorial(n)
+    out = []
+    for combo in itertools.combinations_with_replacement(range(low, high), n):
+        ways = fact
+        for _, run in itertools.groupby(combo):
+            ways //= math.factorial(sum(1 for _ in run))
+        out.append((combo, Fraction(ways, total)))
+    return tuple(out)
+
+
+def multiset_count(sides: int, n: int) -> int:
+    """How many multisets ``n`` dice of ``sides`` faces have: one branch each."""
+    return math.comb(sides + n - 1, n)

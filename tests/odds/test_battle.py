@@ -1,0 +1,118 @@
+"""Exact odds of a whole battle (sim.odds.battle), against the simulator's own battles."""
+
+import json
+import math
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from sim.battle import Battle
+from sim.cli import main
+from sim.frame.core import STATUSES
+from sim.odds.battle import NotExact, TooLarge, battle_odds, estimate
+from sim.scenario import load_scenario
+
+ROOT = Path(__file__).resolve().parents[2]
+DUEL = ROOT / "scenarios/exact/duel_2w2p.yaml"
+WARGAME = ROOT / "scenarios/exact/duel_wargame.yaml"
+ACCEPTED = [(DUEL, []), (DUEL, ["max_rounds=2"])]  # what the exact method answers today
+
+
+def fought(path, sets, battles):
+    """Each (winner, end reason), rounds and per-side status counts of ``battles`` battles."""
+    s = load_scenario(path, sets)
+    ends, rounds, statuses = Counter(), Counter(), Counter()
+    for seed in range(battles):
+        out = Battle(s, seed=seed).run()
+        ends[(out.winner, out.end_reason)] += 1
+        rounds[out.rounds] += 1
+        for side, counts in out.sides.items():
+            for st in STATUSES:
+                statuses[(side, st, int(counts[st]))] += 1
+    return ends, rounds, statuses
+
+
+def within(p, hits, n, z):
+    """Whether the exact ``p`` lies in the ``z`` band of the measured frequency hits/n."""
+    se = math.sqrt(max(float(p) * (1 - float(p)), 1 / n) / n)
+    return abs(hits / n - float(p)) <= z * se + 1e-12
+
+
+def test_one_round_duel_is_a_short_exact_fraction():
+    odds = battle_odds(DUEL, ["max_rounds=1"])
+    assert odds.win("veteran") == Fraction(20, 27)
+    assert odds.draw("max_rounds") == Fraction(7, 27)
+    assert sum(odds.outcomes.values()) == 1
+    assert odds.rounds() == {1: 1}
+
+
+def test_whole_duel_sums_to_one_and_agrees_with_4000_battles():
+    odds = battle_odds(DUEL, ["max_rounds=3"])
+    assert sum(odds.outcomes.values()) == 1
+    ends, rounds, _ = fought(DUEL, ["max_rounds=3"], 4000)
+    for key, p in odds.reasons().items():
+        assert within(p, ends[key], 4000, 4.4), (key, p, ends[key])
+    assert set(ends) <= set(odds.reasons())
+
+
+def test_statuses_and_json_are_plain_data(capsys):
+    assert main(["odds", "battle", str(DUEL), "--set", "max_rounds=1", "--format", "json"]) == 0
+    out = capsys.readouterr()
+    data = json.loads(out.out)
+    assert data["sides"]["veteran"]["win"]["exact"] == "20/27"
+    assert "estimate: about" in out.err
+    status = data["sides"]["green"]["statuses"]
+    for dist in status.values():
+        assert sum(Fraction(v["exact"]) for v in dist.values()) == 1
+
+
+def test_a_table_names_each_side_and_the_work(capsys):
+    assert main(["odds", "battle", str(DUEL), "--set", "max_rounds=1"]) == 0
+    out = capsys.readouterr().out
+    assert "veteran wins" in out and "(20/27)" in out and "fights of a round" in out
+
+
+def test_a_battle_too_large_is_refused_in_one_line_before_the_work(capsys):
+    with pytest.raises(TooLarge, match="estimated"):
+        battle_odds(WARGAME)
+    assert main(["odds", "battle", str(WARGAME)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("sim odds: error: duel_wargame: about ")
+    assert "too large for the exact method" in err[-1]
+
+
+def test_the_limit_bounds_the_work_itself():
+    with pytest.raises(TooLarge, match="more than 100 fights"):
+        battle_odds(DUEL, limit=100, guess={"executions": 0})
+
+
+def test_a_battle_on_a_map_is_refused():
+    with pytest.raises(NotExact, match="map"):
+        battle_odds(ROOT / "scenarios/bridge.yaml")
+
+
+def test_the_estimate_counts_starts_and_outcomes():
+    e = estimate(DUEL, battles=50)
+    assert e["starts"] > 0 and e["branching"] > 1
+    assert e["executions"] == pytest.approx(e["starts"] * e["branching"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path,sets", ACCEPTED, ids=lambda x: str(x)[-20:])
+def test_oracle_every_exact_chance_is_in_the_999_band_of_100000_battles(path, sets):
+    """Issue 39's oracle: each exact probability within the 99.9% band of 100,000 battles."""
+    n = 100_000
+    odds = battle_odds(path, sets)
+    ends, rounds, statuses = fought(path, sets, n)
+    z = 3.29  # two-sided 99.9%
+    for key, p in odds.reasons().items():
+        assert within(p, ends[key], n, z), (key, float(p), ends[key])
+    for r, p in odds.rounds().items():
+        assert within(p, rounds[r], n, z), (r, float(p), rounds[r])
+    for side in odds.sides:
+        for st, dist in odds.statuses(side).items():
+            for count, p in dist.items():
+                assert within(p, statuses[(side, st, count)], n, z), (side, st, count)
+    assert set(ends) <= set(odds.reasons()) and set(rounds) <= set(odds.rounds())

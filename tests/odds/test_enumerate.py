@@ -1,0 +1,74 @@
+"""The enumerating die (sim.odds.enumerate): every outcome of a draw at its exact chance."""
+
+import dataclasses
+import math
+from fractions import Fraction
+
+import icepool
+import pytest
+
+from sim.odds.enumerate import Enumerator, Unsupported, chance, enumerate_draw, multiset_count
+from sim.rules import deathwish
+from sim.rules.wargame import contests
+from sim.rules.wargame.options import DEFAULT_OPTIONS
+
+
+def dist(options):
+    return {v: p for v, p in options}
+
+
+def test_a_scalar_draw_gives_each_value_once():
+    got = dist(enumerate_draw(lambda rng: int(rng.integers(1, 7))))
+    assert got == {v: Fraction(1, 6) for v in range(1, 7)}
+
+
+def test_a_row_of_dice_gives_each_multiset_at_its_multinomial_chance():
+    got = dist(enumerate_draw(lambda rng: tuple(int(x) for x in rng.integers(1, 7, size=3))))
+    assert len(got) == multiset_count(6, 3) == math.comb(8, 3)
+    assert sum(got.values()) == 1
+    assert got[(1, 1, 1)] == Fraction(1, 216) and got[(1, 2, 3)] == Fraction(6, 216)
+
+
+def test_multisets_give_the_same_totals_as_every_sequence():
+    """Sorting a roll loses nothing a total needs: 3d6 as multisets is icepool's 3d6."""
+    got = dist(enumerate_draw(lambda rng: int(rng.integers(1, 7, size=3).sum())))
+    want = icepool.d6.pool(3).sum()  # icepool's exact 3d6
+    assert got == {v: Fraction(want.quantity(v), want.denominator()) for v in want}
+
+
+def test_a_uniform_compared_with_a_chance_is_true_at_that_chance():
+    got = dist(enumerate_draw(lambda rng: rng.random() < 1 / 3))
+    assert got == {True: Fraction(1, 3), False: Fraction(2, 3)}
+    assert chance(0.1) == Fraction(1, 10) and chance(1.5) == 1 and chance(-1) == 0
+
+
+def test_what_it_cannot_follow_is_refused():
+    with pytest.raises(Unsupported, match="normal"):
+        Enumerator().normal()
+    with pytest.raises(Unsupported, match="twice"):
+        enumerate_draw(lambda rng: (lambda u: (u < 0.5, u < 0.2))(rng.random()))
+    with pytest.raises(Unsupported, match="number"):
+        enumerate_draw(lambda rng: float(rng.random()))
+
+
+def test_deathwish_damage_enumerated_is_the_rules_exact_distribution():
+    """The rule's own roll, fought with the enumerating die, is sim odds's damage table."""
+    got = dist(enumerate_draw(lambda rng: deathwish.roll_damage(4, 5, 1, 0, rng)))
+    want = dict(deathwish.damage_dist(4, 5, armor=1, cover=0).items())
+    assert got == want
+
+
+@pytest.mark.parametrize("ties", ["reroll", "defender"])
+def test_a_wargame_contest_with_its_re_rolls_is_the_rules_exact_distribution(ties):
+    opts = dataclasses.replace(DEFAULT_OPTIONS, contest_ties=ties)
+
+    def draw(rng):
+        return contests.roll_contest(
+            1, 2, rng, attacker_dice=2, defender_dice=1, options=opts
+        ).winner
+
+    got = dist(enumerate_draw(draw))
+    want = dict(
+        contests.contest_dist(1, 2, attacker_dice=2, defender_dice=1, options=opts).items()
+    )
+    assert got == want
