@@ -68,7 +68,5 @@ def test_a_wargame_contest_with_its_re_rolls_is_the_rules_exact_distribution(tie
         ).winner
 
     got = dist(enumerate_draw(draw))
-    want = dict(
-        contests.contest_dist(1, 2, attacker_dice=2, defender_dice=1, options=opts).items()
-    )
+    want = dict(contests.contest_dist(1, 2, attacker_dice=2, defender_dice=1, options=opts).items())
     assert got == want
