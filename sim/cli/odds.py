@@ -222,6 +222,8 @@ def _short(p: Any) -> str:
     """A chance as a decimal, with its exact fraction when that is short enough to read."""
     frac = f"{p.numerator}/{p.denominator}"
     x = float(p)
+    if not p:
+        return "0"
     return (f"{x:.6f}" if x == 0 or x >= 1e-6 else f"{x:.3e}") + (
         f"  ({frac})" if len(frac) <= 24 else ""
     )
