@@ -211,7 +211,21 @@ def _odds_battle(a: argparse.Namespace) -> str:
         f"limit {a.limit:,}",
         file=sys.stderr,
     )
-    result = battle.battle_odds(s, limit=a.limit, guess=guess)
+
+    def progress(outcomes: int, states: int, alive: Any) -> None:
+        rounds[0] += 1
+        print(
+            f"\rround {rounds[0]}: {states:,} states, {float(alive):.2e} still fighting",
+            end="",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    rounds = [0]
+    shown = sys.stderr.isatty()
+    result = battle.battle_odds(s, limit=a.limit, guess=guess, progress=progress if shown else None)
+    if shown:
+        print(file=sys.stderr)
     data = result.to_dict()
     if a.format == "json":
         return json.dumps(data, indent=2)
