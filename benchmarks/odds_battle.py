@@ -30,6 +30,8 @@ SCENARIOS = [
     "scenarios/skirmish.yaml",
 ]
 
+TIMEOUT = 900  # seconds a scenario may take here before it is stopped
+
 _CHILD = """
 import json, resource, sys, time
 from sim.odds.battle import battle_odds, estimate
@@ -53,9 +55,16 @@ print(json.dumps(row))
 
 def measure(path: str) -> dict:
     """One scenario's exact odds in a fresh process (its peak memory its own)."""
-    out = subprocess.run(
-        [sys.executable, "-c", _CHILD, path], cwd=ROOT, capture_output=True, text=True, timeout=900
-    )
+    try:
+        out = subprocess.run(
+            [sys.executable, "-c", _CHILD, path],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+        )
+    except subprocess.TimeoutExpired:
+        return {"refused": f"not done in {TIMEOUT} s (stopped)", "seconds": TIMEOUT}
     if out.returncode:
         return {"refused": out.stderr.strip().splitlines()[-1]}
     return json.loads(out.stdout.strip().splitlines()[-1])

@@ -203,7 +203,7 @@ def _odds_battle(a: argparse.Namespace) -> str:
 
     from sim.odds import battle
 
-    s = battle._scenario(a.file, a.set)
+    s = battle.scenario_of(a.file, a.set)
     guess = battle.estimate(s)
     print(
         f"estimate: about {guess['executions']:,.0f} fights of a round "

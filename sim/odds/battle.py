@@ -23,27 +23,33 @@ executions (:class:`TooLarge`), and a battle it cannot follow (:class:`NotExact`
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import importlib
-import io
-import pickle
 import sys
 import time
-import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from sim.battle import Battle
 from sim.errors import SimError
 from sim.frame.core import STATUSES
 from sim.frame.turns import TurnFrame
 from sim.odds.enumerate import Branch, Enumerator, Unsupported
-from sim.scenario import Scenario, load_scenario
+from sim.odds.estimate import estimate
+from sim.odds.states import (
+    HOOKS,
+    Codec,
+    NotExact,
+    TooLarge,
+    digest,
+    scenario_of,
+    start,
+    state_of,
+    turn_frames,
+)
+from sim.scenario import Scenario
 
 __all__ = [
     "DEFAULT_LIMIT",
@@ -59,35 +65,11 @@ DEFAULT_LIMIT = 2_000_000
 #: The most states a round may start from (each kept pickled in memory, a few kB).
 MAX_STATES = 200_000
 
-# Where a turn may start in the frame: a turn start is merged only when every frame between
-# the battle's step and the turn is one of these, whose own variables then say where it is
-# (none holds a value mid-expression that its variables do not show).
-_TURN_LOOPS = {
-    "Battle.step",
-    "Battle.take_turns",
-    "TurnFrame.take_turns",
-    "TurnFrame._faction_turns",
-    "TurnFrame._jump_in",
-    "System.fight_round",
-    "D6.fight_round",
-    "cycle_turns",
-    "TurnFrame.take_turn",
-    "WarGame.take_turn",
-    "turn",
-}
 #: Where a turn is cut into maneuvers (a merge point between them): the War Game's.
 _MANEUVERS = (("sim.systems.wargame", "maneuver"),)
 _MERGE: list[Callable[[], None]] = []  # the fight under way's merge point (see _Round._fight)
 
 Outcome = tuple[str | None, str, int, tuple[tuple[int, ...], ...]]
-
-
-class NotExact(SimError):
-    """A battle the exact method cannot follow (a map, a draw it cannot enumerate)."""
-
-
-class TooLarge(SimError):
-    """A battle too large for the exact method within its limit."""
 
 
 @dataclass(frozen=True)
@@ -182,71 +164,6 @@ class BattleOdds:
         }
 
 
-# ------------------------------------------------------------------------- state codec
-class _NoRandom:
-    """Stands for the model's stdlib ``random``, which no rule draws from: a draw is refused."""
-
-    def __getattr__(self, name: str) -> Any:
-        raise Unsupported(f"the exact method cannot follow the model's random.{name}")
-
-
-_CODECS: weakref.WeakValueDictionary[int, _Codec] = weakref.WeakValueDictionary()
-
-
-def _fixed(codec: int, i: int) -> Any:
-    """A scenario's unchanging part, by its place in its codec (the unpickling side)."""
-    return _CODECS[codec].fixed[i]
-
-
-def _no_die(_: Any) -> Any:
-    return type(None), ()
-
-
-class _Codec:
-    """Pickles a battle's state, with the scenario's unchanging parts left out by reference.
-
-    The parts kept by reference are found by their types in a dispatch table, which the C
-    pickler consults without calling Python for every other object.
-    """
-
-    def __init__(self, battle: Battle) -> None:
-        fixed: list[Any] = [battle.random]  # the AgentSets keep it too
-        battle.random = _NoRandom()
-        fixed += [battle.spec, battle.system, battle.options, battle.frame, battle.opts]
-        fixed += [f.spec for f in battle.roster] + [s.tactic for s in battle.sides.values()]
-        fixed += [f.tier for f in battle.roster if hasattr(f, "tier")]
-        fixed.append(battle.random)
-        self.fixed = [x for x in fixed if x is not None]
-        ids = {id(x): i for i, x in enumerate(self.fixed)}
-        token = id(self)
-        _CODECS[token] = self
-
-        def reduce(x: Any) -> Any:
-            i = ids.get(id(x))
-            if i is not None:
-                return _fixed, (token, i)
-            return x.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
-
-        self.table: dict[type, Callable[[Any], Any]] = {type(x): reduce for x in self.fixed}
-        for die in (Enumerator, _Counting):  # a die in a frame's variables is not the state
-            self.table[die] = _no_die
-
-    def dumps(self, obj: Any) -> bytes:
-        """``obj`` pickled, its dice left out."""
-        buf = io.BytesIO()
-        p = pickle.Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL)
-        p.dispatch_table = self.table
-        p.dump(obj)
-        return buf.getvalue()
-
-    def loads(self, blob: bytes) -> Any:
-        return pickle.loads(blob)
-
-
-def _digest(blob: bytes) -> bytes:
-    return hashlib.blake2b(blob, digest_size=16).digest()
-
-
 class _Merged(Exception):  # noqa: N818 (a signal)
     """A turn start reached before: this fight stops here."""
 
@@ -255,24 +172,6 @@ def _outcome(b: Battle) -> Outcome:
     out = b.outcome()
     counts = tuple(tuple(int(out.sides[s][st]) for st in STATUSES) for s in out.sides)
     return (out.winner, out.end_reason, out.rounds, counts)
-
-
-def _turn_frames(start: Any) -> list[tuple[str, int, dict[str, Any]]] | None:
-    """The turn loop's frames from ``start`` down to the battle's step, or None if one is not."""
-    frames = []
-    frame = start
-    while frame is not None:
-        if frame.f_code in _HOOKS:
-            frame = frame.f_back
-            continue
-        name = frame.f_code.co_qualname
-        if name not in _TURN_LOOPS or (name == "turn" and frame.f_code is not _WG_TURN):
-            return None
-        frames.append((name, frame.f_lasti, dict(frame.f_locals)))
-        if name == "Battle.step":
-            return frames
-        frame = frame.f_back
-    return None
 
 
 def _maneuver_hook(original: Callable[..., Any]) -> Callable[..., Any]:
@@ -284,8 +183,7 @@ def _maneuver_hook(original: Callable[..., Any]) -> Callable[..., Any]:
     return maneuver
 
 
-_HOOKS: set[Any] = {_maneuver_hook(print).__code__}
-_WG_TURN = importlib.import_module("sim.systems.wargame").turn.__code__
+HOOKS.add(_maneuver_hook(print).__code__)
 
 
 @contextlib.contextmanager
@@ -307,7 +205,7 @@ def _maneuvers_merged() -> Any:
 class _Round:
     """One round explored from every state it may start in (see the module's docstring)."""
 
-    def __init__(self, codec: _Codec, limit: int, spent: int) -> None:
+    def __init__(self, codec: Codec, limit: int, spent: int) -> None:
         self.codec = codec
         self.limit = limit
         self.spent = spent  # executions before this round
@@ -352,11 +250,11 @@ class _Round:
         def merge(f: Any = None) -> None:
             if rng.pos != len(rng.script):  # a point this fight has passed on its path
                 return
-            frames = _turn_frames(sys._getframe(2))
+            frames = turn_frames(sys._getframe(2))
             if frames is None:
                 return
             del b.take_turn
-            key = _digest(self.codec.dumps((b, f, frames)))
+            key = digest(self.codec.dumps((b, f, frames)))
             b.take_turn = take_turn  # type: ignore[method-assign]
             seen = self.nodes.get(key)
             if seen is not None:
@@ -389,7 +287,7 @@ class _Round:
         if b.ended:
             self.edges[here[0]].append((1, _outcome(b), here[1]))
         else:
-            self.edges[here[0]].append((2, _state(self.codec, b), here[1]))
+            self.edges[here[0]].append((2, state_of(self.codec, b), here[1]))
 
     def _spread(
         self, roots: Mapping[bytes, int], frontier: Mapping[bytes, Fraction]
@@ -427,39 +325,12 @@ class _Round:
         return states, ends
 
 
-_HOOKS |= {c for c in _Round._fight.__code__.co_consts if getattr(c, "co_name", "") == "take_turn"}
-
-
-def _state(codec: _Codec, b: Battle) -> bytes:
-    """The battle at a round's end, pickled without the records of its rounds."""
-    b.round_rows = []
-    b.states = []
-    return codec.dumps(b)
+HOOKS.update(
+    c for c in _Round._fight.__code__.co_consts if getattr(c, "co_name", "") == "take_turn"
+)
 
 
 # ------------------------------------------------------------------------- the API
-def _scenario(scenario: Scenario | str | Path, overrides: Sequence[str]) -> Scenario:
-    if isinstance(scenario, Scenario):
-        return scenario
-    return load_scenario(scenario, list(overrides))
-
-
-def _start(s: Scenario) -> Battle:
-    """The battle before its first round, refused if the exact method cannot follow it."""
-    if s.map is not None:
-        raise NotExact(f"{s.name}: a battle on a map is beyond the exact method (docs/odds.md)")
-    rolled = [f.name for side in s.sides for f in side.fighters if f.rolled]
-    rolled += [f.name for e in s.events for f in e.fighters if f.rolled]
-    if (
-        rolled
-        or any(x.name is None for x in s.factors)
-        or any(e.factor is not None and e.factor.name is None for e in s.events)
-    ):
-        what = f"{rolled[0]}'s gear is rolled" if rolled else "a factor is rolled on its d8 table"
-        raise NotExact(f"{s.name}: {what} before the fight: beyond the exact method (docs/odds.md)")
-    return Battle(s, seed=0)
-
-
 def battle_odds(
     scenario: Scenario | str | Path,
     overrides: Sequence[str] = (),
@@ -474,7 +345,7 @@ def battle_odds(
     or the work passes ``limit`` fights of a round, :class:`NotExact` for a battle it cannot
     follow. ``progress(outcomes, states, chance still fighting)`` after each round.
     """
-    s = _scenario(scenario, overrides)
+    s = scenario_of(scenario, overrides)
     t0 = time.perf_counter()
     guess = estimate(s) if guess is None else guess
     if guess["executions"] > limit:
@@ -482,10 +353,10 @@ def battle_odds(
             f"{s.name}: about {guess['executions']:,.0f} fights of a round (estimated), more "
             f"than the limit of {limit:,}: too large for the exact method (docs/odds.md)"
         )
-    b = _start(s)
-    codec = _Codec(b)
+    b = start(s)
+    codec = Codec(b)
     b.rng = None
-    frontier = {_state(codec, b): Fraction(1)}
+    frontier = {state_of(codec, b): Fraction(1)}
     outcomes: dict[Outcome, Fraction] = {}
     spent = most = 0
     with _maneuvers_merged():
@@ -510,7 +381,7 @@ def battle_odds(
 
 def _next_round(
     s: Scenario,
-    codec: _Codec,
+    codec: Codec,
     frontier: dict[bytes, Fraction],
     outcomes: dict[Outcome, Fraction],
     spent: int,
@@ -529,85 +400,3 @@ def _next_round(
     for o, p in ends.items():
         outcomes[o] = outcomes.get(o, Fraction(0)) + p
     return frontier, rnd.spent, most
-
-
-def estimate(
-    scenario: Scenario | str | Path, overrides: Sequence[str] = (), *, battles: int = 100
-) -> dict[str, float]:
-    """A guess at an exact battle's work, from ``battles`` fought with real dice.
-
-    Each stretch of a battle (a round's start to a turn's, a turn's to the next) is counted
-    with the outcomes its draws could have had (a multiset of dice counting once);
-    ``executions`` is the distinct round and turn starts the sample met times their mean
-    branching: at least the states the exact method meets, not the work it does for each.
-    """
-    s = _scenario(scenario, overrides)
-    b0 = _start(s)
-    codec = _Codec(b0)
-    seen: set[bytes] = set()
-    branching: list[float] = []
-    for seed in range(battles):
-        b = Battle(s, seed=seed)
-        counter = _Counting(b.rng)
-        b.rng = counter
-
-        def take_turn(f: Any, b: Battle = b, counter: _Counting = counter) -> None:
-            branching.append(counter.flush())
-            del b.take_turn
-            frames = _turn_frames(sys._getframe(1))
-            real, b.rng = b.rng, None
-            if frames is not None:
-                seen.add(_digest(codec.dumps((b, f, frames))))
-            b.rng = real
-            b.take_turn = take_turn  # type: ignore[method-assign]
-            TurnFrame.take_turn(b, f)
-
-        b.take_turn = take_turn  # type: ignore[method-assign]
-        while not b.ended:
-            del b.take_turn
-            real, b.rng = b.rng, None
-            rows, states = b.round_rows, b.states
-            seen.add(_digest(_state(codec, b)))
-            b.round_rows, b.states, b.rng = rows, states, real
-            b.take_turn = take_turn  # type: ignore[method-assign]
-            b.step()
-            branching.append(counter.flush())
-    mean = float(np.mean(branching)) if branching else 1.0
-    return {"starts": len(seen), "branching": mean, "executions": len(seen) * mean}
-
-
-class _Counting:
-    """A real die that counts how many outcomes its draws could have had since the last flush."""
-
-    def __init__(self, rng: np.random.Generator) -> None:
-        self.rng = rng
-        self.ways = 1.0
-
-    def flush(self) -> float:
-        ways, self.ways = self.ways, 1.0
-        return ways
-
-    def integers(self, low: int, high: int | None = None, size: Any = None, **kw: Any) -> Any:
-        lo, hi = (0, low) if high is None else (low, high)
-        k = int(hi) - int(lo)
-        n = 1 if size is None else int(np.prod(size))
-        from sim.odds.enumerate import multiset_count
-
-        self.ways *= k if size is None else multiset_count(k, n)
-        return self.rng.integers(low, high, size=size, **kw)
-
-    def random(self, size: Any = None) -> Any:
-        self.ways *= 2
-        return self.rng.random(size)
-
-    def die_faces(self, sides: int, count: int) -> tuple[int, ...]:
-        from sim.odds.enumerate import multiset_count
-
-        self.ways *= multiset_count(sides, count)
-        return tuple(int(x) for x in self.rng.integers(1, sides + 1, size=count))
-
-    def until(self, draw: Callable[[Any], Any], accept: Callable[[Any], bool]) -> Any:
-        while True:
-            got = draw(self)
-            if accept(got):
-                return got

@@ -1,0 +1,177 @@
+"""A battle's state for the exact method: pickled, compared and where a turn stands.
+
+:class:`Codec` pickles a battle with the scenario's unchanging parts left out by reference;
+:func:`turn_frames` reads the turn loop's frames at a merge point; :func:`start` is the
+battle before its first round, refused if the exact method cannot follow it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import io
+import pickle
+import weakref
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from sim.battle import Battle
+from sim.errors import SimError
+from sim.odds.enumerate import Enumerator, Unsupported
+from sim.scenario import Scenario, load_scenario
+
+__all__ = [
+    "HOOKS",
+    "Codec",
+    "NotExact",
+    "TooLarge",
+    "digest",
+    "scenario_of",
+    "start",
+    "state_of",
+    "turn_frames",
+]
+
+# Where a turn may start in the frame: a turn start is merged only when every frame between
+# the battle's step and the turn is one of these, whose own variables then say where it is
+# (none holds a value mid-expression that its variables do not show).
+_TURN_LOOPS = {
+    "Battle.step",
+    "Battle.take_turns",
+    "TurnFrame.take_turns",
+    "TurnFrame._faction_turns",
+    "TurnFrame._jump_in",
+    "System.fight_round",
+    "D6.fight_round",
+    "cycle_turns",
+    "TurnFrame.take_turn",
+    "WarGame.take_turn",
+    "turn",
+}
+
+#: Frames a merge point's hooks add, passed over by :func:`turn_frames` (sim.odds.battle).
+HOOKS: set[Any] = set()
+_WG_TURN = importlib.import_module("sim.systems.wargame").turn.__code__
+
+
+class NotExact(SimError):
+    """A battle the exact method cannot follow (a map, a draw it cannot enumerate)."""
+
+
+class TooLarge(SimError):
+    """A battle too large for the exact method within its limit."""
+
+
+class _NoRandom:
+    """Stands for the model's stdlib ``random``, which no rule draws from: a draw is refused."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise Unsupported(f"the exact method cannot follow the model's random.{name}")
+
+
+_CODECS: weakref.WeakValueDictionary[int, Codec] = weakref.WeakValueDictionary()
+
+
+def _fixed(codec: int, i: int) -> Any:
+    """A scenario's unchanging part, by its place in its codec (the unpickling side)."""
+    return _CODECS[codec].fixed[i]
+
+
+def _no_die(_: Any) -> Any:
+    return type(None), ()
+
+
+class Codec:
+    """Pickles a battle's state, with the scenario's unchanging parts left out by reference.
+
+    The parts kept by reference are found by their types in a dispatch table, which the C
+    pickler consults without calling Python for every other object.
+    """
+
+    def __init__(self, battle: Battle, dice: Sequence[type] = (Enumerator,)) -> None:
+        fixed: list[Any] = [battle.random]  # the AgentSets keep it too
+        battle.random = _NoRandom()
+        fixed += [battle.spec, battle.system, battle.options, battle.frame, battle.opts]
+        fixed += [f.spec for f in battle.roster] + [s.tactic for s in battle.sides.values()]
+        fixed += [f.tier for f in battle.roster if hasattr(f, "tier")]
+        fixed.append(battle.random)
+        self.fixed = [x for x in fixed if x is not None]
+        ids = {id(x): i for i, x in enumerate(self.fixed)}
+        token = id(self)
+        _CODECS[token] = self
+
+        def reduce(x: Any) -> Any:
+            i = ids.get(id(x))
+            if i is not None:
+                return _fixed, (token, i)
+            return x.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
+
+        self.table: dict[type, Callable[[Any], Any]] = {type(x): reduce for x in self.fixed}
+        for die in dice:  # a die in a frame's variables is not the state
+            self.table[die] = _no_die
+
+    def dumps(self, obj: Any) -> bytes:
+        """``obj`` pickled, its dice left out."""
+        buf = io.BytesIO()
+        p = pickle.Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL)
+        p.dispatch_table = self.table
+        p.dump(obj)
+        return buf.getvalue()
+
+    def loads(self, blob: bytes) -> Any:
+        """The state ``blob`` pickled, a new battle (its unchanging parts shared)."""
+        return pickle.loads(blob)
+
+
+def digest(blob: bytes) -> bytes:
+    """A state's short key (its pickle's BLAKE2b)."""
+    return hashlib.blake2b(blob, digest_size=16).digest()
+
+
+def turn_frames(start: Any) -> list[tuple[str, int, dict[str, Any]]] | None:
+    """The turn loop's frames from ``start`` down to the battle's step, or None if one is not."""
+    frames = []
+    frame = start
+    while frame is not None:
+        if frame.f_code in HOOKS:
+            frame = frame.f_back
+            continue
+        name = frame.f_code.co_qualname
+        if name not in _TURN_LOOPS or (name == "turn" and frame.f_code is not _WG_TURN):
+            return None
+        frames.append((name, frame.f_lasti, dict(frame.f_locals)))
+        if name == "Battle.step":
+            return frames
+        frame = frame.f_back
+    return None
+
+
+def state_of(codec: Codec, b: Battle) -> bytes:
+    """The battle at a round's end, pickled without the records of its rounds."""
+    b.round_rows = []
+    b.states = []
+    return codec.dumps(b)
+
+
+def scenario_of(scenario: Scenario | str | Path, overrides: Sequence[str]) -> Scenario:
+    """The scenario itself, or the file read with its ``--set`` overrides."""
+    if isinstance(scenario, Scenario):
+        return scenario
+    return load_scenario(scenario, list(overrides))
+
+
+def start(s: Scenario) -> Battle:
+    """The battle before its first round, refused if the exact method cannot follow it."""
+    if s.map is not None:
+        raise NotExact(f"{s.name}: a battle on a map is beyond the exact method (docs/odds.md)")
+    rolled = [f.name for side in s.sides for f in side.fighters if f.rolled]
+    rolled += [f.name for e in s.events for f in e.fighters if f.rolled]
+    if (
+        rolled
+        or any(x.name is None for x in s.factors)
+        or any(e.factor is not None and e.factor.name is None for e in s.events)
+    ):
+        what = f"{rolled[0]}'s gear is rolled" if rolled else "a factor is rolled on its d8 table"
+        raise NotExact(f"{s.name}: {what} before the fight: beyond the exact method (docs/odds.md)")
+    return Battle(s, seed=0)
