@@ -7,9 +7,11 @@ battle before its first round, refused if the exact method cannot follow it.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib
 import io
+import itertools
 import pickle
 import weakref
 from collections.abc import Callable, Sequence
@@ -82,6 +84,14 @@ def _no_die(_: Any) -> Any:
     return type(None), ()
 
 
+def _count(c: Any) -> Any:
+    """An ``itertools.count`` (a heap's tie-breaker) by its next value, read from its repr.
+
+    Python 3.14 no longer pickles itertools objects (3.12 and 3.13 warn).
+    """
+    return itertools.count, ast.literal_eval("(" + repr(c)[6:-1] + ",)")
+
+
 class Codec:
     """Pickles a battle's state, with the scenario's unchanging parts left out by reference.
 
@@ -108,6 +118,7 @@ class Codec:
             return x.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
 
         self.table: dict[type, Callable[[Any], Any]] = {type(x): reduce for x in self.fixed}
+        self.table[itertools.count] = _count
         for die in dice:  # a die in a frame's variables is not the state
             self.table[die] = _no_die
 
