@@ -92,6 +92,18 @@ def _count(c: Any) -> Any:
     return itertools.count, ast.literal_eval("(" + repr(c)[6:-1] + ",)")
 
 
+def _event(e: Any) -> Any:
+    """A Mesa event with its serial number 0, which counts only the events made on the way.
+
+    The battle schedules nothing but its steps, one event at a time, so no order hangs on it.
+    """
+    rv = e.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
+    state = rv[2]
+    if isinstance(state, dict) and "unique_id" in state:
+        state = {**state, "unique_id": 0}
+    return (rv[0], rv[1], state, *rv[3:])
+
+
 class Codec:
     """Pickles a battle's state, with the scenario's unchanging parts left out by reference.
 
@@ -119,6 +131,12 @@ class Codec:
 
         self.table: dict[type, Callable[[Any], Any]] = {type(x): reduce for x in self.fixed}
         self.table[itertools.count] = _count
+        try:  # Mesa 3.5's scheduled step: its event's serial number is not the battle's state
+            from mesa.time.events import Event
+        except ImportError:  # Mesa 3.3 steps without events
+            pass
+        else:
+            self.table[Event] = _event
         for die in dice:  # a die in a frame's variables is not the state
             self.table[die] = _no_die
 
