@@ -27,7 +27,7 @@ import importlib
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -88,7 +88,6 @@ class BattleOdds:
     executions: int = 0
     most_states: int = 0
     seconds: float = 0.0
-    work: Mapping[str, Any] = field(default_factory=dict)
 
     def _sum(self, keep: Callable[[Outcome], bool]) -> Fraction:
         return sum((p for o, p in self.outcomes.items() if keep(o)), Fraction(0))
@@ -159,7 +158,6 @@ class BattleOdds:
                 "executions": self.executions,
                 "most_states": self.most_states,
                 "seconds": round(self.seconds, 3),
-                **self.work,
             },
         }
 
