@@ -12,7 +12,7 @@ from functools import cache
 
 import numpy as np
 
-from sim.dice import Dist
+from sim.dice import Dist, outcome
 from sim.errors import SimError
 from sim.rules.twowp.options import (
     DEFAULT_OPTIONS,
@@ -68,9 +68,13 @@ def apply_defence(
         (def_mid, "defence 3-4s"),
     ):
         _check_count(value, what)
-    if options.defence_order == "fewest_hits":
-        return _fewest_hits(felling, wounding, def_high, def_mid)
-    return _felling_first(felling, wounding, def_high, def_mid)
+    return _through(felling, wounding, def_high, def_mid, options.defence_order)
+
+
+def _through(f: int, w: int, h: int, m: int, order: str) -> tuple[int, int]:
+    if order == "fewest_hits":
+        return _fewest_hits(f, w, h, m)
+    return _felling_first(f, w, h, m)
 
 
 def _felling_first(f: int, w: int, h: int, m: int) -> tuple[int, int]:
@@ -108,13 +112,18 @@ def roll_exchange(
     """
     _check_count(attack_dice, "attack dice")
     _check_count(defence_dice, "defence dice")
-    attack = rng.integers(1, 7, size=attack_dice)
-    defence = rng.integers(1, 7, size=defence_dice)
-    f = int((attack >= 5).sum())
-    w = int(((attack >= 3) & (attack <= 4)).sum())
-    h = int((defence >= 5).sum())
-    m = int(((defence >= 3) & (defence <= 4)).sum())
-    return Hits(*apply_defence(f, w, h, m, options))
+    order = options.defence_order
+
+    def draw(rng: np.random.Generator) -> Hits:
+        attack = rng.integers(1, 7, size=attack_dice)
+        defence = rng.integers(1, 7, size=defence_dice)
+        f = int((attack >= 5).sum())
+        w = int(((attack >= 3) & (attack <= 4)).sum())
+        h = int((defence >= 5).sum())
+        m = int(((defence >= 3) & (defence <= 4)).sum())
+        return Hits(*_through(f, w, h, m, order))
+
+    return outcome(rng, draw)  # only the hits matter: the exact method branches per hits
 
 
 def exchange_dist(attack_dice: int, defence_dice: int, options: Options = DEFAULT_OPTIONS) -> Dist:
