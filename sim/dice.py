@@ -103,15 +103,23 @@ def die_faces(rng: np.random.Generator, sides: int, count: int) -> tuple[int, ..
     return tuple([die(rng, sides) for _ in range(count)])
 
 
-def outcome(rng: np.random.Generator, draw: Callable[[np.random.Generator], Any]) -> Any:
-    """``draw(rng)``: a roll whose value alone matters (a total, a count), not its faces.
+def outcome(
+    rng: np.random.Generator,
+    draw: Callable[..., Any],
+    *args: Any,
+    key: Callable[[Any], Any] | None = None,
+) -> Any:
+    """``draw(rng, *args)``: a roll whose value alone matters (a total, a count), not its faces.
 
     ``draw`` must only roll. An enumerating die (:class:`sim.odds.enumerate.Enumerator`,
-    which has ``outcome``) answers with each value once, at its exact chance.
+    which has ``outcome``) answers with each value once, at its exact chance; with ``key``,
+    each value of ``key(value)`` once (with one of its values): the caller's promise that
+    nothing but ``key(value)`` changes what happens next (the faces of a total are only
+    shown in the log).
     """
     if type(rng) is not np.random.Generator and hasattr(rng, "outcome"):
-        return rng.outcome(draw)
-    return draw(rng)
+        return rng.outcome(draw, args, key)
+    return draw(rng, *args)
 
 
 def until(
@@ -210,7 +218,7 @@ class Dice:
 
     def roll(self, rng: np.random.Generator) -> int:
         """Roll once and return the total."""
-        return int(roll_faces(rng, self.sides, self.count).sum()) + self.modifier
+        return int(outcome(rng, _total, self.sides, self.count)) + self.modifier
 
     def roll_many(self, rng: np.random.Generator, size: int) -> np.ndarray:
         """Roll ``size`` times at once; return an int64 array of totals."""
@@ -266,7 +274,7 @@ class D6Code:
 
     def roll(self, rng: np.random.Generator) -> int:
         """Roll once and return the total."""
-        return int(roll_faces(rng, 6, self.dice).sum()) + self.pips
+        return int(outcome(rng, _total, 6, self.dice)) + self.pips
 
     def roll_many(self, rng: np.random.Generator, size: int) -> np.ndarray:
         """Roll ``size`` times at once; return an int64 array of totals."""
@@ -316,6 +324,11 @@ def parse(text: str) -> Dice | D6Code:
 def roll_faces(rng: np.random.Generator, sides: int, count: int) -> np.ndarray:
     """Roll ``count`` dice of ``sides`` sides; return each face as an int64 array."""
     return rng.integers(1, sides + 1, size=count, dtype=np.int64)
+
+
+def _total(rng: np.random.Generator, sides: int, count: int) -> int:
+    """The total of :func:`roll_faces`: only it matters, so the exact method branches per total."""
+    return int(roll_faces(rng, sides, count).sum())
 
 
 Outcome = Hashable

@@ -23,6 +23,7 @@ raises :class:`Unsupported`: the exact method refuses what it cannot follow.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections.abc import Callable
@@ -109,9 +110,17 @@ class Enumerator:
             return ()
         return self._next(lambda: _multisets(1, sides + 1, count))
 
-    def outcome(self, draw: Callable[[Any], Any]) -> Any:
-        """Each value of ``draw`` once, at its exact chance (:func:`sim.dice.outcome`)."""
-        return self._next(lambda: _drawn(draw))
+    def outcome(
+        self,
+        draw: Callable[..., Any],
+        args: tuple[Any, ...] = (),
+        key: Callable[[Any], Any] | None = None,
+    ) -> Any:
+        """Each value of ``draw(rng, *args)`` (of ``key`` of it) once, at its exact chance.
+
+        See :func:`sim.dice.outcome`.
+        """
+        return self._next(lambda: _drawn(draw, args, key))
 
     def until(self, draw: Callable[[Any], Any], accept: Callable[[Any], bool]) -> Any:
         """Each accepted draw at its chance given acceptance (:func:`sim.dice.until`)."""
@@ -178,47 +187,61 @@ def chance(p: Any) -> Fraction:
     return min(max(q, Fraction(0)), Fraction(1))
 
 
-def enumerate_draw(draw: Callable[[Any], Any]) -> Options:
-    """Every value of ``draw(rng)`` with its exact chance: ``draw`` fought with every script."""
-    out: dict[Any, Fraction] = {}
+def enumerate_draw(
+    draw: Callable[..., Any], args: tuple[Any, ...] = (), key: Callable[[Any], Any] | None = None
+) -> Options:
+    """Every value of ``draw(rng, *args)`` with its exact chance: fought with every script.
+
+    With ``key``, the values of equal ``key(value)`` are one (the first stands for them all).
+    """
+    out: dict[Any, tuple[Any, Fraction]] = {}
     stack: list[tuple[tuple[Any, ...], Fraction]] = [((), Fraction(1))]
     while stack:
         script, p = stack.pop()
         rng = Enumerator(script)
         try:
-            value = draw(rng)
+            value = draw(rng, *args)
         except Branch as b:
             stack.extend((rng.script + (v,), p * q) for v, q in b.options)
             continue
-        out[value] = out.get(value, Fraction(0)) + p
-    return tuple(out.items())
+        k = value if key is None else key(value)
+        first, q = out.get(k, (value, Fraction(0)))
+        out[k] = (first, q + p)
+    return tuple(out.values())
 
 
 _DRAWN: dict[Any, Options] = {}
 
 
-def _drawn(draw: Callable[[Any], Any]) -> Options:
-    """:func:`enumerate_draw`, kept for a draw of the same code and closed-over values.
+def _drawn(
+    draw: Callable[..., Any], args: tuple[Any, ...] = (), key: Callable[[Any], Any] | None = None
+) -> Options:
+    """:func:`enumerate_draw`, kept for a draw of the same code, arguments and closures.
 
-    Only when every value it closes over is a plain number, string or tuple of them: a roll
-    of the same dice. Any other draw is enumerated each time.
+    Only when every argument and every value it closes over is a plain number, string or
+    tuple of them (and ``key`` closes over none): a roll of the same dice. Any other draw is
+    enumerated each time.
     """
     try:
         cells = tuple(c.cell_contents for c in draw.__closure__ or ())
     except (ValueError, AttributeError):
-        return enumerate_draw(draw)
-    if not all(_plain(c) for c in cells):
-        return enumerate_draw(draw)
-    key = (draw.__code__, cells)
-    got = _DRAWN.get(key)
+        return enumerate_draw(draw, args, key)
+    if not all(_plain(c) for c in (*cells, *args)) or getattr(key, "__closure__", None):
+        return enumerate_draw(draw, args, key)
+    cache_key = (draw.__code__, cells, args, getattr(key, "__code__", None))
+    got = _DRAWN.get(cache_key)
     if got is None:
-        got = _DRAWN[key] = enumerate_draw(draw)
+        got = _DRAWN[cache_key] = enumerate_draw(draw, args, key)
     return got
 
 
 def _plain(x: Any) -> bool:
+    """A value that stands for itself: a number, a string, a tuple or frozen dataclass of them."""
     if isinstance(x, tuple):
         return all(_plain(y) for y in x)
+    params = getattr(type(x), "__dataclass_params__", None)
+    if params is not None and params.frozen:
+        return all(_plain(getattr(x, f.name)) for f in dataclasses.fields(x))
     return x is None or type(x) in (int, float, str, bool, Fraction)
 
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from sim.battle import Battle
 from sim.frame.turns import TurnFrame
-from sim.odds.enumerate import Enumerator, multiset_count
+from sim.odds.enumerate import Enumerator, _drawn, multiset_count
 from sim.odds.states import Codec, digest, scenario_of, start, state_of, turn_frames
 from sim.scenario import Scenario
 
@@ -85,6 +85,10 @@ class _Counting:
     def die_faces(self, sides: int, count: int) -> tuple[int, ...]:
         self.ways *= multiset_count(sides, count)
         return tuple(int(x) for x in self.rng.integers(1, sides + 1, size=count))
+
+    def outcome(self, draw: Callable[..., Any], args: tuple[Any, ...] = (), key: Any = None) -> Any:
+        self.ways *= len(_drawn(draw, args, key))
+        return draw(self.rng, *args)
 
     def until(self, draw: Callable[[Any], Any], accept: Callable[[Any], bool]) -> Any:
         while True:

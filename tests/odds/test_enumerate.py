@@ -7,8 +7,9 @@ from fractions import Fraction
 import icepool
 import pytest
 
+from sim.dice import D6Code
 from sim.odds.enumerate import Enumerator, Unsupported, chance, enumerate_draw, multiset_count
-from sim.rules import deathwish
+from sim.rules import d6, deathwish, twowp, wargame
 from sim.rules.wargame import contests
 from sim.rules.wargame.options import DEFAULT_OPTIONS
 
@@ -70,3 +71,40 @@ def test_a_wargame_contest_with_its_re_rolls_is_the_rules_exact_distribution(tie
     got = dist(enumerate_draw(draw))
     want = dict(contests.contest_dist(1, 2, attacker_dice=2, defender_dice=1, options=opts).items())
     assert got == want
+
+
+def test_a_keyed_roll_branches_once_per_key_with_the_summed_chance():
+    """``sim.dice.outcome(..., key=)``: one option per key, its chance the sum of its values'."""
+
+    def faces(rng):
+        return tuple(int(x) for x in rng.integers(1, 7, size=2))
+
+    got = enumerate_draw(faces, key=sum)
+    totals = icepool.d6.pool(2).sum()
+    want = {t: Fraction(n, totals.denominator()) for t, n in totals.items()}
+    assert len(got) == 11
+    assert {sum(v): p for v, p in got} == want
+
+
+def test_wargame_damage_enumerated_is_the_rules_exact_distribution():
+    """Branching per (total, max damage), the roll is the rules' own damage_roll_dist."""
+    for mode in ("all_eight", "any_eight"):
+        got = enumerate_draw(lambda rng, m=mode: wargame.roll_damage(3, rng, max_damage=m))
+        assert {(r.total, r.is_max): p for r, p in got} == dict(
+            wargame.damage_roll_dist(3, max_damage=mode).items()
+        )
+
+
+def test_d6_damage_and_hit_enumerated_are_the_rules_exact_distributions():
+    damage, body = D6Code(3, 1), D6Code(2, 2)
+    got = enumerate_draw(lambda rng: d6.roll_damage_vs_body(damage, body, rng))
+    assert len(got) == len({r.tier for r, _ in got})  # one branch per tier
+    assert {r.tier.value: p for r, p in got} == dict(d6.tier_dist(damage, body).items())
+    hit = dict((r.hit, p) for r, p in enumerate_draw(lambda rng: d6.roll_hit(D6Code(3), 9, 2, rng)))
+    assert len(hit) == 2  # one branch each for a hit and a miss
+    assert hit[True] == D6Code(3).dist().prob(lambda t: d6.opposed(t, 9, 2))
+
+
+def test_a_2w2p_exchange_enumerated_is_the_rules_exact_distribution():
+    got = enumerate_draw(lambda rng: twowp.roll_exchange(4, 3, rng))
+    assert {(h.felling, h.wounding): p for h, p in got} == dict(twowp.exchange_dist(4, 3).items())

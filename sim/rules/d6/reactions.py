@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from sim.dice import D6Code, Dist
+from sim.dice import D6Code, Dist, outcome
 from sim.errors import SimError, unknown
 from sim.rules.d6.conditions import apply_penalty
 from sim.rules.d6.options import DEFAULT_OPTIONS, REACTIONS, Options
@@ -144,5 +144,13 @@ def roll_hit(
     hit_rating: D6Code, reaction_total: int, difficulty: int, rng: np.random.Generator
 ) -> HitResult:
     """Roll the hit rating against a reaction total already rolled this round [S]."""
-    total = hit_rating.roll(rng)
+    return outcome(rng, _hit, hit_rating, reaction_total, difficulty, key=_hits)  # type: ignore[no-any-return]
+
+
+def _hit(rng: np.random.Generator, code: D6Code, reaction_total: int, difficulty: int) -> HitResult:
+    total = code.roll(rng)
     return HitResult(total, opposed(total, reaction_total, difficulty))
+
+
+def _hits(res: HitResult) -> bool:
+    return res.hit  # only whether it hits matters after the roll (the total is only shown)

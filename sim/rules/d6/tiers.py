@@ -12,7 +12,7 @@ from functools import cache, lru_cache
 
 import numpy as np
 
-from sim.dice import D6Code, Dist
+from sim.dice import D6Code, Dist, outcome
 from sim.errors import SimError, unknown
 from sim.rules.common import load_csv
 from sim.rules.d6.options import DEFAULT_OPTIONS, NO_DICE, UNARMED_PIPS, Options
@@ -92,9 +92,17 @@ class DamageResult:
 
 def roll_damage_vs_body(damage: D6Code, body: D6Code, rng: np.random.Generator) -> DamageResult:
     """Roll damage, then body; the damage must beat the body roll (a tie is no damage) [S]."""
+    return outcome(rng, _damage_vs_body, damage, body, key=_tier_of)  # type: ignore[no-any-return]
+
+
+def _damage_vs_body(rng: np.random.Generator, damage: D6Code, body: D6Code) -> DamageResult:
     d = damage.roll(rng)
     b = body.roll(rng)
     return DamageResult(d, b, d - b, tier_for(d - b))
+
+
+def _tier_of(res: DamageResult) -> DamageTier:
+    return res.tier  # only the tier matters after the roll (the totals are only shown)
 
 
 def tier_dist(damage: D6Code, body: D6Code) -> Dist:

@@ -12,7 +12,7 @@ from functools import cache
 
 import numpy as np
 
-from sim.dice import Dist, die_faces
+from sim.dice import Dist, die_faces, outcome
 from sim.errors import SimError
 from sim.rules.wargame.base import (
     HD_SIDES,
@@ -57,12 +57,23 @@ def roll_damage(
         n = dice  # what _damage_dice gives, without its checks' calls
     else:
         n = _damage_dice(dice, mode)
+    all_eight = max_damage == "all_eight"
+    if type(rng) is np.random.Generator:  # what outcome() does, one call fewer per attack
+        return _roll(rng, n, all_eight)
+    # Only the total and whether it is max damage matter (the faces are only shown).
+    return outcome(rng, _roll, n, all_eight, key=_total_and_max)  # type: ignore[no-any-return]
+
+
+def _roll(rng: np.random.Generator, n: int, all_eight: bool) -> DamageRoll:
     # One d8 at a time: the same draws as one call with size=n (numpy's bounded integers
     # come off one stream of 32-bit words either way), and faster for the few dice spent.
     faces = die_faces(rng, HD_SIDES, n)  # order does not matter: a total and its eights
     eights = faces.count(HD_SIDES)
-    is_max = eights == n if max_damage == "all_eight" else eights > 0
-    return DamageRoll(sum(faces), faces, is_max)
+    return DamageRoll(sum(faces), faces, eights == n if all_eight else eights > 0)
+
+
+def _total_and_max(roll: DamageRoll) -> tuple[int, bool]:
+    return roll.total, roll.is_max
 
 
 def damage_dist(dice: int, mode: str = "hd_sum") -> Dist:
