@@ -24,6 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = [
     "scenarios/exact/duel_2w2p.yaml",
     "scenarios/exact/duel_wargame.yaml",
+    "scenarios/exact/duel_deathwish.yaml",
+    "scenarios/exact/duel_d6.yaml",
     "scenarios/alley.yaml",
     "scenarios/duel_of_tiers.yaml",
     "scenarios/greatsword.yaml",
