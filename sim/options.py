@@ -112,6 +112,29 @@ class BattleOptions:
         "once, so the side still holding the field wins (a rout of both at once is a draw)",
         choices=("draw", "field"),
     )
+    withdraw: str = option(
+        "never",
+        "a beaten side routs fighter by fighter, as the seeds have it ('never'); 'broken': a "
+        "side whose morale check puts battle.withdraw_share or more of its active fighters "
+        "(at least one) to flight withdraws in order instead: everyone of it still in the "
+        "fight leaves the field (fled), each caught by the pursuit at the chance "
+        "battle.pursuit (surrendered), and it is beaten",
+        choices=("never", "broken"),
+    )
+    withdraw_share: float = option(
+        0.5,
+        "with battle.withdraw: broken, the share of a side's active fighters a morale check "
+        "must put to flight to break it (0: any one)",
+        low=0,
+        high=1,
+    )
+    pursuit: float = option(
+        0.1,
+        "with battle.withdraw: broken, the chance that the pursuit catches each fighter of a "
+        "withdrawing side (it surrenders)",
+        low=0,
+        high=1,
+    )
     scattered: str = option(
         "surrendered",
         "a faction pool scattered at 0 HD while more than the large-scale threshold still "

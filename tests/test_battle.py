@@ -750,6 +750,42 @@ def test_with_rout_field_the_side_left_holding_the_field_wins():
     assert b.ended and b.winner == "blue" and b.end_reason == "defeat"
 
 
+def _withdraw_battle(roll, hds=(2, 2, 6, 6), **battle):
+    """Red (HD ``hds``) against two blue fighters; red checks morale with the d8 ``roll``."""
+    reds = tuple(FighterSpec(f"r{i}", hit_dice=hd) for i, hd in enumerate(hds))
+    sc = Scenario(sides=(Side("red", reds), Side("blue", fighters("b", 2))), battle=battle)
+    b = Battle(sc, seed=1)
+    b.rng = ScriptedRng([roll], fallback_seed=2)
+    b.morale_check(b.sides["red"], "half_out")
+    return b, [f.status for f in b.sides["red"].fighters]
+
+
+def test_a_broken_side_withdraws_in_order_with_the_house_rule():
+    b, red = _withdraw_battle(8, withdraw="broken", pursuit=0)
+    assert red == [Status.FLED] * 4  # every one leaves the field at once, nobody caught
+    assert b.ended and b.winner == "blue" and b.end_reason == "defeat"
+    b, red = _withdraw_battle(8, withdraw="broken", pursuit=1)
+    assert red == [Status.SURRENDERED] * 4  # the pursuit catches every one
+    assert b.winner == "blue"
+
+
+def test_a_side_not_broken_or_without_the_rule_routs_as_the_seeds_say():
+    b, red = _withdraw_battle(3, withdraw="broken", withdraw_share=0.75)  # 2 of 4 flee: not broken
+    assert red == [Status.FLEEING, Status.FLEEING, Status.ACTIVE, Status.ACTIVE]
+    assert not b.ended
+    b, red = _withdraw_battle(3, withdraw="broken")  # 2 of 4 is half: broken at 0.5
+    assert Status.ACTIVE not in red and not any(s == Status.FLEEING for s in red)
+    b, red = _withdraw_battle(8)  # the default: everyone flees, fighter by fighter
+    assert red == [Status.FLEEING] * 4 and not b.ended
+
+
+def test_withdraw_options_are_checked_with_their_field():
+    with pytest.raises(SimError, match=r"battle\.withdraw: 'retreat' is not one of"):
+        _withdraw_battle(8, withdraw="retreat")
+    with pytest.raises(SimError, match=r"battle\.pursuit: 2 is out of range 0\.\.1"):
+        _withdraw_battle(8, withdraw="broken", pursuit=2)
+
+
 def test_a_mutual_rout_is_not_decided_by_who_acts_first():
     """Both sides flee in the quiet-rounds check: the same draw whichever side rolled first."""
     for first in ("red", "blue"):

@@ -364,6 +364,9 @@ sides:
       - {name: B, count: 4, hit_dice: 4, armor: [gambeson], weapon: plain}
 """
 
+# the same, a side broken by a morale check withdrawing in order (battle.withdraw: broken)
+WG_WITHDRAW = WG_ROUT.replace("max_rounds: 30", "max_rounds: 30\nbattle: {withdraw: broken}")
+
 # six a side at small scale: half out, then more out, so morale triggers can fire again
 WG_SIX = """
 rules: {system: wargame, options: {large_scale_above: 100}}
@@ -823,6 +826,24 @@ WG_POOLS_LITERAL = WG_POOLS.replace("large_scale_above: 4}", "large_scale_above:
 WG_POOLS_HALF = WG_LARGE_HALF.replace(
     "max_rounds: 30", "max_rounds: 30\nbattle: {large_scale: pools}"
 ).replace("large_scale_above: 4}", "large_scale_above: 4, pool: literal}")
+
+# six a side of mixed HD withdrawing when broken: a morale check puts some of a side to flight
+WG_SIX_WITHDRAW = """
+rules: {system: wargame, options: {large_scale_above: 100}}
+max_rounds: 30
+battle: {withdraw: broken}
+sides:
+  red:
+    leader: r 1
+    fighters:
+      - {name: r, count: 3, hit_dice: 3, weapon: axe}
+      - {name: s, count: 3, hit_dice: 6, weapon: axe}
+  blue:
+    leader: b 1
+    fighters:
+      - {name: b, count: 3, hit_dice: 3, weapon: axe}
+      - {name: c, count: 3, hit_dice: 6, weapon: axe}
+"""
 
 # 2W2P
 TWOWP_MELEE = """
@@ -1659,6 +1680,9 @@ PROBES: dict[str, tuple[Probe, ...]] = {
         Probe(WG_SIX, ("half_out",)),
     ),
     "battle.rout": _probes(WG_LEADERS, ("field",)),
+    "battle.withdraw": _probes(WG_ROUT, ("broken",)),
+    "battle.withdraw_share": _probes(WG_SIX_WITHDRAW, (0, 0.3)),
+    "battle.pursuit": _probes(WG_WITHDRAW, (0.6, 1)),
     "battle.scattered": _probes(WG_POOLS_LITERAL, ("fled", "fight")),
     "battle.cover_rounds": _probes(WG_COVER_TREES, (1, 5)),
     "battle.deathwish_location": _probes(DW_VOLLEY_PLATES, ("random",), focus=BLUE),

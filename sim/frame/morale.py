@@ -136,9 +136,30 @@ class MoraleFrame(BattleCore):
                 result=f"{trigger}: "
                 + (", ".join(f.name for f in fleeing) + " flee" if fleeing else "all hold"),
             )
+        if self.opts.withdraw == "broken" and fleeing and self._broken(len(fleeing), len(members)):
+            self.withdraw(s)
+            return
         for f in fleeing:
             f.wg = wargame.start_fleeing(f.wg)
             self.set_status(f, Status.FLEEING)
+
+    def _broken(self, fleeing: int, members: int) -> bool:
+        """Whether ``fleeing`` of ``members`` put to flight break the side (``withdraw_share``)."""
+        return fleeing >= self.opts.withdraw_share * members
+
+    def withdraw(self, s: SideState) -> None:
+        """Side ``s`` is broken and withdraws in order (``battle.withdraw: broken``) [H].
+
+        Each of its fighters still in the fight leaves the field (fled), unless the pursuit
+        catches it (surrendered) at the chance ``battle.pursuit``, one draw each in the
+        side's order. The side is beaten: with nobody left standing it is defeated.
+        """
+        leaving = [f for f in s.fighters if f.in_fight]
+        self.note(s.name, "withdraws", result=f"{len(leaving)} leave the field")
+        with self.together():
+            for f in leaving:
+                caught = self.rng.random() < self.opts.pursuit
+                self.set_status(f, Status.SURRENDERED if caught else Status.FLED)
 
     # ---------------------------------------------------------------------- goals
     def _update_goals(self) -> None:
