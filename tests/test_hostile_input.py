@@ -536,6 +536,9 @@ def test_ctrl_c_during_sim_run_is_exit_130_without_a_traceback(tmp_path):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # a shell without job control starts background jobs with SIGINT ignored, which
+        # Python keeps: give the child Ctrl-C's default, as a terminal would
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     ) as proc:  # its pipes closed however the test ends
         try:
             first = proc.stderr.readline()  # the first progress line: it is fighting
