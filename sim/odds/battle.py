@@ -61,7 +61,7 @@ __all__ = [
 ]
 
 #: The most fights of a round (executions) an exact battle may take: about 10 minutes here
-#: (duel_of_tiers: 2,285,074 in 530 s).
+#: (duel_of_tiers: 2,285,074 in 533 s).
 DEFAULT_LIMIT = 2_500_000
 #: The most states a round may start from (each kept pickled in memory, a few kB).
 MAX_STATES = 200_000
