@@ -199,11 +199,16 @@ def _add_odds_deathwish(systems: Any) -> None:
 
 def _odds_battle(a: argparse.Namespace) -> str:
     import json
+    import os
     import sys
 
     from sim.odds import battle
 
     s = battle.scenario_of(a.file, a.set)
+    if a.plot and not a.force and os.path.lexists(a.plot):  # before minutes of work
+        from sim.files import exists_error
+
+        raise exists_error(a.plot, "--plot")
     guess = battle.estimate(s)
     print(
         f"estimate: about {guess['executions']:,.0f} fights of a round "
@@ -226,6 +231,16 @@ def _odds_battle(a: argparse.Namespace) -> str:
     result = battle.battle_odds(s, limit=a.limit, guess=guess, progress=progress if shown else None)
     if shown:
         print(file=sys.stderr)
+    if a.plot:
+        from sim.odds import plot as oddsplot
+
+        ends = {
+            f"{w} wins" if w else f"draw by {reason}": float(p)
+            for (w, reason), p in result.reasons().items()
+        }
+        lengths = {n: float(p) for n, p in result.rounds().items()}
+        title = f"{result.scenario} ({result.rules}): exact odds of the whole battle"
+        plotted(oddsplot.save(oddsplot.battle(title, ends, lengths), a.plot, a.force))
     data = result.to_dict()
     if a.format == "json":
         return json.dumps(data, indent=2)
@@ -288,4 +303,6 @@ def add_odds_battle(systems: Any) -> None:
         help=f"most fights of a round to spend (default {DEFAULT_LIMIT:,}); docs/odds.md",
     )
     p.add_argument("--format", choices=["table", "json"], default="table")
+    p.add_argument("--plot", metavar="FILE.png", help="draw how it ends and how long it lasts")
+    p.add_argument("--force", action="store_true", help="let --plot replace an existing file")
     p.set_defaults(run=_odds_battle)

@@ -2,8 +2,9 @@
 
 One bar per outcome of a distribution (a dice expression, one Deathwish attack, War Game
 damage, the D6 tiers); the 2W2P exchange as a grid of felling by wounding hits; the whole
-Deathwish table as each weapon's mean damage against armor 0 to 3. The numbers are the
-table's own (exact); a ``--check`` adds the simulated frequencies as dots.
+Deathwish table as each weapon's mean damage against armor 0 to 3; a whole battle
+(``sim odds battle``) as how it ends beside how long it lasts. The numbers are the table's
+own (exact); a ``--check`` adds the simulated frequencies as dots.
 """
 
 from __future__ import annotations
@@ -110,6 +111,38 @@ def grouped(
     ax.set_title(title, fontsize="medium")
     ax.legend(frameon=False, ncols=len(kinds))
     ax.spines[["top", "right"]].set_visible(False)
+    return fig
+
+
+@literal
+def battle(title: str, ends: Mapping[str, float], rounds: Mapping[int, float]) -> Figure:
+    """A whole battle's exact odds: each end beside the distribution of its length.
+
+    An end is a side's win or a draw by its cause; rounds past 99.99% are left out.
+    """
+    fig = Figure(figsize=(11.0, 4.2), dpi=100, layout="constrained")
+    left, right = fig.subplots(1, 2, width_ratios=(2, 3))
+    labels = list(ends)
+    left.barh(range(len(labels)), [100 * ends[k] for k in labels], color="#4c72b0")
+    left.set_yticks(range(len(labels)), labels)
+    left.invert_yaxis()
+    left.set_xlabel("probability (%)")
+    for i, k in enumerate(labels):
+        left.text(100 * ends[k], i, f" {100 * ends[k]:.2f}%", va="center", fontsize=8)
+    left.set_xlim(0, 118)
+    shown, cum = [], 0.0
+    for n, q in rounds.items():
+        shown.append(n)
+        cum += q
+        if cum >= 0.9999:
+            break
+    right.bar(shown, [100 * rounds[n] for n in shown], color="#55a868")
+    right.xaxis.get_major_locator().set_params(integer=True)
+    right.set_xlabel("rounds")
+    right.set_ylabel("probability (%)")
+    for ax in (left, right):
+        ax.spines[["top", "right"]].set_visible(False)
+    fig.suptitle(title, fontsize="medium")
     return fig
 
 

@@ -76,6 +76,24 @@ def test_a_table_names_each_side_and_the_work(capsys):
     assert "veteran wins" in out and "(20/27)" in out and "fights of a round" in out
 
 
+def test_plot_draws_the_ends_and_the_rounds_and_keeps_an_existing_file(capsys, tmp_path):
+    from tests.test_cli_frames import assert_picture
+
+    png = tmp_path / "duel.png"
+    assert main(["odds", "battle", str(DUEL), "--plot", str(png)]) == 0
+    assert f"plot: {png}" in capsys.readouterr().err
+    assert_picture(png)
+    before = png.read_bytes()
+    assert main(["odds", "battle", str(DUEL), "--plot", str(png)]) == 2
+    err = capsys.readouterr().err
+    assert "estimate" not in err  # refused before any work
+    assert err.strip().endswith("add --force to replace it")
+    assert png.read_bytes() == before
+    again = ["odds", "battle", str(DUEL), "--set", "max_rounds=1", "--plot", str(png), "--force"]
+    assert main(again) == 0
+    assert png.read_bytes() != before
+
+
 def test_a_battle_too_large_is_refused_in_one_line_before_the_work(capsys):
     with pytest.raises(TooLarge, match="estimated"):
         battle_odds(WARGAME)
