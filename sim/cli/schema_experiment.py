@@ -130,8 +130,34 @@ def _calibrate_properties() -> dict[str, Schema]:
                 {"type": "array", "items": {"type": "object"}, "minItems": 1},
             ],
             "description": "calibrate: the observed table, each row a setting of the scenario "
-            "(PATH columns), its battles and the statistics seen there (wins.SIDE, draws, "
-            "rounds, loser_out, decisive)",
+            "(PATH columns, or covariates), its battles and the statistics seen there "
+            "(wins.SIDE, draws, rounds, SIDE.down/gone/lost, .median; SIDE a side or a role: "
+            "winner, loser, larger, smaller, attacker, defender)",
+        },
+        "covariates": {
+            "type": "object",
+            "minProperties": 1,
+            "additionalProperties": {
+                "anyOf": [
+                    _text("a column of the observed table"),
+                    {"type": "number"},
+                    {
+                        "type": "object",
+                        "required": ["value"],
+                        "additionalProperties": False,
+                        "properties": {
+                            "value": {"type": ["string", "number"]},
+                            "times": {"type": ["string", "number", "array"]},
+                            "plus": {"type": ["string", "number", "array"]},
+                            "round": {"type": "string", "enum": ["nearest", "down", "up"]},
+                            "min": {"type": "number"},
+                            "max": {"type": "number"},
+                        },
+                    },
+                ]
+            },
+            "description": "calibrate: scenario paths set from the observed table's covariate "
+            "columns: a column, a number, or {value, times, plus, round, min, max}",
         },
         "distance": {"type": "string", "enum": list(DISTANCES), "default": DISTANCES[0]},
         "method": {"type": "string", "enum": list(METHODS), "default": METHODS[0]},

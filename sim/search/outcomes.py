@@ -17,8 +17,9 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 BASE = ("run_id", "batch", "point", "winner", "rounds", "error")
-SIDE_COLUMNS = ("lost", "down", "fighters")
-"""Per side: fighters not active at the end, those incapacitated or dead, and all of them."""
+SIDE_COLUMNS = ("lost", "down", "fighters", "surrendered")
+"""Per side: fighters not active at the end, those incapacitated or dead, all of them, and
+those surrendered."""
 
 
 def empty(columns: Sequence[str], sides: Sequence[str]) -> pd.DataFrame:
@@ -33,7 +34,8 @@ def read(files: Iterable[Path], columns: Sequence[str], sides: Sequence[str]) ->
 
     ``failed`` is True for a run that raised; ``lost.SIDE`` counts the side's fighters
     that ended the battle not active, ``down.SIDE`` those incapacitated or dead, and
-    ``fighters.SIDE`` all of them (0 for a failed run).
+    ``fighters.SIDE`` all of them, ``surrendered.SIDE`` those surrendered (0 for a failed
+    run).
     """
     tables = [pq.read_table(f, columns=[*BASE, *columns, "sides"]) for f in files]
     if not tables:
@@ -62,6 +64,7 @@ def _losses(sides: Any, rows: int, names: Sequence[str]) -> dict[str, np.ndarray
         "lost": fighters - field("active"),
         "down": field("incapacitated") + field("dead"),
         "fighters": fighters,
+        "surrendered": field("surrendered"),
     }
     for s in names:
         mine = side == s

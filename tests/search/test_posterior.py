@@ -131,3 +131,91 @@ def test_the_simulators_own_table() -> None:
         {"max_rounds": 5, "battles": 2, "decisive": 2, "wins.a": 1.0, "rounds": 1.5},
         {"max_rounds": 6, "battles": 2, "decisive": 1, "wins.a": 0.0, "rounds": 3.5},
     ]
+
+
+def test_roles_and_definitions_of_out() -> None:
+    """The larger side's wins, the loser's share lost (fled and surrendered too), by battle."""
+    frame = runs([0] * 4, ["1"] * 4, ["a", "b", "a", None], [1] * 4)
+    frame["fighters.a"] = [6, 6, 4, 4]  # a is larger in the first two, equal in the last two
+    frame["down.b"] = [1, 0, 2, 0]
+    frame["down.a"] = [0, 1, 0, 0]
+    for s in SIDES:  # not active at the end: down, fled or surrendered
+        frame[f"lost.{s}"] = frame[f"down.{s}"] + [2, 2, 1, 0]
+        frame[f"surrendered.{s}"] = [1, 0, 0, 0]
+    names = ["wins.larger", "wins.smaller", "loser.down", "loser.gone", "loser.lost", "a.lost"]
+    values = post.battle_values(frame, [STATS[n] for n in names], SIDES)
+    assert values["wins.larger"].tolist()[:2] == [1.0, 0.0]  # a won the first, b the second
+    assert values["wins.larger"].isna().tolist() == [False, False, True, True]  # equal sides
+    assert values["wins.smaller"].tolist()[:2] == [0.0, 1.0]
+    assert values["loser.down"].tolist()[:3] == [0.25, 1 / 6, 0.5]
+    assert values["loser.lost"].tolist()[:3] == [0.75, 0.5, 0.75]
+    assert values["loser.gone"].tolist()[:3] == [0.5, 0.5, 0.75]  # the surrendered are not gone
+    assert np.isnan(values["loser.down"][3])  # a draw has no loser
+    assert values["a.lost"].tolist() == [2 / 6, 3 / 6, 1 / 4, 0.0]  # a side's, in every battle
+
+
+def test_the_attacker_is_the_rows_and_the_defender_the_other_side() -> None:
+    frame = runs([0, 0, 0], ["1", "2", "2"], ["a", "a", "b"], [1] * 3)
+    stats = [STATS["wins.attacker"], STATS["defender.down"]]
+    values = post.battle_values(frame, stats, SIDES, ["a", "b", "b"])
+    assert values["wins.attacker"].tolist() == [1.0, 0.0, 1.0]
+    assert values["defender.down"].tolist() == [1.0, 0.0, 1.0]  # b won its own attack
+    sims = post.simulated(frame, 1, ["1", "2"], stats, SIDES, ["a", "b"])
+    assert sims.sum["wins.attacker"].tolist() == [[1.0, 1.0]]
+
+
+def test_a_median_is_weighed_by_the_battles_below_it() -> None:
+    """The observed median says half the observed battles fell below it (a sign test)."""
+    frame = runs([0] * 10 + [1] * 10, ["1"] * 20, ["a"] * 20, list(range(1, 11)) * 2)
+    frame.loc[10:, "rounds"] += 4  # cell 1's battles are 4 rounds longer
+    sims = post.simulated(frame, 2, ["1"], [STATS["rounds.median"]], SIDES)
+    ll = post.loglik(sims, table(5.0, 30, "rounds.median"))
+    # cell 0: 4 battles below 5 and one at it (half): 4.5 of 10; cell 1: 0.5 of 10
+    assert ll[0] == pytest.approx(_betabinom(15, 30, 5.0, 6.0))
+    assert ll[1] == pytest.approx(_betabinom(15, 30, 1.0, 10.0))
+    assert ll[0] - ll[1] > 3
+    # an integral count agrees with scipy's beta-binomial
+    assert post._betabinom(15, 30, 5.0, 6.0) == pytest.approx(st.betabinom.logpmf(15, 30, 5, 6))
+
+
+def _betabinom(k: float, n: int, a: float, b: float) -> float:
+    from scipy.special import betaln, comb
+
+    return float(np.log(comb(n, k)) + betaln(k + a, n - k + b) - betaln(a, b))
+
+
+def test_the_predictive_check_of_a_median() -> None:
+    frame = runs([0] * 200, ["1"] * 200, ["a"] * 200, list(range(1, 11)) * 20)
+    sims = post.simulated(frame, 1, ["1"], [STATS["rounds.median"]], SIDES)
+    fine, far = (
+        post.predictive(
+            sims, table(v, 41, "rounds.median"), np.array([1.0]), np.random.default_rng(3)
+        )[0]
+        for v in (5.5, 8.0)
+    )
+    assert fine.lo < 5.5 < fine.hi and not fine.fails and 4 <= fine.lo and fine.hi <= 7
+    assert far.fails and far.p < 0.05
+
+
+def test_a_statistics_own_size_and_interval_weigh_it() -> None:
+    frame = runs([0] * 20, ["1"] * 20, ["a"] * 12 + ["b"] * 8, [1, 3] * 10)
+    sims = post.simulated(frame, 1, ["1"], [STATS["wins.a"], STATS["rounds"]], SIDES)
+    row = Row(
+        "1",
+        2,
+        (("max_rounds", 5),),
+        (("wins.a", 0.5), ("rounds", 2.5)),
+        20,
+        20,
+        ns=(("wins.a", 200),),
+        ses=(("rounds", 0.05),),
+    )
+    own = Observed("t.csv", (row,), (STATS["wins.a"], STATS["rounds"]), ("max_rounds",), False)
+    assert post.observed_n(sims, STATS["wins.a"], row, 0).tolist() == [200]
+    share = post._term(sims, STATS["wins.a"], row, 0, 0.5)
+    assert share[0] == pytest.approx(st.betabinom.logpmf(100, 200, 12.5, 8.5))
+    mean = post._term(sims, STATS["rounds"], row, 0, 2.5)
+    var = post.spread(sims, "rounds", 0)[0]
+    scale = np.sqrt(0.05**2 + var / 20)
+    assert mean[0] == pytest.approx(st.t.logpdf(2.5, post.df(sims, "rounds", 0)[0], 2.0, scale))
+    assert post.loglik(sims, own)[0] == pytest.approx(share[0] + mean[0])

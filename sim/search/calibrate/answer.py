@@ -191,7 +191,7 @@ def _marginals(design: Calibrate, weights: np.ndarray[Any, Any]) -> list[dict[st
 
 def _setting(design: Calibrate, r: int) -> str:
     row = design.table.rows[r]
-    return ", ".join(f"{path}={v}" for path, v in row.setting)
+    return ", ".join(f"{path}={v}" for path, v in (row.shown or row.setting))
 
 
 def _own(c: post.Check) -> str:

@@ -11,18 +11,28 @@ A column is one of:
 
 - a **setting**: a scenario path (its first step a scenario key: ``sides``, ``battle``,
   ``rules``, ``max_rounds`` ...) and the value it has in that row; every row sets the same
-  paths;
-- a **statistic** (:data:`STATISTICS`): ``wins.SIDE``, the side's share of the battles that
-  had a winner; ``draws``, the share of battles without one; ``rounds``, the mean length;
-  ``loser_out``, the mean share of the losing side's fighters incapacitated or dead at the
-  end (fled and surrendered ones are not out), over battles with a winner. A cell may be
-  left empty (not observed in that row). Shares are written ``0.42`` or ``42%``;
+  paths; or a **covariate**, a column the experiment's ``covariates:`` reads to set paths
+  (:mod:`sim.search.calibrate.covariates`);
+- a **statistic** (:mod:`sim.search.calibrate.statistics`): ``wins.SIDE``, the side's share
+  of the battles that had a winner; ``draws``, the share of battles without one;
+  ``rounds``, the mean length; ``SIDE.down``, ``SIDE.gone``, ``SIDE.lost``, the mean share
+  of a side's fighters out at the end (incapacitated or dead; also fleeing or fled; also
+  surrendered); ``.median`` after ``rounds`` or a share out for its median. ``SIDE`` is a
+  side or a role: ``winner`` and ``loser`` (over battles with a winner), ``larger`` and
+  ``smaller`` (by fighters at the start; a battle of equal sides has neither),
+  ``attacker`` and ``defender`` (as the row's ``attacker`` column names them).
+  ``loser_out`` is ``loser.down``. A cell may be left empty (not observed in that row).
+  Shares are written ``0.42`` or ``42%``, or as a count ``17/30`` (its own sample size);
+- beside a statistic: ``STAT.n``, its own sample size (a published share or median and
+  the battles it is of); ``STAT.lo`` and ``STAT.hi``, its own 95% interval (a share's
+  gives the sample size a binomial share with that interval has, a mean's its standard
+  error); ``STAT.sd``, the spread of one battle's value of a mean (else the simulated one);
 - a **sample size**: ``battles`` (required: the battles observed in the row), ``decisive``
-  (of those, the ones with a winner: the sample of ``wins.SIDE`` and ``loser_out``; when it
-  is missing it comes from ``draws`` if observed, else from the simulated share of
-  decisive battles), and ``STAT.sd`` (the spread of one battle's ``rounds`` or
-  ``loser_out`` as observed; else the simulated one);
-- ``label``: the row's name in the answer (default: its number).
+  (of those, the ones with a winner: the sample of a statistic of decisive battles; when
+  it is missing it comes from ``draws`` if observed, else from the simulated share of
+  decisive battles);
+- ``attacker``: the side that attacks in the row; ``label``: the row's name in the answer
+  (default: its number).
 
 In a CSV file, a line whose first cell starts with ``#`` is a comment, a lone carriage
 return ends a line (as in a classic Mac file), and each column is named once.
@@ -46,43 +56,21 @@ from sim.errors import SimError, did_you_mean
 from sim.scenario import Issue
 from sim.scenario.checks.document import _TOP_KEYS
 from sim.scenario.reader import ScenarioError, bad_text, read_text_file, show
+from sim.search.calibrate.covariates import Term
+from sim.search.calibrate.statistics import (
+    FORMS,
+    MODIFIERS,
+    Stat,
+    statistics,
+)
 
-SHARES = ("draws",)
-MEANS = ("rounds", "loser_out")
-FRACTIONS = ("loser_out",)
-"""Means of a share of a side's fighters: 0..1, or a percentage."""
+Z95 = 1.959963984540054
 SIZES = ("battles", "decisive")
+ATTACKER = "attacker"
+"""The column naming the side that attacks in the row."""
 MAX_ROWS = 1000
 MAX_FILE = 1024 * 1024
 Bad = Callable[[str, str], None]
-
-
-@dataclass(frozen=True, slots=True)
-class Stat:
-    """A statistic of a row: its column name, share or mean, and over which battles."""
-
-    name: str
-    kind: str
-    """``share`` (a binomial share) or ``mean`` (a mean of one value per battle)."""
-    decisive: bool
-    """Whether it counts only battles with a winner."""
-    side: str | None = None
-
-    @property
-    def shown(self) -> str:
-        """How the answer names it."""
-        if self.name.startswith("wins."):
-            return f"{self.side} wins (of decisive)"
-        return {"draws": "draws", "rounds": "mean rounds", "loser_out": "loser out"}[self.name]
-
-
-def statistics(sides: Sequence[str]) -> dict[str, Stat]:
-    """Every statistic a row may give, for a scenario with ``sides``."""
-    out = {f"wins.{s}": Stat(f"wins.{s}", "share", True, s) for s in sides}
-    out["draws"] = Stat("draws", "share", False)
-    out["rounds"] = Stat("rounds", "mean", False)
-    out["loser_out"] = Stat("loser_out", "mean", True)
-    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +84,14 @@ class Row:
     battles: int
     decisive: int | None = None
     sds: tuple[tuple[str, float], ...] = ()
+    ns: tuple[tuple[str, int], ...] = ()
+    """Statistics with their own sample size (``STAT.n``, or a share's ``k/n``, or the
+    size a share's own interval implies)."""
+    ses: tuple[tuple[str, float], ...] = ()
+    """Means with their own standard error (from ``STAT.lo`` and ``STAT.hi``)."""
+    attacker: str | None = None
+    shown: tuple[tuple[str, Any], ...] = ()
+    """The row's setting as the table gave it (its covariates, where they set paths)."""
 
     def value(self, stat: str) -> float | None:
         """The observed value of ``stat`` (None if the row does not give it)."""
@@ -104,6 +100,14 @@ class Row:
     def sd(self, stat: str) -> float | None:
         """The observed spread of one battle's ``stat`` (None if not given)."""
         return dict(self.sds).get(stat)
+
+    def n(self, stat: str) -> int | None:
+        """The statistic's own sample size (None: the row's battles, or its decisive ones)."""
+        return dict(self.ns).get(stat)
+
+    def se(self, stat: str) -> float | None:
+        """A mean's own standard error (None: from its spread and sample size)."""
+        return dict(self.ses).get(stat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,17 +124,26 @@ class Observed:
     """A CSV file's header line."""
 
 
-def read(spec: Any, source: str | None, sides: Sequence[str], bad: Bad) -> Observed:
+def read(
+    spec: Any,
+    source: str | None,
+    sides: Sequence[str],
+    bad: Bad,
+    covariates: dict[str, Term | None] | None = None,
+) -> Observed:
     """The ``observed:`` table (a CSV file's name, or rows inline); problems reported.
 
+    ``covariates``: the paths the table's covariate columns set (:mod:`.covariates`; a
+    bad one None: its problem is the experiment's, and the rows are not read).
     Problems of the key itself go to ``bad`` (in the experiment file); those of a CSV
     file's cells are kept as the table's ``issues``, located in the CSV.
     """
+    mapped = covariates or {}
     if isinstance(spec, str):
-        return _from_csv(spec, source, sides, bad)
+        return _from_csv(spec, source, sides, bad, mapped)
     if isinstance(spec, list) and spec and all(isinstance(r, dict) for r in spec):
         cells = [{str(k): v for k, v in r.items()} for r in spec]
-        return _table(cells, [None] * len(cells), source or "", sides, inline=True, bad=bad)
+        return _table(cells, [None] * len(cells), source or "", sides, True, bad, None, mapped)
     bad(
         "observed",
         "expected a CSV file's name (beside the experiment) or a list of rows, each a "
@@ -139,7 +152,9 @@ def read(spec: Any, source: str | None, sides: Sequence[str], bad: Bad) -> Obser
     return Observed(source or "", (), (), (), True)
 
 
-def _from_csv(name: str, source: str | None, sides: Sequence[str], bad: Bad) -> Observed:
+def _from_csv(
+    name: str, source: str | None, sides: Sequence[str], bad: Bad, mapped: dict[str, Term | None]
+) -> Observed:
     problem = bad_text(name, allow_breaks=False) if name else "is empty"  # a name is one line
     if problem:
         bad("observed", f"the file name {show(name)} {problem}")
@@ -183,9 +198,7 @@ def _from_csv(name: str, source: str | None, sides: Sequence[str], bad: Bad) -> 
             continue
         cells.append({h: _cell(c) for h, c in zip(header, row, strict=True) if c.strip()})
         where.append(line)
-    table = _table(
-        cells, where, str(path), sides, inline=False, bad=bad, header=(header, lines[0][0])
-    )
+    table = _table(cells, where, str(path), sides, False, bad, (header, lines[0][0]), mapped)
     return Observed(
         table.source,
         table.rows,
@@ -241,12 +254,14 @@ def _table(
     inline: bool,
     bad: Bad,
     header: tuple[Sequence[str], int] | None = None,
+    covariates: dict[str, Term | None] | None = None,
 ) -> Observed:
     """Rows from each row's cells (column -> value); ``header``: a CSV's, and its line.
 
     A problem of a column is located at the header (``k`` -1), of a cell at its row.
     """
     issues: list[Issue] = []
+    mapped = {p: t for p, t in (covariates or {}).items() if t is not None}
 
     def problem(k: int, column: str, message: str) -> None:
         if inline:
@@ -260,24 +275,24 @@ def _table(
     columns = (
         list(header[0]) if header is not None else list(dict.fromkeys(c for r in cells for c in r))
     )
-    paths = [c for c in columns if _is_path(c)]
-    for c in columns:
-        if not (_is_path(c) or c in known or c in SIZES or c == "label" or _is_sd(c)):
-            choices = [*known, *SIZES, "label", *(f"{m}.sd" for m in MEANS)]
-            hint = did_you_mean(c, choices) or "; the statistics are " + ", ".join(known)
-            problem(-1, c, f"no statistic {c!r} in the dataset{hint}")
+    names = list(dict.fromkeys(n for t in mapped.values() for n in t.names()))
+    if len(mapped) < len(covariates or {}) or not _columns_read(mapped, columns, bad):
+        return Observed(source, (), (), (), inline, tuple(issues))  # the rows depend on them
+    given = [c for c in columns if _is_path(c)]
+    paths = [*given, *(p for p in mapped if p not in given)]
+    _check_columns(columns, known, mapped, names, sides, problem)
     if len(cells) > MAX_ROWS:
         problem(-1, "", f"{len(cells)} rows; at most {MAX_ROWS}")
         cells = cells[:MAX_ROWS]
     if not paths:
-        problem(-1, "", "no setting: name a scenario path in a column")
+        problem(-1, "", "no setting: name a scenario path in a column, or declare covariates")
     rows = []
     for k, row in enumerate(cells):
 
         def at_row(column: str, message: str, k: int = k) -> None:
             problem(k, column, message)
 
-        made = _row(k, row, lines[k], paths, known, at_row)
+        made = _row(k, row, lines[k], given, mapped, known, sides, at_row)
         if made is not None:
             rows.append(made)
     labels = [r.label for r in rows]
@@ -290,13 +305,57 @@ def _table(
     return Observed(source, tuple(rows), tuple(used), tuple(paths), inline, tuple(issues))
 
 
+def _columns_read(mapped: dict[str, Term], columns: Sequence[str], bad: Bad) -> bool:
+    """Whether every column the covariates read is in the table (else said where)."""
+    ok = True
+    for path, term in mapped.items():
+        for n in term.names():
+            if n not in columns:
+                bad(f"covariates.{path}", f"no column {n!r} in the observed table")
+                ok = False
+    return ok
+
+
+def _check_columns(
+    columns: Sequence[str],
+    known: dict[str, Stat],
+    mapped: dict[str, Term],
+    names: Sequence[str],
+    sides: Sequence[str],
+    problem: Callable[[int, str, str], None],
+) -> None:
+    """Each column is a path, a statistic, beside one, a size, a label or a covariate."""
+    for c in columns:
+        if _is_path(c) and c in mapped:
+            problem(-1, c, "the covariates set this path: give it in one place")
+    for c in columns:
+        if not (_is_path(c) or c in known or c in SIZES or c in ("label", ATTACKER)):
+            if c in names or _modifier(c, known) is not None:
+                continue
+            own = [n for n, st in known.items() if st.side is None or st.side in sides]
+            hint = (
+                did_you_mean(c, [*own, *SIZES, "label", ATTACKER])
+                or did_you_mean(c, list(known))
+                or f"; the statistics are {FORMS}"
+            )
+            if not any(n.split(".")[0] == c.split(".")[0] for n in known):
+                hint += "; a covariate is a column the covariates: key reads"
+            problem(-1, c, f"no statistic {c!r} in the dataset{hint}")
+    for c in columns:
+        stat = known.get(c)
+        if stat is not None and stat.side in ("attacker", "defender") and ATTACKER not in columns:
+            problem(-1, c, "name the side that attacks in each row: give an attacker column")
+
+
 def _is_path(column: str) -> bool:
     first = column.split(".")[0].split("[")[0]
     return first in _TOP_KEYS
 
 
-def _is_sd(column: str) -> bool:
-    return column.endswith(".sd") and column[: -len(".sd")] in MEANS
+def _modifier(column: str, known: dict[str, Stat]) -> tuple[Stat, str] | None:
+    """``(stat, modifier)`` of a column beside a statistic (``loser.lost.median.n``)."""
+    stem, _, mod = column.rpartition(".")
+    return (known[stem], mod) if mod in MODIFIERS and stem in known else None
 
 
 def _row(
@@ -304,7 +363,9 @@ def _row(
     cells: dict[str, Any],
     line: int | None,
     paths: Sequence[str],
+    mapped: dict[str, Term],
     known: dict[str, Stat],
+    sides: Sequence[str],
     problem: Bad,
 ) -> Row | None:
     """One row, checked (problems to ``problem(column, message)``)."""
@@ -313,6 +374,14 @@ def _row(
     if missing:
         problem(missing[0], "every row sets the same paths: this one has no value for it")
         ok = False
+    covariates = {}
+    for name in dict.fromkeys(n for t in mapped.values() for n in t.names()):
+        v = cells.get(name)
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            problem(name, f"the covariates read this column: expected a number, got {v!r}")
+            ok = False
+        else:
+            covariates[name] = v
     battles = _count(cells.get("battles"), "battles", 1, problem)
     decisive = None
     if cells.get("decisive") is not None:
@@ -320,30 +389,149 @@ def _row(
         if decisive is not None and battles is not None and decisive > battles:
             problem("decisive", f"{decisive} decisive battles of {battles}")
             ok = False
-    values, sds = [], []
+    attacker = cells.get(ATTACKER)
+    if attacker is not None and attacker not in sides:
+        problem(ATTACKER, f"no side {attacker!r}{did_you_mean(str(attacker), sides)}")
+        ok = False
+    values, ns = _values(cells, known, problem)
+    ok = ok and values is not None
+    values = values or {}
+    extra = _modifiers(cells, known, values, ns, problem)
+    if extra is None or battles is None or not ok:
+        return None
+    sds, ses = extra
+    label = str(cells.get("label", k + 1))
+    setting = [(p, cells[p]) for p in paths]
+    setting += [(p, t.of(covariates)) for p, t in mapped.items()]
+    shown = tuple((n, covariates[n]) for n in covariates) + tuple(setting[: len(paths)])
+    return Row(
+        label,
+        line,
+        tuple(setting),
+        tuple(values.items()),
+        battles,
+        decisive,
+        tuple(sds.items()),
+        tuple(ns.items()),
+        tuple(ses.items()),
+        None if attacker is None else str(attacker),
+        shown if mapped else (),
+    )
+
+
+def _values(
+    cells: dict[str, Any], known: dict[str, Stat], problem: Bad
+) -> tuple[dict[str, float] | None, dict[str, int]]:
+    """The row's statistics (None if one is bad), and the sizes of shares given as counts."""
+    values: dict[str, float] = {}
+    ns: dict[str, int] = {}
+    ok = True
     for name, stat in known.items():
         if cells.get(name) is None:
             continue
-        read_value = _share if stat.kind == "share" or name in FRACTIONS else _mean
-        v = read_value(cells[name], name, problem)
+        if stat.kind == "share":
+            got = _share(cells[name], name, problem)
+            if got is not None and got[1] is not None:
+                ns[name] = got[1]
+            v = None if got is None else got[0]
+        else:
+            v = (_fraction if stat.fraction else _mean)(cells[name], name, problem)
         if v is None:
             ok = False
         else:
-            values.append((name, v))
-    for m in MEANS:
-        if cells.get(f"{m}.sd") is not None:
-            v = _mean(cells[f"{m}.sd"], f"{m}.sd", problem)
+            values[name] = v
+    return (values if ok else None), ns
+
+
+def _modifiers(
+    cells: dict[str, Any],
+    known: dict[str, Stat],
+    values: dict[str, float],
+    ns: dict[str, int],
+    problem: Bad,
+) -> tuple[dict[str, float], dict[str, float]] | None:
+    """The row's ``STAT.sd``, ``.n``, ``.lo`` and ``.hi``: spreads and standard errors.
+
+    Own sample sizes go into ``ns``: a share's own interval gives the size a binomial
+    share with that interval has.
+    """
+    ok = True
+    sds: dict[str, float] = {}
+    ses: dict[str, float] = {}
+    bounds: dict[str, dict[str, float]] = {}
+    for column, value in cells.items():
+        found = _modifier(column, known)
+        if found is None or value is None:
+            continue
+        stat, mod = found
+        if stat.name not in values:
+            problem(column, f"the row gives no {stat.name}, so nothing to give its {mod} for")
+            ok = False
+        elif mod == "sd":
+            if stat.kind != "mean":
+                problem(column, "a spread (.sd) is of a mean; a share or a median has none")
+                ok = False
+                continue
+            v = _mean(value, column, problem)
             if v is not None and v > 0:
-                sds.append((m, v))
+                sds[stat.name] = v
             elif v is not None:
-                problem(f"{m}.sd", "a spread must be above 0")
-    if battles is None:
-        ok = False
-    if not ok or battles is None:
-        return None
-    label = str(cells.get("label", k + 1))
-    setting = tuple((p, cells[p]) for p in paths)
-    return Row(label, line, setting, tuple(values), battles, decisive, tuple(sds))
+                problem(column, "a spread must be above 0")
+                ok = False
+        elif mod == "n":
+            n = _count(value, column, 1, problem)
+            if n is None:
+                ok = False
+            elif stat.name in ns and ns[stat.name] != n:
+                problem(column, f"the share was given as a count of {ns[stat.name]}, not {n}")
+                ok = False
+            else:
+                ns[stat.name] = n
+        else:
+            if stat.kind == "median":
+                if ok:  # once, for .lo and .hi
+                    problem(column, "give a median's own sample size (.n), not its interval")
+                ok = False
+                continue
+            read = _fraction if stat.kind == "share" or stat.fraction else _mean
+            v = read(value, column, problem)
+            if v is None:
+                ok = False
+            else:
+                bounds.setdefault(stat.name, {})[mod] = v
+    ok = _bounds(bounds, known, values, ns, ses, problem) and ok
+    return (sds, ses) if ok else None
+
+
+def _bounds(
+    bounds: dict[str, dict[str, float]],
+    known: dict[str, Stat],
+    values: dict[str, float],
+    ns: dict[str, int],
+    ses: dict[str, float],
+    problem: Bad,
+) -> bool:
+    """Each statistic's own 95% interval: a share's implied size, a mean's standard error."""
+    ok = True
+    for name, b in bounds.items():
+        if len(b) < 2:
+            have, want = ("lo", "hi") if "lo" in b else ("hi", "lo")
+            problem(f"{name}.{want}", f"{name}.{have} is given: give its other end too")
+            ok = False
+            continue
+        lo, hi, v = b["lo"], b["hi"], values[name]
+        if not lo <= v <= hi or lo >= hi:
+            problem(f"{name}.lo", f"the interval [{lo:g}, {hi:g}] must hold {name} ({v:g})")
+            ok = False
+        elif name in ns:
+            problem(f"{name}.lo", "give a sample size or an interval, not both")
+            ok = False
+        elif known[name].kind == "share":
+            mid = (lo + hi) / 2
+            ns[name] = max(1, round(mid * (1 - mid) * (2 * Z95 / (hi - lo)) ** 2))
+        else:
+            ses[name] = (hi - lo) / (2 * Z95)
+    return ok
 
 
 def _count(value: Any, column: str, low: int, problem: Bad) -> int | None:
@@ -358,7 +546,23 @@ def _count(value: Any, column: str, low: int, problem: Bad) -> int | None:
     return value
 
 
-def _share(value: Any, column: str, problem: Bad) -> float | None:
+def _share(value: Any, column: str, problem: Bad) -> tuple[float, int | None] | None:
+    """A share, and its sample size when written as a count (``17/30``, ``17 of 30``)."""
+    if isinstance(value, str) and ("/" in value or " of " in value):
+        k, _, n = value.replace(" of ", "/").partition("/")
+        try:
+            kk, nn = int(k.strip()), int(n.strip())
+        except ValueError:
+            kk, nn = -1, 0
+        if not 0 <= kk <= nn or nn < 1:
+            problem(column, f"expected a count such as 17/30 (17 of 30 battles), got {value!r}")
+            return None
+        return kk / nn, nn
+    v = _fraction(value, column, problem)
+    return None if v is None else (v, None)
+
+
+def _fraction(value: Any, column: str, problem: Bad) -> float | None:
     given = value
     if isinstance(value, str) and value.strip().endswith("%"):
         try:

@@ -43,7 +43,12 @@ class Calibrate:
     def sims(self, history: History) -> post.Sims:
         """Every battle so far, summed by cell and row."""
         return post.simulated(
-            history.runs, self.grid.size, self.labels, self.table.stats, self.search.sides
+            history.runs,
+            self.grid.size,
+            self.labels,
+            self.table.stats,
+            self.search.sides,
+            [r.attacker for r in self.table.rows],
         )
 
     def fit(self, history: History) -> tuple[post.Sims, np.ndarray[Any, Any]]:

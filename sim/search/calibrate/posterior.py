@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.search.calibrate.observed import FRACTIONS, Observed, Row, Stat
+from sim.search.calibrate.observed import Observed, Row, Stat
 from sim.search.space import Param
 
 MAX_WHOLE = 41
@@ -90,38 +90,89 @@ def grid_values(p: Param, levels: int) -> tuple[Any, ...]:
     return tuple(float(x) for x in np.linspace(p.low, p.high, levels))
 
 
-def battle_values(runs: pd.DataFrame, stats: Sequence[Stat], sides: Sequence[str]) -> pd.DataFrame:
+def battle_values(
+    runs: pd.DataFrame,
+    stats: Sequence[Stat],
+    sides: Sequence[str],
+    attacker: Sequence[str | None] | None = None,
+) -> pd.DataFrame:
     """Each battle's value of each statistic (NaN where it does not count), and its kind.
 
-    Columns: each statistic's name; ``ok`` (finished), ``decisive`` (finished with a winner).
+    ``attacker``: each battle's attacking side (None: not said). Columns: each statistic's
+    name; ``ok`` (finished), ``decisive`` (finished with a winner).
     """
     ok = ~runs["failed"].astype(bool).to_numpy()
     winner = runs["winner"]
     decisive = ok & winner.notna().to_numpy()
     out = pd.DataFrame({"ok": ok, "decisive": decisive}, index=runs.index)
+    roles = _Roles(runs, sides, decisive, attacker)
     for s in stats:
-        if s.name.startswith("wins."):
-            v = (winner == s.side).to_numpy(dtype=float)
-        elif s.name == "draws":
+        counts = decisive if s.decisive else ok
+        if s.what == "wins":
+            member, has = roles.of(str(s.side))
+            won = np.zeros(len(runs), dtype=bool)
+            for i, side in enumerate(sides):
+                won |= member[i] & (winner == side).to_numpy()
+            v, counts = won.astype(float), counts & has
+        elif s.what == "draws":
             v = winner.isna().to_numpy(dtype=float)
-        elif s.name == "rounds":
+        elif s.what == "rounds":
             v = runs["rounds"].to_numpy(dtype=float)
         else:
-            v = _loser_out(runs, sides)
-        out[s.name] = np.where(decisive if s.decisive else ok, v, np.nan)
+            member, has = roles.of(str(s.side))
+            v, counts = roles.out(member, s.what), counts & has
+        out[s.name] = np.where(counts, v, np.nan)
     return out
 
 
-def _loser_out(runs: pd.DataFrame, sides: Sequence[str]) -> np.ndarray[Any, Any]:
-    """The share of the losing sides' fighters incapacitated or dead (NaN with no winner)."""
-    down = np.zeros(len(runs))
-    total = np.zeros(len(runs))
-    for s in sides:
-        losing = (runs["winner"] != s).to_numpy() & runs["winner"].notna().to_numpy()
-        down += np.where(losing, runs[f"down.{s}"].to_numpy(dtype=float), 0.0)
-        total += np.where(losing, runs[f"fighters.{s}"].to_numpy(dtype=float), 0.0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(total > 0, down / total, np.nan)
+class _Roles:
+    """Which sides are the winner, the larger, the attacker ... of each battle."""
+
+    def __init__(
+        self,
+        runs: pd.DataFrame,
+        sides: Sequence[str],
+        decisive: np.ndarray[Any, Any],
+        attacker: Sequence[str | None] | None,
+    ) -> None:
+        self.runs, self.sides, self.decisive = runs, sides, decisive
+        self.attacker = attacker
+        self.fighters = np.array([runs[f"fighters.{s}"].to_numpy(dtype=float) for s in sides])
+
+    def of(self, who: str) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        """``[side, battle]``: the sides that are ``who``; and the battles that have one."""
+        n = len(self.runs)
+        names = np.array(self.sides, dtype=object)[:, None]
+        if who in self.sides:
+            return np.broadcast_to(names == who, (len(self.sides), n)), np.ones(n, dtype=bool)
+        winner = self.runs["winner"].to_numpy(dtype=object)[None, :]
+        if who in ("winner", "loser"):
+            member = (names == winner) if who == "winner" else (names != winner)
+            return member & self.decisive[None, :], self.decisive
+        if who in ("larger", "smaller"):
+            f = self.fighters
+            pick = f.max(axis=0) if who == "larger" else f.min(axis=0)
+            member = f == pick[None, :]
+            return member, member.sum(axis=0) == 1
+        given = np.array(
+            [None] * n if self.attacker is None else list(self.attacker), dtype=object
+        )[None, :]
+        has = given[0] != None  # noqa: E711 (an object array's comparison)
+        member = (names == given) if who == "attacker" else (names != given)
+        return member & has[None, :], has
+
+    def out(self, member: np.ndarray[Any, Any], what: str) -> np.ndarray[Any, Any]:
+        """The share of the ``member`` sides' fighters out, by the definition ``what``."""
+        gone = {"down": ("down",), "gone": ("lost", "-surrendered"), "lost": ("lost",)}[what]
+        count = np.zeros(member.shape)
+        for i, side in enumerate(self.sides):
+            for c in gone:
+                sign, column = (-1.0, c[1:]) if c.startswith("-") else (1.0, c)
+                count[i] += sign * self.runs[f"{column}.{side}"].to_numpy(dtype=float)
+        down = (count * member).sum(axis=0)
+        total = (self.fighters * member).sum(axis=0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(total > 0, down / total, np.nan)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +180,8 @@ class Sims:
     """What the battles of every (cell, row) showed: counts, sums and sums of squares.
 
     Arrays are ``[cell, row]``; per statistic ``n`` (battles it counts), ``sum``, ``ss``.
+    For a median, each battle's value too (``raw``, with its ``cell * rows + row`` in
+    ``where``).
     """
 
     runs: np.ndarray[Any, Any]
@@ -137,12 +190,30 @@ class Sims:
     n: dict[str, np.ndarray[Any, Any]]
     sum: dict[str, np.ndarray[Any, Any]]
     ss: dict[str, np.ndarray[Any, Any]]
+    where: np.ndarray[Any, Any] | None = None
+    raw: dict[str, np.ndarray[Any, Any]] | None = None
+
+    def values(self, stat: str, row: int) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        """The battles of ``row`` that count for the median ``stat``: cells and values."""
+        assert self.where is not None and self.raw is not None
+        rows = self.runs.shape[1]
+        v = self.raw[stat]
+        mine = (self.where % rows == row) & ~np.isnan(v)
+        return self.where[mine] // rows, v[mine]
 
 
 def simulated(
-    runs: pd.DataFrame, cells: int, rows: Sequence[str], stats: Sequence[Stat], sides: Sequence[str]
+    runs: pd.DataFrame,
+    cells: int,
+    rows: Sequence[str],
+    stats: Sequence[Stat],
+    sides: Sequence[str],
+    attackers: Sequence[str | None] | None = None,
 ) -> Sims:
-    """Sum the battles of ``runs`` (columns ``cell`` and ``observed``) by cell and row."""
+    """Sum the battles of ``runs`` (columns ``cell`` and ``observed``) by cell and row.
+
+    ``attackers``: each row's attacking side (None: not said).
+    """
     shape = (cells, len(rows))
     place = {label: i for i, label in enumerate(rows)}
     if len(runs):
@@ -150,23 +221,26 @@ def simulated(
         r = runs["observed"].map(place).astype(int).to_numpy()
         flat = c * len(rows) + r
     else:
-        flat = np.zeros(0, dtype=int)
-    values = battle_values(runs, stats, sides) if len(runs) else None
+        r = flat = np.zeros(0, dtype=int)
+    attacker = None if attackers is None else [attackers[i] for i in r]
+    values = battle_values(runs, stats, sides, attacker) if len(runs) else None
 
     def total(x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
         return np.bincount(flat, weights=x, minlength=cells * len(rows)).reshape(shape)
 
     ones = np.ones(len(flat))
-    n, s1, s2 = {}, {}, {}
+    n, s1, s2, raw = {}, {}, {}, {}
     for s in stats:
         v = values[s.name].to_numpy() if values is not None else np.zeros(0)
         has = ~np.isnan(v)
         n[s.name] = total(has.astype(float))
         s1[s.name] = total(np.where(has, v, 0.0))
         s2[s.name] = total(np.where(has, v * v, 0.0))
+        if s.kind == "median":
+            raw[s.name] = v
     ok = total(values["ok"].to_numpy(dtype=float)) if values is not None else total(ones)
     dec = total(values["decisive"].to_numpy(dtype=float)) if values is not None else total(ones)
-    return Sims(total(ones), ok, dec, n, s1, s2)
+    return Sims(total(ones), ok, dec, n, s1, s2, flat, raw)
 
 
 def spread(sims: Sims, stat: str, row: int) -> np.ndarray[Any, Any]:
@@ -193,11 +267,14 @@ def df(sims: Sims, stat: str, row: int) -> np.ndarray[Any, Any]:
 def observed_n(sims: Sims, stat: Stat, row: Row, r: int) -> np.ndarray[Any, Any]:
     """Each cell's sample size of ``stat`` in the observed ``row``.
 
-    ``battles`` for a statistic of every battle; for one of decisive battles the row's
-    ``decisive``, else its battles less its observed draws, else its battles times the
-    cell's simulated share of decisive battles.
+    The statistic's own (``STAT.n``); else ``battles`` for a statistic of every battle; for
+    one of decisive battles the row's ``decisive``, else its battles less its observed
+    draws, else its battles times the cell's simulated share of decisive battles.
     """
     cells = sims.runs.shape[0]
+    own = row.n(stat.name)
+    if own is not None:
+        return np.full(cells, own)
     if not stat.decisive:
         return np.full(cells, row.battles)
     if row.decisive is not None:
@@ -231,9 +308,11 @@ def _term(sims: Sims, s: Stat, row: Row, r: int, obs: float) -> np.ndarray[Any, 
         k = sims.sum[s.name][:, r]
         k_obs = np.round(obs * n_obs)
         return np.asarray(st.betabinom.logpmf(k_obs, n_obs, k + 0.5, n - k + 0.5), dtype=float)
+    if s.kind == "median":
+        below = _below(sims, s.name, r, obs)
+        return _betabinom(n_obs / 2, n_obs, below + 0.5, n - below + 0.5)
     var = spread(sims, s.name, r)
-    given = row.sd(s.name)
-    var_obs = (given * given if given is not None else var) / np.maximum(n_obs, 1)
+    var_obs = _observed_var(row, s, var, n_obs)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = sims.sum[s.name][:, r] / n
         scale = np.sqrt(var_obs + var / np.maximum(n, 1))
@@ -243,6 +322,40 @@ def _term(sims: Sims, s: Stat, row: Row, r: int, obs: float) -> np.ndarray[Any, 
         worst = np.min(out[~missing]) if (~missing).any() else 0.0
         out = np.where(missing, worst, out)
     return np.asarray(out, dtype=float)
+
+
+def _observed_var(row: Row, s: Stat, var: Any, n_obs: Any) -> Any:
+    """The variance of the observed mean: its own standard error's, or spread over size."""
+    se = row.se(s.name)
+    if se is not None:
+        return np.full_like(np.asarray(var, dtype=float), se * se)
+    given = row.sd(s.name)
+    return (given * given if given is not None else var) / np.maximum(n_obs, 1)
+
+
+TIE = 1e-9
+"""Values this close to an observed median count as equal to it."""
+
+
+def _below(sims: Sims, stat: str, row: int, median: float) -> np.ndarray[Any, Any]:
+    """Each cell's battles below ``median`` in ``row``, a tie counting half (mid-rank)."""
+    cells, v = sims.values(stat, row)
+    weight = np.where(v < median - TIE, 1.0, np.where(v <= median + TIE, 0.5, 0.0))
+    return np.bincount(cells, weights=weight, minlength=sims.runs.shape[0])
+
+
+def _betabinom(k: Any, n: Any, a: Any, b: Any) -> np.ndarray[Any, Any]:
+    """The beta-binomial log chance of ``k`` of ``n``, for a ``k`` that may be fractional."""
+    from scipy.special import betaln, gammaln
+
+    return np.asarray(
+        gammaln(n + 1)
+        - gammaln(k + 1)
+        - gammaln(n - k + 1)
+        + betaln(k + a, n - k + b)
+        - betaln(a, b),
+        dtype=float,
+    )
 
 
 def posterior(ll: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
@@ -367,16 +480,17 @@ def predictive(
                 p = rng.beta(total + 0.5, n - total + 0.5)
                 k = rng.binomial(np.maximum(n_obs, 0), p)
                 rep = np.where(n_obs > 0, k / np.maximum(n_obs, 1), np.nan)
+            elif s.kind == "median":
+                rep = _medians(sims, s.name, r, picks, n_obs, rng)
             else:
                 var = spread(sims, s.name, r)[picks]
-                given = row.sd(s.name)
-                var_obs = (given * given if given is not None else var) / np.maximum(n_obs, 1)
+                var_obs = _observed_var(row, s, var, n_obs)
                 with np.errstate(invalid="ignore", divide="ignore"):
                     mean = np.where(n > 0, total / np.maximum(n, 1), np.nan)
                 scale = np.sqrt(var_obs + var / np.maximum(n, 1))
                 rep = mean + scale * rng.standard_t(df(sims, s.name, r)[picks])
                 # a mean of shares stays a share, a mean length stays >= 0
-                rep = np.clip(rep, 0.0, 1.0 if s.name in FRACTIONS else np.inf)
+                rep = np.clip(rep, 0.0, 1.0 if s.fraction else np.inf)
             rep = rep[~np.isnan(rep)]
             if not len(rep):
                 continue
@@ -387,6 +501,36 @@ def predictive(
                     r, s, obs, float(np.mean(n_obs)), float(rep.mean()), lo, hi, min(1.0, 2 * tail)
                 )
             )
+    return out
+
+
+def _medians(
+    sims: Sims,
+    stat: str,
+    row: int,
+    picks: np.ndarray[Any, Any],
+    n_obs: np.ndarray[Any, Any],
+    rng: np.random.Generator,
+) -> np.ndarray[Any, Any]:
+    """The median of ``n_obs`` battles at each drawn cell (NaN where the cell has none).
+
+    A Bayesian bootstrap: the cell's battles weighed by a flat Dirichlet draw (what its
+    distribution may be, given them), then ``n_obs`` battles drawn from it.
+    """
+    cells, v = sims.values(stat, row)
+    out = np.full(len(picks), np.nan)
+    for c in np.unique(picks):
+        at = np.flatnonzero(picks == c)
+        x = np.sort(v[cells == c])
+        size = int(n_obs[at[0]])
+        if not len(x) or size < 1:
+            continue
+        weights = rng.dirichlet(np.ones(len(x)), size=len(at))
+        counts = rng.multinomial(size, weights)
+        upto = np.cumsum(counts, axis=1)
+        lo = np.argmax(upto > (size - 1) // 2, axis=1)
+        hi = np.argmax(upto > size // 2, axis=1)
+        out[at] = (x[lo] + x[hi]) / 2
     return out
 
 
@@ -409,7 +553,7 @@ def table_rows(
         for s in stats:
             v = group[s.name].dropna()
             if len(v):
-                row[s.name] = round(float(v.mean()), 4)
+                row[s.name] = round(float(v.median() if s.kind == "median" else v.mean()), 4)
         out.append(row)
     return out
 

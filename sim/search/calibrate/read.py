@@ -7,6 +7,7 @@
       battle.morale: {choices: [all, none]}
       sides.bandits.fighters[0].hit_dice: {low: 2, high: 5}
     observed: ambush_observed.csv    # or rows inline (sim.search.calibrate.observed)
+    covariates: {}                   # paths the table's covariate columns set (optional)
     distance: uncertainty            # each statistic weighed by its uncertainty (the default)
     method: grid                     # synthetic likelihood on the prior's grid (the default)
     levels: 9                        # grid values of a real range (default 9)
@@ -37,12 +38,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from sim.scenario import Issue, read_yaml
+from sim.search.calibrate import covariates
 from sim.search.calibrate import observed as obs
 from sim.search.calibrate import posterior as post
 from sim.search.space import Param, read_param
 from sim.search.spec import Bad, Search
 
-KEYS = ("observed", "distance", "method", "levels", "start", "ratio")
+KEYS = ("observed", "covariates", "distance", "method", "levels", "start", "ratio")
 BUDGET = 20_000
 """The default budget of battles."""
 ROW = "observed"
@@ -80,7 +82,8 @@ def read(
     distance = str(doc.get("distance", "uncertainty"))
     if distance not in DISTANCES:
         bad("distance", f"unknown distance {distance!r}; calibrate knows {', '.join(DISTANCES)}")
-    table = obs.read(doc.get("observed"), source, sides, bad)
+    mapped = covariates.read(doc.get("covariates"), bad)
+    table = obs.read(doc.get("observed"), source, sides, bad, mapped)
     grid = post.Grid(tuple(unknowns), tuple(post.grid_values(p, levels) for p in unknowns))
     if grid.size > post.MAX_CELLS:
         bad(
