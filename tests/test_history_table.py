@@ -29,14 +29,14 @@ ATTRIBUTION = (
 )
 LABELS = ["1-1.25", "1.25-2", "2-3", "3-5", "5+"]
 
-# What the table gives (measured with `str`, as the script's rule says): per bin the battles,
-# the larger side's wins among them, the loser's and the winner's median casualty share.
+# What the table gives (the ratio of initial strengths, losses over total strengths): per bin
+# the battles, the larger side's wins among them, the loser's and the winner's median loss.
 MEASURED = {
-    "1-1.25": (144, 69, 0.1680, 0.0772),
-    "1.25-2": (211, 120, 0.1708, 0.0723),
-    "2-3": (115, 73, 0.1200, 0.0481),
-    "3-5": (64, 45, 0.1275, 0.0239),
-    "5+": (37, 30, 0.3500, 0.0302),
+    "1-1.25": (145, 75, 0.1679, 0.0833),
+    "1.25-2": (200, 108, 0.1667, 0.0632),
+    "2-3": (120, 71, 0.1234, 0.0498),
+    "3-5": (69, 45, 0.1383, 0.0282),
+    "5+": (37, 29, 0.3600, 0.0302),
 }
 # The data's README: the larger side's share per bin, the pooled medians of the casualty shares.
 README_SHARES = [0.52, 0.54, 0.59, 0.66, 0.78]
@@ -52,7 +52,7 @@ def script():
     return module
 
 
-def _independent(strength="str"):
+def _independent(strength="intst"):
     """The rule, computed afresh: parts out, decisive by the original WINA, known unequal sizes."""
     battles = pd.read_csv(DATA / "data" / "battles.csv", dtype=str, keep_default_na=False)
     sides = pd.read_csv(DATA / "data" / "belligerents.csv", dtype=str, keep_default_na=False)
@@ -62,18 +62,18 @@ def _independent(strength="str"):
     whole = whole[whole["WINA"].isin(["1", "-1"])]
     for c in ("str", "intst", "cas"):
         sides[c] = pd.to_numeric(sides[c], errors="coerce")
-    if strength == "intst":  # the initial strength where known, else the total
-        sides["str"] = sides["intst"].fillna(sides["str"])
+    # the ratio of the initial strengths (the total where it is not given), or of the totals
+    sides["size"] = sides["intst"].fillna(sides["str"]) if strength == "intst" else sides["str"]
     att = sides[sides["attacker"] == "1"].add_suffix("_a")
     dfn = sides[sides["attacker"] == "0"].add_suffix("_d")
     b = whole.merge(att, left_on="isqno", right_on="isqno_a").merge(
         dfn, left_on="isqno", right_on="isqno_d"
     )
-    b = b.dropna(subset=["str_a", "str_d"])
-    b = b[b["str_a"] != b["str_d"]]
+    b = b.dropna(subset=["size_a", "size_d"])
+    b = b[b["size_a"] != b["size_d"]]
     won = b["WINA"] == "1"
-    b["ratio"] = b[["str_a", "str_d"]].max(axis=1) / b[["str_a", "str_d"]].min(axis=1)
-    b["larger_won"] = won == (b["str_a"] > b["str_d"])
+    b["ratio"] = b[["size_a", "size_d"]].max(axis=1) / b[["size_a", "size_d"]].min(axis=1)
+    b["larger_won"] = won == (b["size_a"] > b["size_d"])
     loser = np.where(won, b["cas_d"] / b["str_d"], b["cas_a"] / b["str_a"])
     winner = np.where(won, b["cas_a"] / b["str_a"], b["cas_d"] / b["str_d"])
     b["loser"] = np.where(loser <= 1, loser, np.nan)

@@ -9,10 +9,12 @@ ratio (``experiments/history/cdb90_ratio.csv`` unless ``--out FILE``)::
 The rule: battles that are a part of another listed battle (a non-empty ``parent``) are
 left out; of the rest, the decisive ones (``WINA`` of the original wide table 1, the
 attacker won, or -1, the defender won; the tidy ``wina`` lost every -1 to an empty cell)
-whose two sides' strengths (``str``) are known and differ. A battle's force ratio is the
-larger strength over the smaller, binned [1, 1.25), [1.25, 2), [2, 3), [3, 5), [5, inf).
-Equal strengths have no larger side and are left out. A side's loss is its casualties
-(``cas``) over its strength; a missing one or one above 1 is left out of the medians.
+whose two sides' initial strengths (``intst``, else the total ``str`` where it is not
+given) are known and differ. A battle's force ratio is the larger initial strength over
+the smaller, binned [1, 1.25), [1.25, 2), [2, 3), [3, 5), [5, inf). Equal strengths have
+no larger side and are left out. A side's loss is its casualties (``cas``) over its total
+strength (``str``: the initial one and its reinforcements, as the simulator counts a
+side's fighters); a missing one or one above 1 is left out of the medians.
 
 The file is written to a temporary file beside it, then moved into place.
 """
@@ -113,6 +115,7 @@ def battles(data: Path = DATA) -> Table:
     for role, flag in (("a", "1"), ("d", "0")):
         side = sides[sides["attacker"] == flag].set_index("isqno").reindex(frame.index)
         frame[f"str_{role}"] = _number(side["str"])
+        frame[f"ini_{role}"] = _number(side["intst"]).fillna(frame[f"str_{role}"])
         frame[f"cas_{role}"] = _number(side["cas"])
     total = len(frame)
     dropped: dict[str, int] = {}
@@ -121,8 +124,8 @@ def battles(data: Path = DATA) -> Table:
         ("parts of another battle", lambda f: f["parent"].str.strip() == ""),
         ("draws", lambda f: f["wina"] != 0),
         ("without a result", lambda f: f["wina"].isin([1, -1])),
-        ("with a strength unknown", lambda f: (f["str_a"] > 0) & (f["str_d"] > 0)),
-        ("with equal strengths", lambda f: f["str_a"] != f["str_d"]),
+        ("with a strength unknown", lambda f: (f["ini_a"] > 0) & (f["ini_d"] > 0)),
+        ("with equal strengths", lambda f: f["ini_a"] != f["ini_d"]),
     )
     for reason, rule in rules:
         mask = rule(frame)
@@ -130,9 +133,9 @@ def battles(data: Path = DATA) -> Table:
         frame = frame[mask]
 
     attacker_won = frame["wina"] == 1
-    attacker_larger = frame["str_a"] > frame["str_d"]
-    larger = np.maximum(frame["str_a"], frame["str_d"])
-    smaller = np.minimum(frame["str_a"], frame["str_d"])
+    attacker_larger = frame["ini_a"] > frame["ini_d"]
+    larger = np.maximum(frame["ini_a"], frame["ini_d"])
+    smaller = np.minimum(frame["ini_a"], frame["ini_d"])
     ratio = larger / smaller
     share_a = frame["cas_a"] / frame["str_a"]
     share_d = frame["cas_d"] / frame["str_d"]
@@ -200,9 +203,10 @@ def comments(table: Table) -> list[str]:
         "larger side's strength to the smaller's; per band, the larger side's share of the wins",
         "and the median share of its strength the loser and the winner lost.",
         "Derived from the decisive battles (WINA 1 or -1 of src-data/CDB90-orig.csv, joined on",
-        "isqno), parts of another listed battle (a non-empty parent) left out, whose strengths",
-        "(str: CDB90's total personnel strength) are known and differ: ratio = larger str /",
-        "smaller str, binned [1,1.25) [1.25,2) [2,3) [3,5) [5,inf); lost = cas / str of a side.",
+        "isqno), parts of another listed battle (a non-empty parent) left out, whose initial",
+        "strengths (intst, else str where it is missing) are known and differ: ratio = larger",
+        "/ smaller, binned [1,1.25) [1.25,2) [2,3) [3,5) [5,inf); a side's lost = cas / str (its",
+        "total strength, reinforcements included).",
         *textwrap.wrap(
             f"Of {table.total} battles: {d['parts of another battle']} parts, {d['draws']}"
             f" draws, {d['without a result']} without a result, {d['with a strength unknown']}"
