@@ -585,3 +585,20 @@ def test_labels_name_swept_parameters_and_a_stranger_is_refused_where_it_stands(
     with pytest.raises(ScenarioError) as err:
         load(tmp_path, body.replace("guard tactic", "''"))
     assert issues_of(err)[0].endswith("labels.sides.guards.tactic: expected a name as text, got ''")
+
+
+def test_a_swept_rules_is_the_runs_own_rules_column(tmp_path):
+    """Before: ``rules: [wargame, d6]`` wrote a second ``rules`` column, and no dataset read."""
+    import pyarrow.parquet as pq
+
+    from sim.analysis import load as load_dataset
+    from sim.experiment.runner import sweep
+
+    exp = load(tmp_path, "parameters:\n  rules: [wargame, d6]\nreplicates: 2\nseed: 3\n")
+    sweep(exp, tmp_path / "out", workers=1, executor="serial", progress=False)
+    parts = sorted((tmp_path / "out" / "runs").glob("*.parquet"))
+    runs = pa.concat_tables([pq.read_table(f) for f in parts]).sort_by("run_id")
+    assert runs.column_names.count("rules") == 1
+    assert runs.column("rules").to_pylist() == ["wargame", "wargame", "d6", "d6"]
+    read = load_dataset(tmp_path / "out").runs.sort_values("run_id")
+    assert read["rules"].tolist() == runs.column("rules").to_pylist()

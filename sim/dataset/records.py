@@ -173,11 +173,16 @@ BASE_FIELDS = {
 }
 
 
+SHARED = ("rules",)
+"""Parameters that are a ``runs`` column already: a swept ``rules`` is the rule system each
+battle was fought under, the runs' own ``rules``."""
+
+
 def schema(table: str, params: Sequence[pa.Field] = ()) -> pa.Schema:
     """The schema of ``table``; swept parameters are typed columns of ``runs``."""
     fields = list(BASE_FIELDS[table])
     if table == "runs":
-        fields[2:2] = list(params)
+        fields[2:2] = [f for f in params if f.name not in SHARED]
     return pa.schema(fields)
 
 
