@@ -19,10 +19,10 @@ COLUMNS = [
     "battles",
     "decisive",
     "wins.larger",
-    "loser.lost.median",
-    "loser.lost.median.n",
-    "winner.lost.median",
-    "winner.lost.median.n",
+    "loser.casualties.median",
+    "loser.casualties.median.n",
+    "winner.casualties.median",
+    "winner.casualties.median.n",
 ]
 ATTRIBUTION = (
     "CDB90 (U.S. Army Concepts Analysis Agency, Helmbold 1991), tidied by J. Arnold, ODC-By 1.0"
@@ -119,10 +119,10 @@ def test_an_independent_computation_gives_the_measured_figures_and_the_table():
         row = rows[label]
         assert int(row["battles"]) == int(row["decisive"]) == n
         assert float(row["wins.larger"]) == round(wins / n, 4)
-        assert float(row["loser.lost.median"]) == loser
-        assert float(row["winner.lost.median"]) == winner
-        assert int(row["loser.lost.median.n"]) == g["loser"].notna().sum()
-        assert int(row["winner.lost.median.n"]) == g["winner"].notna().sum()
+        assert float(row["loser.casualties.median"]) == loser
+        assert float(row["winner.casualties.median"]) == winner
+        assert int(row["loser.casualties.median.n"]) == g["loser"].notna().sum()
+        assert int(row["winner.casualties.median.n"]) == g["winner"].notna().sum()
         assert float(row["ratio"]) == float(f"{g['ratio'].median():.3g}")
     # pooled, the README's figures hold to 2 points
     assert abs(b["loser"].median() - README_LOSER) < 0.02

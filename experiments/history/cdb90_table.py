@@ -52,10 +52,10 @@ COLUMNS = (
     "battles",
     "decisive",
     "wins.larger",
-    "loser.lost.median",
-    "loser.lost.median.n",
-    "winner.lost.median",
-    "winner.lost.median.n",
+    "loser.casualties.median",
+    "loser.casualties.median.n",
+    "winner.casualties.median",
+    "winner.casualties.median.n",
 )
 ATTRIBUTION = (
     "CDB90 (U.S. Army Concepts Analysis Agency, Helmbold 1991), tidied by J. Arnold, ODC-By 1.0"
@@ -184,10 +184,10 @@ def rows(table: Table) -> list[dict[str, str]]:
                 "battles": str(len(b)),
                 "decisive": str(len(b)),
                 "wins.larger": f"{b['larger_won'].mean():.4f}",
-                "loser.lost.median": f"{loser.median():.4f}",
-                "loser.lost.median.n": str(len(loser)),
-                "winner.lost.median": f"{winner.median():.4f}",
-                "winner.lost.median.n": str(len(winner)),
+                "loser.casualties.median": f"{loser.median():.4f}",
+                "loser.casualties.median.n": str(len(loser)),
+                "winner.casualties.median": f"{winner.median():.4f}",
+                "winner.casualties.median.n": str(len(winner)),
             }
         )
     return out
@@ -205,8 +205,8 @@ def comments(table: Table) -> list[str]:
         "Derived from the decisive battles (WINA 1 or -1 of src-data/CDB90-orig.csv, joined on",
         "isqno), parts of another listed battle (a non-empty parent) left out, whose initial",
         "strengths (intst, else str where it is missing) are known and differ: ratio = larger",
-        "/ smaller, binned [1,1.25) [1.25,2) [2,3) [3,5) [5,inf); a side's lost = cas / str (its",
-        "total strength, reinforcements included).",
+        "/ smaller, binned [1,1.25) [1.25,2) [2,3) [3,5) [5,inf); a side's casualties (killed,",
+        "wounded and captured or missing) = cas / str (its total strength, reinforcements in).",
         *textwrap.wrap(
             f"Of {table.total} battles: {d['parts of another battle']} parts, {d['draws']}"
             f" draws, {d['without a result']} without a result, {d['with a strength unknown']}"

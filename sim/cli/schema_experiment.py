@@ -131,8 +131,8 @@ def _calibrate_properties() -> dict[str, Schema]:
             ],
             "description": "calibrate: the observed table, each row a setting of the scenario "
             "(PATH columns, or covariates), its battles and the statistics seen there "
-            "(wins.SIDE, draws, rounds, SIDE.down/gone/lost, .median; SIDE a side or a role: "
-            "winner, loser, larger, smaller, attacker, defender)",
+            "(wins.SIDE, draws, rounds, SIDE.down/gone/lost/casualties, .median; SIDE a side "
+            "or a role: winner, loser, larger, smaller, attacker, defender)",
         },
         "covariates": {
             "type": "object",

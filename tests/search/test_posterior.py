@@ -143,6 +143,7 @@ def test_roles_and_definitions_of_out() -> None:
         frame[f"lost.{s}"] = frame[f"down.{s}"] + [2, 2, 1, 0]
         frame[f"surrendered.{s}"] = [1, 0, 0, 0]
     names = ["wins.larger", "wins.smaller", "loser.down", "loser.gone", "loser.lost", "a.lost"]
+    names.append("loser.casualties")
     values = post.battle_values(frame, [STATS[n] for n in names], SIDES)
     assert values["wins.larger"].tolist()[:2] == [1.0, 0.0]  # a won the first, b the second
     assert values["wins.larger"].isna().tolist() == [False, False, True, True]  # equal sides
@@ -150,6 +151,7 @@ def test_roles_and_definitions_of_out() -> None:
     assert values["loser.down"].tolist()[:3] == [0.25, 1 / 6, 0.5]
     assert values["loser.lost"].tolist()[:3] == [0.75, 0.5, 0.75]
     assert values["loser.gone"].tolist()[:3] == [0.5, 0.5, 0.75]  # the surrendered are not gone
+    assert values["loser.casualties"].tolist()[:3] == [0.5, 1 / 6, 0.5]  # the fled got away
     assert np.isnan(values["loser.down"][3])  # a draw has no loser
     assert values["a.lost"].tolist() == [2 / 6, 3 / 6, 1 / 4, 0.0]  # a side's, in every battle
 

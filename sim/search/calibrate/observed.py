@@ -15,12 +15,13 @@ A column is one of:
   (:mod:`sim.search.calibrate.covariates`);
 - a **statistic** (:mod:`sim.search.calibrate.statistics`): ``wins.SIDE``, the side's share
   of the battles that had a winner; ``draws``, the share of battles without one;
-  ``rounds``, the mean length; ``SIDE.down``, ``SIDE.gone``, ``SIDE.lost``, the mean share
-  of a side's fighters out at the end (incapacitated or dead; also fleeing or fled; also
-  surrendered); ``.median`` after ``rounds`` or a share out for its median. ``SIDE`` is a
-  side or a role: ``winner`` and ``loser`` (over battles with a winner), ``larger`` and
-  ``smaller`` (by fighters at the start; a battle of equal sides has neither),
-  ``attacker`` and ``defender`` (as the row's ``attacker`` column names them).
+  ``rounds``, the mean length; ``SIDE.down``, ``SIDE.gone``, ``SIDE.lost``,
+  ``SIDE.casualties``, the mean share of a side's fighters out at the end (incapacitated or
+  dead; also fleeing or fled; also surrendered; incapacitated, dead or surrendered, as
+  history counts casualties); ``.median`` after ``rounds`` or a share out for its median.
+  ``SIDE`` is a side or a role: ``winner`` and ``loser`` (over battles with a winner),
+  ``larger`` and ``smaller`` (by fighters at the start; a battle of equal sides has
+  neither), ``attacker`` and ``defender`` (as the row's ``attacker`` column names them).
   ``loser_out`` is ``loser.down``. A cell may be left empty (not observed in that row).
   Shares are written ``0.42`` or ``42%``, or as a count ``17/30`` (its own sample size);
 - beside a statistic: ``STAT.n``, its own sample size (a published share or median and

@@ -163,7 +163,12 @@ class _Roles:
 
     def out(self, member: np.ndarray[Any, Any], what: str) -> np.ndarray[Any, Any]:
         """The share of the ``member`` sides' fighters out, by the definition ``what``."""
-        gone = {"down": ("down",), "gone": ("lost", "-surrendered"), "lost": ("lost",)}[what]
+        gone = {
+            "down": ("down",),
+            "gone": ("lost", "-surrendered"),
+            "lost": ("lost",),
+            "casualties": ("down", "surrendered"),
+        }[what]
         count = np.zeros(member.shape)
         for i, side in enumerate(self.sides):
             for c in gone:

@@ -21,13 +21,17 @@ DEFINITIONS = {
     "down": "incapacitated or dead",
     "gone": "incapacitated, dead, fleeing or fled",
     "lost": "incapacitated, dead, fleeing, fled or surrendered",
+    "casualties": "incapacitated, dead or surrendered (as history counts the killed, wounded "
+    "and captured: those who fled got away)",
 }
-"""What counts as a side's fighters out: the share ``SIDE.down``, ``.gone``, ``.lost``."""
+"""What counts as a side's fighters out: the share ``SIDE.down``, ``.gone``, ``.lost``,
+``.casualties``."""
 MODIFIERS = ("sd", "n", "lo", "hi")
 """Columns beside a statistic: ``STAT.sd`` a mean's spread of one battle, ``STAT.n`` its
 own sample size, ``STAT.lo`` and ``STAT.hi`` its own 95% interval."""
 FORMS = (
-    "wins.SIDE, draws, rounds, rounds.median, SIDE.down, SIDE.gone, SIDE.lost (each .median "
+    "wins.SIDE, draws, rounds, rounds.median, SIDE.down, SIDE.gone, SIDE.lost, SIDE.casualties "
+    "(each .median "
     f"too), where SIDE is a side or one of {', '.join(ROLES)}; STAT.sd, STAT.n, STAT.lo, STAT.hi"
 )
 
