@@ -105,6 +105,13 @@ class BattleOptions:
         "off), or only one of half_out, leader_out, goal_failed, quiet_rounds",
         choices=("all", "none", *wargame.MORALE_TRIGGERS),
     )
+    morale_at: float = option(
+        0.5,
+        "the share of a side's fighters out of the fight that calls its half-out morale "
+        "check (War Game 1.8: half [S]); lower, a side checks sooner, with more of it standing",
+        low=0.05,
+        high=1,
+    )
     rout: str = option(
         "draw",
         "a rout on both sides (no side has anyone in the fight who is not fleeing) ends the "

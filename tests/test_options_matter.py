@@ -1682,6 +1682,7 @@ PROBES: dict[str, tuple[Probe, ...]] = {
     "battle.rout": _probes(WG_LEADERS, ("field",)),
     "battle.withdraw": _probes(WG_ROUT, ("broken",)),
     "battle.withdraw_share": _probes(WG_SIX_WITHDRAW, (0, 0.3)),
+    "battle.morale_at": _probes(WG_SIX_WITHDRAW, (0.1, 1)),
     "battle.pursuit": _probes(WG_WITHDRAW, (0.6, 1)),
     "battle.scattered": _probes(WG_POOLS_LITERAL, ("fled", "fight")),
     "battle.cover_rounds": _probes(WG_COVER_TREES, (1, 5)),

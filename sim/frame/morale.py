@@ -86,7 +86,7 @@ class MoraleFrame(BattleCore):
                 continue
             total = len(s.fighters)
             out = total - s.standing
-            if total and 2 * out >= total:
+            if total and out >= self.opts.morale_at * total:  # half [S]: battle.morale_at
                 self.morale_check(s, "half_out")
             lead = s.leader_fighter()
             if lead is not None and lead.status in (Status.INCAPACITATED, Status.DEAD):
