@@ -221,3 +221,16 @@ def test_a_statistics_own_size_and_interval_weigh_it() -> None:
     scale = np.sqrt(0.05**2 + var / 20)
     assert mean[0] == pytest.approx(st.t.logpdf(2.5, post.df(sims, "rounds", 0)[0], 2.0, scale))
     assert post.loglik(sims, own)[0] == pytest.approx(share[0] + mean[0])
+
+
+def test_a_published_median_rounded_counts_the_battles_it_stands_for() -> None:
+    """0.1667 is 2 of 12: battles at 2/12 tie with it, and the check holds it reproduced."""
+    frame = runs([0] * 40, ["1"] * 40, ["a"] * 40, [1] * 40)
+    frame["fighters.b"] = 12
+    frame["down.b"] = 2
+    sims = post.simulated(frame, 1, ["1"], [STATS["loser.down.median"]], SIDES)
+    assert post._below(sims, "loser.down.median", 0, 0.1667).tolist() == [20.0]
+    check = post.predictive(
+        sims, table(0.1667, 30, "loser.down.median"), np.array([1.0]), np.random.default_rng(1)
+    )[0]
+    assert check.lo == check.hi == pytest.approx(2 / 12) and not check.fails
