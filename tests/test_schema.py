@@ -22,7 +22,7 @@ from tests.test_cli_run import run
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = [
     *(("scenario", p) for p in sorted((ROOT / "scenarios").glob("*.yaml"))),
-    *(("experiment", p) for p in sorted((ROOT / "experiments").glob("*.yaml"))),
+    *(("experiment", p) for p in sorted((ROOT / "experiments").rglob("*.yaml"))),
 ]
 
 
@@ -35,7 +35,8 @@ def validator(kind: str) -> jsonschema.Draft202012Validator:
 @pytest.mark.parametrize(("kind", "path"), EXAMPLES, ids=lambda x: getattr(x, "stem", x))
 def test_every_example_names_its_schema_and_is_valid_against_it(kind, path):
     text = path.read_text(encoding="utf-8")
-    modeline = f"# yaml-language-server: $schema=../docs/schema/{schema.FILES[kind]}"
+    up = "../" * len(path.parent.relative_to(ROOT).parts)  # experiments/history/: ../../
+    modeline = f"# yaml-language-server: $schema={up}docs/schema/{schema.FILES[kind]}"
     assert text.splitlines()[0] == modeline
     assert (path.parent / modeline.partition("=")[2]).is_file()
     errors = [
@@ -94,7 +95,7 @@ def test_the_schema_knows_each_search_and_what_it_needs():
     design = schema.experiment_schema()["properties"]["design"]
     assert set(KINDS) <= set(design["enum"])
     examples = {
-        p.stem: yaml.safe_load(p.read_text()) for p in (ROOT / "experiments").glob("*.yaml")
+        p.stem: yaml.safe_load(p.read_text()) for p in (ROOT / "experiments").rglob("*.yaml")
     }
     for name, key in [
         ("ambush_balance", "target"),

@@ -17,7 +17,7 @@ from sim.search.designs import KINDS
 from tests.test_runner import cli
 
 ROOT = Path(__file__).resolve().parents[2]
-SHIPPED = sorted(p for p in (ROOT / "experiments").glob("*.yaml") if is_search(p))
+SHIPPED = sorted(p for p in (ROOT / "experiments").rglob("*.yaml") if is_search(p))
 
 
 def test_every_design_has_a_shipped_search():
