@@ -159,6 +159,20 @@ def _calibrate_properties() -> dict[str, Schema]:
             "description": "calibrate: scenario paths set from the observed table's covariate "
             "columns: a column, a number, or {value, times, plus, round, min, max}",
         },
+        "dispersion": {
+            "anyOf": [
+                {"type": "number", "minimum": 0, "maximum": 0.5},
+                {"type": "string", "enum": ["fit"]},
+            ],
+            "default": 0,
+            "description": "calibrate: how far the rows may differ beyond chance: 0 (by chance "
+            "alone), a stated rho, or fit",
+        },
+        "weights": {
+            "type": "object",
+            "additionalProperties": {"type": "number", "exclusiveMinimum": 0, "maximum": 100},
+            "description": "calibrate: a statistic's weight in the likelihood (default 1)",
+        },
         "distance": {"type": "string", "enum": list(DISTANCES), "default": DISTANCES[0]},
         "method": {"type": "string", "enum": list(METHODS), "default": METHODS[0]},
     }

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 from scipy import stats as st
 
+from sim.search.calibrate import medians as med
 from sim.search.calibrate import posterior as post
 from sim.search.calibrate.observed import Observed, Row, statistics
 from sim.search.space import Param
@@ -177,7 +178,7 @@ def test_a_median_is_weighed_by_the_battles_below_it() -> None:
     assert ll[1] == pytest.approx(_betabinom(15, 30, 1.0, 10.0))
     assert ll[0] - ll[1] > 3
     # an integral count agrees with scipy's beta-binomial
-    assert post._betabinom(15, 30, 5.0, 6.0) == pytest.approx(st.betabinom.logpmf(15, 30, 5, 6))
+    assert med.betabinom(15, 30, 5.0, 6.0) == pytest.approx(st.betabinom.logpmf(15, 30, 5, 6))
 
 
 def _betabinom(k: float, n: int, a: float, b: float) -> float:
@@ -229,7 +230,7 @@ def test_a_published_median_rounded_counts_the_battles_it_stands_for() -> None:
     frame["fighters.b"] = 12
     frame["down.b"] = 2
     sims = post.simulated(frame, 1, ["1"], [STATS["loser.down.median"]], SIDES)
-    assert post._below(sims, "loser.down.median", 0, 0.1667).tolist() == [20.0]
+    assert med.below(*sims.values("loser.down.median", 0), 1, 0.1667).tolist() == [20.0]
     check = post.predictive(
         sims, table(0.1667, 30, "loser.down.median"), np.array([1.0]), np.random.default_rng(1)
     )[0]

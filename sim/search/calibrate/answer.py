@@ -18,6 +18,7 @@ import numpy as np
 
 from sim.intervals import wilson
 from sim.search.calibrate import charts as calplot
+from sim.search.calibrate import dispersion
 from sim.search.calibrate import posterior as post
 from sim.search.calibrate.plan import Calibrate
 from sim.search.core import Answer, History
@@ -89,7 +90,7 @@ def stat_range(stat: Any, lo: float, hi: float) -> str:
 
 def answer(design: Calibrate, history: History) -> Answer:
     """The answer from every battle fought (see the module's docstring)."""
-    sims, weights = design.fit(history)
+    sims, weights, joint = design.fit_joint(history)
     grid, table = design.grid, design.table
     ok = int(sims.ok.sum())
 
@@ -113,8 +114,13 @@ def answer(design: Calibrate, history: History) -> Answer:
         for i, p in enumerate(grid.params)
     ]
     seed = np.random.SeedSequence(design.search.seed, spawn_key=(PREDICTIVE_KEY,))
-    checks = post.predictive(sims, table, weights, np.random.default_rng(seed))
+    disp = design.s.dispersion
+    rhos = None if joint is None else (disp.values, joint)
+    checks = post.predictive(sims, table, weights, np.random.default_rng(seed), rhos=rhos)
     lines = [head, *_words(design, ivs, checks, history)]
+    said = None if joint is None else dispersion.words(disp, joint)
+    if said:
+        lines.insert(1 + len(ivs), said)
     tables = [
         _unknowns(design, ivs),
         *_marginals(design, weights),
@@ -125,6 +131,8 @@ def answer(design: Calibrate, history: History) -> Answer:
         ("predictive.png", calplot.predictive(design, checks)),
     ]
     data = _data(design, history, weights, ivs, checks)
+    if joint is not None:
+        data["dispersion"] = {"values": list(disp.values), "posterior": dispersion.marginal(joint)}
     return Answer("answered", 0, lines, tables, charts, data)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from sim.search.calibrate import dispersion
 from sim.search.calibrate import posterior as post
 from sim.search.calibrate.read import ROW, Settings
 from sim.search.core import History, Planned
@@ -53,8 +54,22 @@ class Calibrate:
 
     def fit(self, history: History) -> tuple[post.Sims, np.ndarray[Any, Any]]:
         """The battles so far and the cells' posterior."""
+        sims, cells, _ = self.fit_joint(history)
+        return sims, cells
+
+    def fit_joint(
+        self, history: History
+    ) -> tuple[post.Sims, np.ndarray[Any, Any], np.ndarray[Any, Any] | None]:
+        """The battles so far, the cells' posterior, and with a dispersion the joint one.
+
+        The joint posterior is ``[cell, dispersion value]`` (None: the rows differ by
+        chance alone, and the cells' is the plain one).
+        """
         sims = self.sims(history)
-        return sims, post.posterior(post.loglik(sims, self.table))
+        if self.s.dispersion.none:
+            return sims, post.posterior(post.loglik(sims, self.table, 0.0, self.s.weights)), None
+        cells, joint = dispersion.fit(sims, self.table, self.s.dispersion, self.s.weights)
+        return sims, cells, joint
 
     def targets(self) -> list[int]:
         """The battles a plausible cell ends with at each row."""

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.search.calibrate import medians as med
 from sim.search.calibrate.observed import Observed, Row, Stat
 from sim.search.space import Param
 
@@ -291,19 +292,43 @@ def observed_n(sims: Sims, stat: Stat, row: Row, r: int) -> np.ndarray[Any, Any]
     return np.round(row.battles * share).astype(int)
 
 
-def loglik(sims: Sims, table: Observed) -> np.ndarray[Any, Any]:
-    """Each cell's log-likelihood of the observed table (see the module's docstring)."""
+def loglik(
+    sims: Sims, table: Observed, rho: float = 0.0, weights: dict[str, float] | None = None
+) -> np.ndarray[Any, Any]:
+    """Each cell's log-likelihood of the observed table (see the module's docstring).
+
+    ``rho``: the rows' dispersion beyond chance (:mod:`sim.search.calibrate.dispersion`);
+    ``weights``: a statistic's log-likelihood is multiplied by its weight (default 1).
+    """
     total = np.zeros(sims.runs.shape[0])
     for r, row in enumerate(table.rows):
         for s in table.stats:
             obs = row.value(s.name)
             if obs is None:
                 continue
-            total += _term(sims, s, row, r, obs)
+            term = _term(sims, s, row, r, obs, rho)
+            w = (weights or {}).get(s.name, 1.0)
+            total += term if w == 1.0 else w * term
     return total
 
 
-def _term(sims: Sims, s: Stat, row: Row, r: int, obs: float) -> np.ndarray[Any, Any]:
+def beta_of(k: Any, n: Any, rho: Any = 0.0) -> tuple[Any, Any]:
+    """The Beta of a cell's share after ``k`` of ``n`` (Jeffreys), widened by ``rho``.
+
+    ``rho`` (0: none) adds ``rho * p * (1 - p)`` to its variance: how far a row's true
+    share may stray from the cell's beyond chance.
+    """
+    a, b = k + 0.5, n - k + 0.5
+    if np.isscalar(rho) and rho == 0:
+        return a, b
+    c = a + b
+    concentration = 1.0 / (1.0 / (c + 1.0) + rho) - 1.0
+    return a / c * concentration, b / c * concentration
+
+
+def _term(
+    sims: Sims, s: Stat, row: Row, r: int, obs: float, rho: float = 0.0
+) -> np.ndarray[Any, Any]:
     """One statistic's log-likelihood in one row, per cell."""
     from scipy import stats as st  # here: a search's file is read without it
 
@@ -312,15 +337,18 @@ def _term(sims: Sims, s: Stat, row: Row, r: int, obs: float) -> np.ndarray[Any, 
     if s.kind == "share":
         k = sims.sum[s.name][:, r]
         k_obs = np.round(obs * n_obs)
-        return np.asarray(st.betabinom.logpmf(k_obs, n_obs, k + 0.5, n - k + 0.5), dtype=float)
+        a, b = beta_of(k, n, rho)
+        return np.asarray(st.betabinom.logpmf(k_obs, n_obs, a, b), dtype=float)
     if s.kind == "median":
-        below = _below(sims, s.name, r, obs)
-        return _betabinom(n_obs / 2, n_obs, below + 0.5, n - below + 0.5)
+        b_cells = med.below(*sims.values(s.name, r), sims.runs.shape[0], obs)
+        a, b = beta_of(b_cells, n, rho)
+        return med.betabinom(n_obs / 2, n_obs, a, b)
     var = spread(sims, s.name, r)
     var_obs = _observed_var(row, s, var, n_obs)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = sims.sum[s.name][:, r] / n
-        scale = np.sqrt(var_obs + var / np.maximum(n, 1))
+        between = rho * var if rho else 0.0
+        scale = np.sqrt(var_obs + var / np.maximum(n, 1) + between)
         out = st.t.logpdf(obs, df(sims, s.name, r), mean, scale)
     missing = n == 0
     if missing.any():  # no battle of the cell counts: as badly as the worst cell that has one
@@ -336,32 +364,6 @@ def _observed_var(row: Row, s: Stat, var: Any, n_obs: Any) -> Any:
         return np.full_like(np.asarray(var, dtype=float), se * se)
     given = row.sd(s.name)
     return (given * given if given is not None else var) / np.maximum(n_obs, 1)
-
-
-TIE = 5e-4
-"""Values this close to an observed median count as equal to it: a published median is
-rounded (a share of 2 in 12 is written 0.1667), and shares and lengths differ by more."""
-
-
-def _below(sims: Sims, stat: str, row: int, median: float) -> np.ndarray[Any, Any]:
-    """Each cell's battles below ``median`` in ``row``, a tie counting half (mid-rank)."""
-    cells, v = sims.values(stat, row)
-    weight = np.where(v < median - TIE, 1.0, np.where(v <= median + TIE, 0.5, 0.0))
-    return np.bincount(cells, weights=weight, minlength=sims.runs.shape[0])
-
-
-def _betabinom(k: Any, n: Any, a: Any, b: Any) -> np.ndarray[Any, Any]:
-    """The beta-binomial log chance of ``k`` of ``n``, for a ``k`` that may be fractional."""
-    from scipy.special import betaln, gammaln
-
-    return np.asarray(
-        gammaln(n + 1)
-        - gammaln(k + 1)
-        - gammaln(n - k + 1)
-        + betaln(k + a, n - k + b)
-        - betaln(a, b),
-        dtype=float,
-    )
 
 
 def posterior(ll: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
@@ -468,14 +470,24 @@ def predictive(
     post: np.ndarray[Any, Any],
     rng: np.random.Generator,
     draws: int = 4000,
+    rhos: tuple[Sequence[float], np.ndarray[Any, Any]] | None = None,
 ) -> list[Check]:
     """The posterior predictive check of every observed statistic.
 
     For each draw: a cell from the posterior, the statistic's true value at it from what
     its battles showed, and the observation's sampling error at the observed sample size;
-    a draw past the statistic's own bounds (a share's 0..1) is held at the bound.
+    a draw past the statistic's own bounds (a share's 0..1) is held at the bound. With
+    ``rhos`` (the dispersion's values and the joint posterior ``[cell, value]``) each draw
+    takes a cell and a dispersion together, and a share or a mean strays by it too (a
+    median's draw does not).
     """
-    picks = rng.choice(len(post), size=draws, p=post)
+    if rhos is None:
+        picks, rho = rng.choice(len(post), size=draws, p=post), np.zeros(draws)
+    else:
+        joint = rhos[1].ravel()
+        flat = rng.choice(len(joint), size=draws, p=joint / joint.sum())
+        picks, at = np.divmod(flat, rhos[1].shape[1])
+        rho = np.asarray(rhos[0], dtype=float)[at]
     out = []
     for r, row in enumerate(table.rows):
         for s in table.stats:
@@ -486,17 +498,17 @@ def predictive(
             n = sims.n[s.name][picks, r]
             total = sims.sum[s.name][picks, r]
             if s.kind == "share":
-                p = rng.beta(total + 0.5, n - total + 0.5)
+                p = rng.beta(*beta_of(total, n, rho if rhos is not None else 0.0))
                 k = rng.binomial(np.maximum(n_obs, 0), p)
                 rep = np.where(n_obs > 0, k / np.maximum(n_obs, 1), np.nan)
             elif s.kind == "median":
-                rep = _medians(sims, s.name, r, picks, n_obs, rng)
+                rep = med.medians(*sims.values(s.name, r), picks, n_obs, rng)
             else:
                 var = spread(sims, s.name, r)[picks]
                 var_obs = _observed_var(row, s, var, n_obs)
                 with np.errstate(invalid="ignore", divide="ignore"):
                     mean = np.where(n > 0, total / np.maximum(n, 1), np.nan)
-                scale = np.sqrt(var_obs + var / np.maximum(n, 1))
+                scale = np.sqrt(var_obs + var / np.maximum(n, 1) + rho * var)
                 rep = mean + scale * rng.standard_t(df(sims, s.name, r)[picks])
                 # a mean of shares stays a share, a mean length stays >= 0
                 rep = np.clip(rep, 0.0, 1.0 if s.fraction else np.inf)
@@ -504,40 +516,10 @@ def predictive(
             if not len(rep):
                 continue
             lo, hi = (float(v) for v in np.quantile(rep, [0.025, 0.975]))
-            tol = TIE if s.kind == "median" else 0.0
+            tol = med.TIE if s.kind == "median" else 0.0
             tail = min(float(np.mean(rep <= obs + tol)), float(np.mean(rep >= obs - tol)))
             n_mean, p = float(np.mean(n_obs)), min(1.0, 2 * tail)
             out.append(Check(r, s, obs, n_mean, float(rep.mean()), lo, hi, p, tol))
-    return out
-
-
-def _medians(
-    sims: Sims,
-    stat: str,
-    row: int,
-    picks: np.ndarray[Any, Any],
-    n_obs: np.ndarray[Any, Any],
-    rng: np.random.Generator,
-) -> np.ndarray[Any, Any]:
-    """The median of ``n_obs`` battles at each drawn cell (NaN where the cell has none).
-
-    A Bayesian bootstrap: the cell's battles weighed by a flat Dirichlet draw (what its
-    distribution may be, given them), then ``n_obs`` battles drawn from it.
-    """
-    cells, v = sims.values(stat, row)
-    out = np.full(len(picks), np.nan)
-    for c in np.unique(picks):
-        at = np.flatnonzero(picks == c)
-        x = np.sort(v[cells == c])
-        size = int(n_obs[at[0]])
-        if not len(x) or size < 1:
-            continue
-        weights = rng.dirichlet(np.ones(len(x)), size=len(at))
-        counts = rng.multinomial(size, weights)
-        upto = np.cumsum(counts, axis=1)
-        lo = np.argmax(upto > (size - 1) // 2, axis=1)
-        hi = np.argmax(upto > size // 2, axis=1)
-        out[at] = (x[lo] + x[hi]) / 2
     return out
 
 

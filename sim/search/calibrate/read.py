@@ -8,6 +8,8 @@
       sides.bandits.fighters[0].hit_dice: {low: 2, high: 5}
     observed: ambush_observed.csv    # or rows inline (sim.search.calibrate.observed)
     covariates: {}                   # paths the table's covariate columns set (optional)
+    dispersion: 0                    # the rows differ by chance alone; or rho, or fit
+    weights: {}                      # a statistic's weight in the likelihood (default 1)
     distance: uncertainty            # each statistic weighed by its uncertainty (the default)
     method: grid                     # synthetic likelihood on the prior's grid (the default)
     levels: 9                        # grid values of a real range (default 9)
@@ -34,17 +36,28 @@ stand-in of this problem (``docs/calibration.md``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sim.scenario import Issue, read_yaml
-from sim.search.calibrate import covariates
+from sim.search.calibrate import covariates, dispersion
 from sim.search.calibrate import observed as obs
 from sim.search.calibrate import posterior as post
+from sim.search.calibrate.dispersion import Dispersion
 from sim.search.space import Param, read_param
 from sim.search.spec import Bad, Search
 
-KEYS = ("observed", "covariates", "distance", "method", "levels", "start", "ratio")
+KEYS = (
+    "observed",
+    "covariates",
+    "dispersion",
+    "weights",
+    "distance",
+    "method",
+    "levels",
+    "start",
+    "ratio",
+)
 BUDGET = 20_000
 """The default budget of battles."""
 ROW = "observed"
@@ -63,6 +76,9 @@ class Settings:
     ratio: float
     method: str
     distance: str
+    dispersion: Dispersion = Dispersion()
+    weights: dict[str, float] = field(default_factory=dict)
+    """Each statistic's weight in the likelihood (default 1)."""
 
 
 def read(
@@ -108,7 +124,9 @@ def read(
         params.append(
             Param(ROW, "bundle", choices=labels, sets=tuple(r.setting for r in table.rows))
         )
-    return params, Settings(table, grid, start, float(ratio), method, distance)
+    disp = dispersion.read(doc.get("dispersion"), bad)
+    weights = dispersion.read_weights(doc.get("weights"), table, bad)
+    return params, Settings(table, grid, start, float(ratio), method, distance, disp, weights)
 
 
 def _params(spec: Any, bad: Bad) -> list[Param]:
