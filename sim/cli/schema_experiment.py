@@ -173,6 +173,8 @@ def _calibrate_properties() -> dict[str, Schema]:
             "additionalProperties": {"type": "number", "exclusiveMinimum": 0, "maximum": 100},
             "description": "calibrate: a statistic's weight in the likelihood (default 1)",
         },
+        "wave": _whole(2, 1000, "calibrate, method: match: design points a wave"),
+        "waves": _whole(1, 50, "calibrate, method: match: the most waves (default 6)"),
         "distance": {"type": "string", "enum": list(DISTANCES), "default": DISTANCES[0]},
         "method": {"type": "string", "enum": list(METHODS), "default": METHODS[0]},
     }

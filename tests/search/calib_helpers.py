@@ -124,3 +124,47 @@ def recover(
     )
     assert result.answer is not None
     return result.answer
+
+
+SIX = {
+    HILD_HD: (6, 3, 9),
+    "sides.guards.fighters[1].hit_dice": (4, 2, 6),
+    "sides.bandits.fighters[0].hit_dice": (3, 2, 5),
+    "battle.morale_at": (0.45, 0.1, 0.9),
+    "battle.withdraw_share": (0.5, 0.0, 1.0),
+    "battle.pursuit": (0.2, 0.0, 0.6),
+}
+"""The six unknowns of the many-unknowns recovery: (truth, prior low, prior high); the
+ambush with a broken side withdrawing (battle.withdraw: broken)."""
+SIX_STATS = ("wins.guards", "rounds", "loser.casualties")
+
+
+def recover_six(
+    folder: Path, seed: int, budget: int = 30_000, workers: int = 1, battles: int = 100
+) -> tuple[dict[str, Any], bool]:
+    """Observe the six-unknown truth (``battles`` a row at 2, 3, 4 and 6 bandits), calibrate
+    it by history matching; the answer and whether every 95% interval holds its truth."""
+    from sim.search import load_search, run_search
+
+    folder.mkdir(parents=True, exist_ok=True)
+    truth = {p: t for p, (t, _, _) in SIX.items()}
+    table = observe(
+        folder,
+        {**truth, "battle.withdraw": "broken"},
+        {BANDITS: [2, 3, 4, 6]},
+        battles,
+        seed=20_000 + seed,
+        stats=SIX_STATS,
+        name=f"observed-{seed}.csv",
+        workers=workers,
+    )
+    params = "".join(f"  {p}: {{low: {lo}, high: {hi}}}\n" for p, (_, lo, hi) in SIX.items())
+    extra = "set: [battle.withdraw=broken]\nmethod: match\nstart: 10\n"
+    exp = experiment(folder, table, params, budget, seed, extra)
+    executor = "processes" if workers > 1 else "serial"
+    result = run_search(
+        load_search(exp), folder / f"out-{seed}", workers=workers, executor=executor, progress=False
+    )
+    assert result.answer is not None
+    held = all(p["lo"] <= truth[p["name"]] <= p["hi"] for p in result.answer["data"]["parameters"])
+    return result.answer, held

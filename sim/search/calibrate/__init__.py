@@ -4,7 +4,9 @@ Its parts: :mod:`~sim.search.calibrate.read` (its keys and observed table, check
 :mod:`~sim.search.calibrate.observed`), :mod:`~sim.search.calibrate.plan` (where it fights
 next, from the posterior of :mod:`~sim.search.calibrate.posterior`),
 :mod:`~sim.search.calibrate.answer` (the answer, and the design the driver runs) and
-:mod:`~sim.search.calibrate.charts`.
+:mod:`~sim.search.calibrate.charts`; with ``method: match``, history matching's
+:mod:`~sim.search.calibrate.match` (its waves, emulated by
+:mod:`~sim.search.calibrate.emulate`) and :mod:`~sim.search.calibrate.match_answer`.
 :data:`KIND` is its entry in the registry (:data:`sim.search.designs.KINDS`).
 
 May import: the search frame (:mod:`sim.search.core`, ``spec``, ``space``, ``outcomes``)
@@ -13,15 +15,25 @@ and everything below ``sim.search``; no other design.
 
 from __future__ import annotations
 
-from sim.search.calibrate import answer, read
+from typing import Any
+
+from sim.search.calibrate import answer, match_answer, read
 from sim.search.core import Kind
+
+
+def make(search: Any) -> Any:
+    """The calibrate design of ``search``: the grid's, or history matching's."""
+    if search.settings.method == "match":
+        return match_answer.MatchDesign(search)
+    return answer.make(search)
+
 
 KIND = Kind(
     "calibrate",
     read.KEYS,
     read.BUDGET,
     read.read,
-    answer.make,
+    make,
     source=True,
     check=read.check,
 )

@@ -295,5 +295,5 @@ class CalibrateDesign(Calibrate):
 
 
 def make(search: Search) -> CalibrateDesign:
-    """The calibrate design of ``search``."""
+    """The grid's calibrate design of ``search``."""
     return CalibrateDesign(search)

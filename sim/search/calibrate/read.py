@@ -57,12 +57,14 @@ KEYS = (
     "levels",
     "start",
     "ratio",
+    "wave",
+    "waves",
 )
 BUDGET = 20_000
 """The default budget of battles."""
 ROW = "observed"
 """The runs column (and the search's parameter) naming each battle's observed row."""
-METHODS = ("grid",)
+METHODS = ("grid", "match")
 DISTANCES = ("uncertainty",)
 
 
@@ -79,6 +81,10 @@ class Settings:
     dispersion: Dispersion = Dispersion()
     weights: dict[str, float] = field(default_factory=dict)
     """Each statistic's weight in the likelihood (default 1)."""
+    wave: int | None = None
+    """``method: match``: design points a wave (None: ten per numeric unknown and one)."""
+    waves: int = 6
+    """``method: match``: the most waves."""
 
 
 def read(
@@ -101,13 +107,15 @@ def read(
     mapped = covariates.read(doc.get("covariates"), bad)
     table = obs.read(doc.get("observed"), source, sides, bad, mapped)
     grid = post.Grid(tuple(unknowns), tuple(post.grid_values(p, levels) for p in unknowns))
-    if grid.size > post.MAX_CELLS:
+    if method == "match":
+        _match_keys(doc, unknowns, bad)
+    elif grid.size > post.MAX_CELLS:
         bad(
             "parameters",
             f"the grid has {grid.size:,} cells; at most {post.MAX_CELLS:,}: lower levels",
         )
     first = grid.size * len(table.rows) * start
-    if table.rows and unknowns and first > budget:
+    if method != "match" and table.rows and unknowns and first > budget:
         bad(
             "budget",
             f"{budget} battles cannot pay for the first batch ({grid.size} cells x "
@@ -125,8 +133,27 @@ def read(
             Param(ROW, "bundle", choices=labels, sets=tuple(r.setting for r in table.rows))
         )
     disp = dispersion.read(doc.get("dispersion"), bad)
+    if method == "match" and disp.fitted:
+        bad("dispersion", "method: match takes a stated dispersion (a number), not fit")
     weights = dispersion.read_weights(doc.get("weights"), table, bad)
-    return params, Settings(table, grid, start, float(ratio), method, distance, disp, weights)
+    wave = _whole(doc["wave"], "wave", 2, 1000, bad) if "wave" in doc else None
+    waves = _whole(doc.get("waves", 6), "waves", 1, 50, bad)
+    settings = Settings(
+        table, grid, start, float(ratio), method, distance, disp, weights, wave, waves
+    )
+    return params, settings
+
+
+def _match_keys(doc: dict[str, Any], unknowns: list[Param], bad: Bad) -> None:
+    """``method: match`` emulates numeric unknowns: one at least, and few choices."""
+    if unknowns and not any(p.kind in ("whole", "real") for p in unknowns):
+        bad("method", "match emulates numeric unknowns; with only choices use method: grid")
+    combos = 1
+    for p in unknowns:
+        if p.kind not in ("whole", "real"):
+            combos *= len(p.choices)
+    if combos > 16:
+        bad("parameters", f"match fits emulators per combination of choices: {combos}; at most 16")
 
 
 def _params(spec: Any, bad: Bad) -> list[Param]:
