@@ -269,21 +269,26 @@ def _data(
         "cells": design.grid.size,
         "plausible": len(post.plausible(weights, 1 - 1e-3)),
         "battles": history.spent,
-        "predictive": [
-            {
-                "row": design.labels[c.row],
-                "statistic": c.stat.name,
-                "observed": c.observed,
-                "n": c.n,
-                "mean": c.mean,
-                "lo": c.lo,
-                "hi": c.hi,
-                "p": c.p,
-                "reproduced": not c.fails,
-            }
-            for c in checks
-        ],
+        "predictive": checks_data(design.labels, checks),
     }
+
+
+def checks_data(labels: Any, checks: list[post.Check]) -> list[dict[str, Any]]:
+    """The predictive check's figures for programs, one mapping per observed statistic."""
+    return [
+        {
+            "row": labels[c.row],
+            "statistic": c.stat.name,
+            "observed": c.observed,
+            "n": c.n,
+            "mean": c.mean,
+            "lo": c.lo,
+            "hi": c.hi,
+            "p": c.p,
+            "reproduced": not c.fails,
+        }
+        for c in checks
+    ]
 
 
 class CalibrateDesign(Calibrate):

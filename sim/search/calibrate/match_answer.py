@@ -177,20 +177,7 @@ def _data(design: Match, history: History, ivs: list[post.Interval], checks: Any
         ],
         "waves": [dict(b.get("note", {})) for b in history.batches],
         "battles": history.spent,
-        "predictive": [
-            {
-                "row": design.labels[c.row],
-                "statistic": c.stat.name,
-                "observed": c.observed,
-                "n": c.n,
-                "mean": c.mean,
-                "lo": c.lo,
-                "hi": c.hi,
-                "p": c.p,
-                "reproduced": not c.fails,
-            }
-            for c in checks
-        ],
+        "predictive": grid_answer.checks_data(design.labels, checks),
     }
 
 
