@@ -119,10 +119,35 @@ def test_the_grid_and_the_match_agree_within_a_grid_step(tmp_path: Path) -> None
 
 
 @pytest.mark.slow
-def test_the_same_answer_serially_and_on_two_processes(tmp_path: Path) -> None:
+def test_the_same_answer_serially_on_two_processes_and_on_dask(tmp_path: Path) -> None:
     one = shipped(tmp_path, SHIPPED, name="one").answer
     two = shipped(tmp_path, SHIPPED, workers=2, name="two").answer
     assert one["lines"] == two["lines"] and one["data"] == two["data"]
+    search = load_search(SHIPPED)
+    dask = run_search(search, tmp_path / "dask", workers=2, executor="dask", progress=False)
+    assert dask.answer["lines"] == one["lines"] and dask.answer["data"] == one["data"]
+
+
+@pytest.mark.slow
+def test_a_killed_match_resumes_to_the_same_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sim.search.calibrate.match import Match
+
+    done = shipped(tmp_path, SHIPPED, name="clean").answer
+    calls: list[int] = []
+
+    def killed(self: Match, history: Any, root: Any) -> None:
+        calls.append(1)
+        if len(calls) == 2:  # after the second wave
+            raise KeyboardInterrupt
+
+    with monkeypatch.context() as m:
+        m.setattr(Match, "finished_batch", killed)
+        first = run_search(load_search(SHIPPED), tmp_path / "killed", progress=False)
+    assert first.interrupted and first.answer is None
+    resumed = run_search(load_search(SHIPPED), tmp_path / "killed", resume=True, progress=False)
+    assert resumed.answer["lines"] == done["lines"] and resumed.answer["data"] == done["data"]
 
 
 @pytest.mark.slow
