@@ -43,9 +43,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("sim.dataset",),  # tables, manifest, lock
     ("sim.run",),  # one run: fight, campaign, replay
     ("sim.experiment",),  # experiments, designs, sweeps
+    ("sim.odds",),  # exact odds: each system's tables, a whole small battle
     ("sim.search",),  # searches: balance, optimize, calibrate (the answer is a file)
     ("sim.analysis",),  # summaries, intervals, charts, report, export
-    ("sim.odds",),  # exact odds tables
     ("sim.page",),  # the replay page and frames
     ("sim.cli",),  # argparse and printing
     ("sim", "sim.__main__"),  # the package's two calls (sim.sweep, sim.load); python -m sim

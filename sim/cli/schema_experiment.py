@@ -159,6 +159,20 @@ def _calibrate_properties() -> dict[str, Schema]:
             "description": "calibrate: scenario paths set from the observed table's covariate "
             "columns: a column, a number, or {value, times, plus, round, min, max}",
         },
+        **_calibrate_fit(),
+        "distance": {"type": "string", "enum": list(DISTANCES), "default": DISTANCES[0]},
+        "method": {
+            "type": "string",
+            "enum": [*METHODS, "battles", "exact"],
+            "description": "calibrate: grid (the default) or match (history matching); "
+            "balance: battles (the default) or exact (the exact odds, no battle fought)",
+        },
+    }
+
+
+def _calibrate_fit() -> dict[str, Schema]:
+    """Calibrate's keys of how the table is weighed and how history matching runs."""
+    return {
         "dispersion": {
             "anyOf": [
                 {"type": "number", "minimum": 0, "maximum": 0.5},
@@ -175,8 +189,6 @@ def _calibrate_properties() -> dict[str, Schema]:
         },
         "wave": _whole(2, 1000, "calibrate, method: match: design points a wave"),
         "waves": _whole(1, 50, "calibrate, method: match: the most waves (default 6)"),
-        "distance": {"type": "string", "enum": list(DISTANCES), "default": DISTANCES[0]},
-        "method": {"type": "string", "enum": list(METHODS), "default": METHODS[0]},
     }
 
 

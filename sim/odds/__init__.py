@@ -4,7 +4,9 @@
 :mod:`~sim.odds.dicexpr` parses a dice expression for icepool, :mod:`~sim.odds.plot` draws
 the tables.
 
-May import: the ground floor, ``sim.rules`` and ``sim.analysis`` (for its charts' style).
+May import: the ground floor (its charts' style: :mod:`sim.charts`) and the stages up to
+``sim.experiment``: a whole battle's odds fight the battle's own rule code
+(:mod:`~sim.odds.battle`); a balance search (``sim.search``) may ask for them.
 """
 
 from sim.odds.exact import (

@@ -15,7 +15,8 @@ from typing import Any
 
 from matplotlib.figure import Figure
 
-from sim.analysis.plots import literal, save_png
+from sim import files
+from sim.charts import literal, png_bytes
 
 
 @literal
@@ -148,4 +149,5 @@ def battle(title: str, ends: Mapping[str, float], rounds: Mapping[int, float]) -
 
 def save(fig: Figure, path: str | Path, force: bool = False) -> Path:
     """Write ``fig`` as a PNG, whole; an existing file only with ``force`` (``--plot``)."""
-    return save_png(fig, path, force, "--plot")
+    files.write_file(Path(path), png_bytes(fig), replace=force, flag="--plot")
+    return Path(path)

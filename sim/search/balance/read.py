@@ -33,7 +33,8 @@ from sim.search.balance.glm import LINKS
 from sim.search.space import Param, read_param
 from sim.search.spec import Bad
 
-KEYS = ("target", "tolerance", "start", "link")
+KEYS = ("target", "tolerance", "start", "link", "method")
+METHODS = ("battles", "exact")
 OF = ("decisive", "all")
 BUDGET = 20_000
 """The default budget of battles."""
@@ -50,6 +51,8 @@ class Settings:
     tolerance_value: float | None
     start: int
     link: str
+    method: str = "battles"
+    """``battles`` (fight and fit) or ``exact`` (the exact odds, :mod:`.exact`)."""
 
 
 def share_of(value: Any, where: str, bad: Bad, low: float = 0.0, high: float = 1.0) -> float | None:
@@ -88,7 +91,13 @@ def read(
     if link not in LINKS:
         bad("link", f"expected logit or probit, got {link!r}")
         link = "logit"
-    if params:
+    method = doc.get("method", "battles")
+    if method not in METHODS:
+        bad("method", f"expected battles or exact, got {method!r}")
+        method = "battles"
+    if method == "exact" and params and (len(params) > 1 or params[0].kind != "whole"):
+        bad("parameters", "method: exact balances one whole-number parameter (no curve)")
+    if params and method == "battles":
         groups = len(params[1].choices) if len(params) > 1 else 1
         coarse = start * len(bracket.coarse(rule(params[0], share, 0.02, None, start, link)))
         if budget < groups * coarse:
@@ -98,7 +107,7 @@ def read(
                 f"{budget} battles cannot pay for the coarse start ({coarse} battles{each}); "
                 "raise budget or lower start",
             )
-    return params, Settings(side, share, of, tol, tol_value, start, link)
+    return params, Settings(side, share, of, tol, tol_value, start, link, method)
 
 
 def _target(target: Any, sides: tuple[str, ...], bad: Bad) -> tuple[str, float, str]:
