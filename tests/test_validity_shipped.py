@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_the_study_fights_every_scenario_of_more_than_ten_fighters():
     names = [p.stem for p in vs.shipped_scenarios()]
-    assert names == ["adders", "bridge", "ford", "pass", "raid", "shieldwall", "siege"]
+    assert names == ["adders", "bridge", "field", "ford", "pass", "raid", "shieldwall", "siege"]
     for path in sorted((ROOT / "scenarios").glob("*.yaml")):
         sc = load_scenario(path)
         if path.stem not in names:  # a campaign, or 10 or fewer
@@ -119,7 +119,8 @@ def test_the_experiments_option_writes_the_files_the_test_above_checks(
     assert v.main(["--experiments"]) == 0
     written = sorted(tmp_path.iterdir())
     assert [p.name for p in written] == [
-        f"large_scale_{n}.yaml" for n in ("adders", "bridge", "ford", "pass", "raid", "siege")
+        f"large_scale_{n}.yaml"
+        for n in ("adders", "bridge", "field", "ford", "pass", "raid", "siege")
     ]
     for p in written:
         shipped_file = ROOT / "experiments" / p.name

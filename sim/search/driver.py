@@ -103,17 +103,18 @@ def _check_folder(root: Path) -> None:
     raise SimError(f"{root}: {what} (no manifest.json); choose another --out")
 
 
-def first_batch(search: Search) -> Batch:
+def first_batch(search: Search) -> Batch | None:
     """The search's first batch, as :func:`run_search` numbers, seeds and fights it.
 
-    Nothing is written (the golden digests of ``tests/golden`` fight its first runs).
+    Nothing is written (the golden digests of ``tests/golden`` fight its first runs). None
+    for a search that fights no battle (a balance on the exact odds).
     """
     manifest = jr.fresh_manifest(search)
     loop = _Loop(search, Path(search.name), manifest, {"batches": []}, None, lambda: None)
     history = loop._empty_history()
     planned = loop.design.plan(history, None)
     if planned is None:
-        raise SimError(f"{search.path}: the search plans no battle")
+        return None
     return loop._batch(0, planned, history)
 
 

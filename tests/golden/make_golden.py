@@ -106,7 +106,9 @@ def search_digest(path: Path) -> str:
     search = load_search(path)
     batch = first_batch(search)
     events = "events" in search.tables
-    rows = []
+    rows: list[Any] = []
+    if batch is None:  # it fights no battle
+        return _sha(rows)
     for point in range(len(batch.replicates)):
         sc = parse_scenario(batch.scenario_text, batch.scenario_path, batch.point_overrides(point))
         start = batch.first_run + sum(batch.replicates[:point])

@@ -130,6 +130,7 @@ def test_the_first_batch_is_the_one_a_search_fights(folder, monkeypatch):
     search = load_search(write(folder, "t.yaml", text + "seed: 4\n"))
     monkeypatch.chdir(folder)
     batch = first_batch(search)
+    assert batch is not None
     assert sorted(p.name for p in folder.iterdir()) == ["duel.yaml", "t.yaml"]  # nothing written
     run_search(search, folder / "t", progress=False)
     runs = pd.read_parquet(folder / "t" / "runs").sort_values("run_id")

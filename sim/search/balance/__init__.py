@@ -14,18 +14,8 @@ and everything below ``sim.search``; no other design.
 
 from __future__ import annotations
 
-from typing import Any
-
-from sim.search.balance import answer, exact, read
+from sim.search.balance import design, read
 from sim.search.core import Kind
 
-
-def make(search: Any) -> Any:
-    """The balance design of ``search``: from battles, or from the exact odds."""
-    if search.settings.method == "exact":
-        return exact.make(search)
-    return answer.make(search)
-
-
-KIND = Kind("balance", read.KEYS, read.BUDGET, read.read, make)
+KIND = Kind("balance", read.KEYS, read.BUDGET, read.read, design.make)
 """The design's entry in the registry."""

@@ -15,25 +15,15 @@ and everything below ``sim.search``; no other design.
 
 from __future__ import annotations
 
-from typing import Any
-
-from sim.search.calibrate import answer, match_answer, read
+from sim.search.calibrate import design, read
 from sim.search.core import Kind
-
-
-def make(search: Any) -> Any:
-    """The calibrate design of ``search``: the grid's, or history matching's."""
-    if search.settings.method == "match":
-        return match_answer.MatchDesign(search)
-    return answer.make(search)
-
 
 KIND = Kind(
     "calibrate",
     read.KEYS,
     read.BUDGET,
     read.read,
-    make,
+    design.make,
     source=True,
     check=read.check,
 )

@@ -208,7 +208,7 @@ class Match:
             return None
         full = np.array([[0.0, 1.0]] * self.space.d).reshape(self.space.d, 2)
         if wave == 0:
-            x, combo = self._first(self.rng(0))
+            x, combo = self.first_wave(self.rng(0))
             note = {"box": full.tolist(), "volume": 1.0, "kept": 1.0}
         else:
             last = history.batches[-1].get("note", {})
@@ -224,7 +224,10 @@ class Match:
             raise BadNote(("box",), "not the region this wave was planned over")
         return self._batch(history, x, combo, wave, note)
 
-    def _first(self, rng: np.random.Generator) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    def first_wave(
+        self, rng: np.random.Generator
+    ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        """Wave 1: a Latin hypercube of the numeric unknowns, each combination in turn."""
         from scipy.stats import qmc
 
         n = self.per_wave
