@@ -100,13 +100,3 @@ def test_exact_takes_one_whole_parameter(tmp_path: Path) -> None:
     with pytest.raises(ScenarioError) as err:
         load_search(path)
     assert any("one whole-number parameter" in str(i) for i in err.value.issues)
-
-
-@pytest.mark.slow
-def test_the_real_duel_balances_at_ten_fights_exactly(tmp_path: Path) -> None:
-    """Two fighters of ten fights are the same fighter: the veteran wins exactly half."""
-    answer = run_search(
-        load_search(experiment(tmp_path, 9, 10)), tmp_path / "o", progress=False
-    ).answer
-    assert answer["data"]["values"]["10"] == "1/2"
-    assert answer["lines"][1].endswith("= 10: exactly 50.00%.")
