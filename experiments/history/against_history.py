@@ -28,11 +28,9 @@ import argparse
 import csv
 import json
 import math
-import os
 import shutil
 import subprocess
 import sys
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +41,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 from matplotlib.ticker import NullLocator
 
+from sim import files
 from sim.charts import COLORS, literal, png_bytes
 
 HERE = Path(__file__).resolve().parent
@@ -451,17 +450,7 @@ def write_chart(f: Figures, path: Path) -> None:
     """Draw the chart and write it to ``path`` (PNG) through a temporary file beside it."""
     if not path.parent.is_dir():
         raise SystemExit(f"against_history.py: no folder {path.parent} to write {path.name} in")
-    data = png_bytes(draw(f))
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    files.write_file(path, png_bytes(draw(f)), replace=True)
 
 
 # ------------------------------------------------------------------------------------------

@@ -253,13 +253,7 @@ def _data(
         mass = post.marginal(design.grid, weights, i)
         params.append(
             {
-                "name": p.name,
-                "kind": p.kind,
-                "fitted": iv.fitted,
-                "lo": iv.lo,
-                "hi": iv.hi,
-                "set": list(iv.chosen),
-                "spans_prior": iv.spans,
+                **interval_data(p, iv),
                 "values": list(design.grid.values[i]),
                 "posterior": [float(m) for m in mass],
             }
@@ -270,6 +264,19 @@ def _data(
         "plausible": len(post.plausible(weights, 1 - 1e-3)),
         "battles": history.spent,
         "predictive": checks_data(design.labels, checks),
+    }
+
+
+def interval_data(p: Any, iv: post.Interval) -> dict[str, Any]:
+    """An unknown's fitted value and interval for programs."""
+    return {
+        "name": p.name,
+        "kind": p.kind,
+        "fitted": iv.fitted,
+        "lo": iv.lo,
+        "hi": iv.hi,
+        "set": list(iv.chosen),
+        "spans_prior": iv.spans,
     }
 
 

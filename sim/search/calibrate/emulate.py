@@ -42,6 +42,12 @@ class Target:
     stat: Stat
     observed: float
 
+    @property
+    def n(self) -> int:
+        """The observation's sample size: its own, the row's decisive battles, or battles."""
+        own = self.row.n(self.stat.name)
+        return own or (self.row.decisive if self.stat.decisive else None) or self.row.battles
+
 
 def targets(table: Observed) -> list[Target]:
     """Every observed statistic of every row."""
@@ -125,7 +131,7 @@ def _fit(x: np.ndarray[Any, Any], y: np.ndarray[Any, Any], noise: np.ndarray[Any
 
 def observed_var(t: Target, mu: np.ndarray[Any, Any], spread: float, rho: float) -> Any:
     """The observation's variance about the model's value: sampling error and dispersion."""
-    n = t.row.n(t.stat.name) or (t.row.decisive if t.stat.decisive else None) or t.row.battles
+    n = t.n
     if t.stat.kind == "share":
         edge = 0.5 / (n + 1)
         q = np.clip(mu, edge, 1 - edge)

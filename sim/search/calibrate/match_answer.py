@@ -96,7 +96,7 @@ def predictive(
         rep = np.clip(rep, 0.0, 1.0 if t.stat.kind == "share" or t.stat.fraction else np.inf)
         lo, hi = (float(q) for q in np.quantile(rep, [0.025, 0.975]))
         tail = min(float(np.mean(rep <= t.observed)), float(np.mean(rep >= t.observed)))
-        n = t.row.n(t.stat.name) or (t.row.decisive if t.stat.decisive else None) or t.row.battles
+        n = t.n
         out.append(
             post.Check(
                 t.r, t.stat, t.observed, float(n), float(rep.mean()), lo, hi, min(1.0, 2 * tail)
@@ -164,16 +164,7 @@ def _data(design: Match, history: History, ivs: list[post.Interval], checks: Any
     return {
         "method": "match",
         "parameters": [
-            {
-                "name": p.name,
-                "kind": p.kind,
-                "fitted": iv.fitted,
-                "lo": iv.lo,
-                "hi": iv.hi,
-                "set": list(iv.chosen),
-                "spans_prior": iv.spans,
-            }
-            for p, iv in zip(design.grid.params, ivs, strict=True)
+            grid_answer.interval_data(p, iv) for p, iv in zip(design.grid.params, ivs, strict=True)
         ],
         "waves": [dict(b.get("note", {})) for b in history.batches],
         "battles": history.spent,
