@@ -43,7 +43,7 @@ from sim.odds.states import (
     Codec,
     NotExact,
     TooLarge,
-    digest,
+    rounds_free,
     scenario_of,
     start,
     state_of,
@@ -63,12 +63,12 @@ __all__ = [
 #: The most fights of a round (executions) an exact battle may take: about 10 minutes here
 #: (duel_of_tiers: 2,285,074 in 533 s).
 DEFAULT_LIMIT = 2_500_000
-#: The most states a round may start from (each kept pickled in memory, a few kB).
+#: The most states a battle may pass through (each kept pickled in memory, a few kB).
 MAX_STATES = 200_000
 
 #: Where a turn is cut into maneuvers (a merge point between them): the War Game's.
 _MANEUVERS = (("sim.systems.wargame", "maneuver"),)
-_MERGE: list[Callable[[], None]] = []  # the fight under way's merge point (see _Round._fight)
+_MERGE: list[Callable[[], None]] = []  # the fight under way's merge point (see _Explorer._fight)
 
 Outcome = tuple[str | None, str, int, tuple[tuple[int, ...], ...]]
 
@@ -201,28 +201,50 @@ def _maneuvers_merged() -> Any:
 
 
 # ------------------------------------------------------------------------- exploring
-class _Round:
-    """One round explored from every state it may start in (see the module's docstring)."""
+End = tuple[str | None, str, tuple[tuple[int, ...], ...]]  # an outcome but for its round
+Move = tuple[int, Any]  # (1, an End) or (2, the key of the state at the round's end)
 
-    def __init__(self, codec: Codec, limit: int, spent: int) -> None:
+
+class _Explorer:
+    """The rounds explored from every state (see the module's docstring).
+
+    A round's *moves* from a state (the chance of each end and of each state at the round's
+    end) are explored once per state key and kept: a state met again in a later round
+    (equal but for the round number, :func:`sim.odds.states.relative`) moves the same.
+    """
+
+    def __init__(self, codec: Codec, limit: int, ahead: int | None) -> None:
         self.codec = codec
         self.limit = limit
-        self.spent = spent  # executions before this round
-        self.nodes: dict[bytes, int] = {}
+        self.ahead = ahead  # 1: keys count rounds from the next; None: they keep the round
+        self.spent = 0  # fights of a round so far
+        self.nodes: dict[bytes, int] = {}  # a turn start's key -> its node
         self.edges: list[list[tuple[int, Any, Fraction]]] = []  # per node: (kind, target, p)
+        self.dists: dict[int, dict[Move, Fraction]] = {}  # per node: its moves, once known
+        self.moves: dict[bytes, dict[Move, Fraction]] = {}  # per state key
+        self.blobs: dict[bytes, bytes] = {}  # per state key: a battle in that state
 
     def node(self) -> int:
         self.edges.append([])
         return len(self.edges) - 1
 
-    def explore(
+    def state(self, b: Battle) -> bytes:
+        """The key of ``b`` at a round's end (its pickle kept, if the key is new)."""
+        blob = state_of(self.codec, b)
+        k = self.codec.key(b, b, self.ahead)
+        self.blobs.setdefault(k, blob)
+        return k
+
+    def round(
         self, frontier: Mapping[bytes, Fraction]
-    ) -> tuple[dict[bytes, Fraction], dict[Outcome, Fraction]]:
+    ) -> tuple[dict[bytes, Fraction], dict[End, Fraction]]:
+        """One round from each state of ``frontier`` (key -> chance): the states and ends."""
         roots = {}
         work: list[tuple[bytes, tuple[Any, ...], int, Fraction]] = []
-        for blob in frontier:
-            n = roots[blob] = self.node()
-            work.append((blob, (), n, Fraction(1)))
+        for k in frontier:
+            if k not in self.moves:
+                n = roots[k] = self.node()
+                work.append((self.blobs[k], (), n, Fraction(1)))
         while work:
             self.spent += 1
             if self.spent > self.limit:
@@ -231,7 +253,15 @@ class _Round:
                     "(--limit raises it; docs/odds.md)"
                 )
             self._fight(*work.pop(), work)
-        return self._spread(roots, frontier)
+        for k, n in roots.items():
+            self.moves[k] = self._collapse(n)
+        states: dict[bytes, Fraction] = {}
+        ends: dict[End, Fraction] = {}
+        for k, m in frontier.items():
+            for (kind, t), q in self.moves[k].items():
+                into: dict[Any, Fraction] = states if kind == 2 else ends
+                into[t] = into.get(t, Fraction(0)) + m * q
+        return states, ends
 
     def _fight(
         self,
@@ -253,7 +283,7 @@ class _Round:
             if frames is None:
                 return
             del b.take_turn
-            key = digest(self.codec.dumps((b, f, frames)))
+            key = self.codec.key((b, f, frames), b, None if self.ahead is None else 0)
             b.take_turn = take_turn  # type: ignore[method-assign]
             seen = self.nodes.get(key)
             if seen is not None:
@@ -284,48 +314,40 @@ class _Round:
             _MERGE.pop()
         del b.take_turn
         if b.ended:
-            self.edges[here[0]].append((1, _outcome(b), here[1]))
+            winner, reason, _, counts = _outcome(b)
+            self.edges[here[0]].append((1, (winner, reason, counts), here[1]))
         else:
-            self.edges[here[0]].append((2, state_of(self.codec, b), here[1]))
+            self.edges[here[0]].append((2, self.state(b), here[1]))
 
-    def _spread(
-        self, roots: Mapping[bytes, int], frontier: Mapping[bytes, Fraction]
-    ) -> tuple[dict[bytes, Fraction], dict[Outcome, Fraction]]:
-        """Carry each start's chance along the edges, each node after all that lead to it."""
-        count = len(self.edges)
-        into = [0] * count
-        for out in self.edges:
-            for kind, t, _ in out:
-                if kind == 0:
-                    into[t] += 1
-        mass = [Fraction(0)] * count
-        for blob, n in roots.items():
-            mass[n] = frontier[blob]
-        ready = [n for n in range(count) if into[n] == 0]
-        states: dict[bytes, Fraction] = {}
-        ends: dict[Outcome, Fraction] = {}
-        done = 0
-        while ready:
-            n = ready.pop()
-            done += 1
-            m = mass[n]
+    def _collapse(self, root: int) -> dict[Move, Fraction]:
+        """The moves from ``root``: its chance of each end and state, through every turn."""
+        dists = self.dists
+        entered: set[int] = set()
+        stack = [(root, False)]
+        while stack:
+            n, leaving = stack.pop()
+            if n in dists:
+                continue
+            if not leaving:
+                entered.add(n)
+                stack.append((n, True))
+                for kind, t, _ in self.edges[n]:
+                    if kind == 0 and t not in dists:
+                        if t in entered:
+                            raise NotExact("a turn comes back to itself: beyond the exact method")
+                        stack.append((t, False))
+                continue
+            entered.discard(n)
+            d: dict[Move, Fraction] = {}
             for kind, t, q in self.edges[n]:
-                if kind == 0:
-                    mass[t] += m * q
-                    into[t] -= 1
-                    if not into[t]:
-                        ready.append(t)
-                elif kind == 1:
-                    ends[t] = ends.get(t, Fraction(0)) + m * q
-                else:
-                    states[t] = states.get(t, Fraction(0)) + m * q
-        if done != count:
-            raise NotExact("a turn comes back to itself: beyond the exact method")
-        return states, ends
+                for move, p in dists[t].items() if kind == 0 else (((kind, t), Fraction(1)),):
+                    d[move] = d.get(move, Fraction(0)) + q * p
+            dists[n] = d
+        return dists.pop(root)
 
 
 HOOKS.update(
-    c for c in _Round._fight.__code__.co_consts if getattr(c, "co_name", "") == "take_turn"
+    c for c in _Explorer._fight.__code__.co_consts if getattr(c, "co_name", "") == "take_turn"
 )
 
 
@@ -355,14 +377,28 @@ def battle_odds(
     b = start(s)
     codec = Codec(b)
     b.rng = None
-    frontier = {state_of(codec, b): Fraction(1)}
+    last, b.max_rounds = b.max_rounds, sys.maxsize  # the last round's end is ended below
+    explorer = _Explorer(codec, limit, 1 if rounds_free(s) else None)
+    frontier = {explorer.state(b): Fraction(1)}
     outcomes: dict[Outcome, Fraction] = {}
-    spent = most = 0
+    most = 0
     with _maneuvers_merged():
-        while frontier:
-            frontier, spent, most = _next_round(s, codec, frontier, outcomes, spent, most, limit)
+        for r in range(1, last + 1):
+            if not frontier:
+                break
+            most = max(most, len(frontier))
+            frontier, ends = explorer.round(frontier)
+            for (winner, reason, counts), p in ends.items():
+                _add(outcomes, (winner, reason, r, counts), p)
+            if len(explorer.blobs) > MAX_STATES:
+                raise TooLarge(
+                    f"{s.name}: more than {MAX_STATES:,} states: too large for the exact method "
+                    "(docs/odds.md)"
+                )
             if progress is not None:
                 progress(len(outcomes), len(frontier), sum(frontier.values(), Fraction(0)))
+    for k, p in frontier.items():  # still fighting after the last round: a draw
+        _add(outcomes, (None, "max_rounds", last, _outcome(codec.loads(explorer.blobs[k]))[3]), p)
     total = sum(outcomes.values(), Fraction(0))
     if total != 1:
         raise SimError(f"exact odds of {s.name} sum to {total}, not 1: a bug")
@@ -372,30 +408,11 @@ def battle_odds(
         sides=tuple(b.sides),
         fighters={n: len(side.fighters) for n, side in b.sides.items()},
         outcomes=dict(sorted(outcomes.items(), key=lambda kv: str(kv[0]))),
-        executions=spent,
+        executions=explorer.spent,
         most_states=most,
         seconds=time.perf_counter() - t0,
     )
 
 
-def _next_round(
-    s: Scenario,
-    codec: Codec,
-    frontier: dict[bytes, Fraction],
-    outcomes: dict[Outcome, Fraction],
-    spent: int,
-    most: int,
-    limit: int,
-) -> tuple[dict[bytes, Fraction], int, int]:
-    """One round from every state in ``frontier``: the next frontier, the work so far."""
-    if len(frontier) > MAX_STATES:
-        raise TooLarge(
-            f"{s.name}: more than {MAX_STATES:,} states at the start of a round: too large "
-            "for the exact method (docs/odds.md)"
-        )
-    most = max(most, len(frontier))
-    rnd = _Round(codec, limit, spent)
-    frontier, ends = rnd.explore(frontier)
-    for o, p in ends.items():
-        outcomes[o] = outcomes.get(o, Fraction(0)) + p
-    return frontier, rnd.spent, most
+def _add(outcomes: dict[Outcome, Fraction], o: Outcome, p: Fraction) -> None:
+    outcomes[o] = outcomes.get(o, Fraction(0)) + p

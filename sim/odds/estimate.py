@@ -12,7 +12,7 @@ import numpy as np
 from sim.battle import Battle
 from sim.frame.turns import TurnFrame
 from sim.odds.enumerate import Enumerator, _drawn, multiset_count
-from sim.odds.states import Codec, digest, scenario_of, start, state_of, turn_frames
+from sim.odds.states import Codec, rounds_free, scenario_of, start, turn_frames
 from sim.scenario import Scenario
 
 __all__ = ["estimate"]
@@ -25,12 +25,14 @@ def estimate(
 
     Each stretch of a battle (a round's start to a turn's, a turn's to the next) is counted
     with the outcomes its draws could have had (a multiset of dice counting once);
-    ``executions`` is the distinct round and turn starts the sample met times their mean
+    ``executions`` is the distinct round and turn starts the sample met (keyed as the exact
+    method keys them: a state met again a round later counts once) times their mean
     branching: at least the states the exact method meets, not the work it does for each.
     """
     s = scenario_of(scenario, overrides)
     b0 = start(s)
     codec = Codec(b0, dice=(Enumerator, _Counting))
+    ahead = 1 if rounds_free(s) else None  # as the exact method keys its states
     seen: set[bytes] = set()
     branching: list[float] = []
     for seed in range(battles):
@@ -43,7 +45,7 @@ def estimate(
             del b.take_turn
             frames = turn_frames(sys._getframe(1))
             if frames is not None:  # the codec leaves the counting die out
-                seen.add(digest(codec.dumps((b, f, frames))))
+                seen.add(codec.key((b, f, frames), b, None if ahead is None else 0))
             b.take_turn = take_turn  # type: ignore[method-assign]
             TurnFrame.take_turn(b, f)
 
@@ -51,7 +53,8 @@ def estimate(
         while not b.ended:
             del b.take_turn
             rows, states = b.round_rows, b.states
-            seen.add(digest(state_of(codec, b)))
+            b.round_rows, b.states = [], []
+            seen.add(codec.key(b, b, ahead))
             b.round_rows, b.states = rows, states
             b.take_turn = take_turn  # type: ignore[method-assign]
             b.step()

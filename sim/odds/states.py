@@ -7,14 +7,15 @@ battle before its first round, refused if the exact method cannot follow it.
 
 from __future__ import annotations
 
-import ast
+import contextlib
+import functools
 import hashlib
 import importlib
 import io
 import itertools
 import pickle
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,8 @@ __all__ = [
     "NotExact",
     "TooLarge",
     "digest",
+    "relative",
+    "rounds_free",
     "scenario_of",
     "start",
     "state_of",
@@ -87,9 +90,32 @@ def _no_die(_: Any) -> Any:
 def _count(c: Any) -> Any:
     """An ``itertools.count`` (a heap's tie-breaker) by its next value, read from its repr.
 
-    Python 3.14 no longer pickles itertools objects (3.12 and 3.13 warn).
+    Python 3.14 no longer pickles itertools objects (3.12 and 3.13 warn). The battle's
+    counts start at whole numbers and step by 1: ``count(5)``.
     """
-    return itertools.count, ast.literal_eval("(" + repr(c)[6:-1] + ",)")
+    return itertools.count, tuple(int(x) for x in repr(c)[6:-1].split(","))
+
+
+@functools.cache
+def _mesa_attrs() -> frozenset[str]:
+    """The attributes a Mesa model keeps for itself (its clock, its agents, its events)."""
+    import mesa
+
+    return frozenset(vars(mesa.Model(rng=0)))
+
+
+def _model_state(b: Any) -> Any:
+    """A battle as its state key pickles it: its own attributes, not Mesa's clock and registry.
+
+    The fighters are reached through the sides; the clock (steps, time, the scheduled step)
+    counts rounds, which the round number already says.
+    """
+    own = {k: v for k, v in vars(b).items() if k not in _mesa_attrs()}
+    return _blank, (type(b),), own
+
+
+def _blank(cls: type) -> Any:
+    return object.__new__(cls)
 
 
 def _event(e: Any) -> Any:
@@ -139,6 +165,22 @@ class Codec:
             self.table[Event] = _event
         for die in dice:  # a die in a frame's variables is not the state
             self.table[die] = _no_die
+        self.key_table = {**self.table, type(battle): _model_state}
+
+    def key(self, obj: Any, b: Battle, ahead: int | None) -> bytes:
+        """The short key of ``obj`` (a battle, or a battle with where its turn stands).
+
+        Equal keys are equal states: ``obj`` pickled without Mesa's own clock, and, with
+        ``ahead`` (1 at a round's end, 0 within a round), with ``b``'s round-valued fields
+        counted from the round that plays next (:func:`relative`), so that a state met again
+        a round later has the same key. ``ahead`` None keeps the round number in the key.
+        """
+        buf = io.BytesIO()
+        p = pickle.Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL)
+        p.dispatch_table = self.key_table
+        with relative(b, ahead):
+            p.dump(obj)
+        return digest(buf.getvalue())
 
     def dumps(self, obj: Any) -> bytes:
         """``obj`` pickled, its dice left out."""
@@ -156,6 +198,48 @@ class Codec:
 def digest(blob: bytes) -> bytes:
     """A state's short key (its pickle's BLAKE2b)."""
     return hashlib.blake2b(blob, digest_size=16).digest()
+
+
+def rounds_free(s: Scenario) -> bool:
+    """Whether ``s`` plays the same from equal states in any round (:func:`relative`).
+
+    A reinforcement arrives in a named round and a ``hold`` goal is won after one: a battle
+    with either keeps the round number in its states. ``max_rounds`` is the exact method's
+    own (sim.odds.battle ends the states left after the last round).
+    """
+    hold = any(g.kind == "hold" for side in s.sides for g in side.goals)
+    return not s.events and not hold
+
+
+@contextlib.contextmanager
+def relative(b: Battle, ahead: int | None) -> Iterator[None]:
+    """``b`` with every field that holds a round number counted from the round that plays next.
+
+    That round is ``b.round + ahead``; a field only says what it will still change: a cover
+    that lasts into it (sim.systems.common), a hearing of the noise in it, a D6 stun still
+    in effect (this round or the last) or a sprint in it (sim.systems.d6). These are every
+    read of the round number in the rules (tests/odds/test_states.py keeps the list), so
+    two states equal here play the same from then on. Put back as they were on leaving.
+    """
+    if ahead is None:
+        yield
+        return
+    now = b.round + ahead
+    saved = b.round, b.cover_until, b.heard_round
+    states: list[Any] = [getattr(f, "state", None) for f in b.roster]
+    kept = [(st, st.stuns, st.sprinted) for st in states if hasattr(st, "sprinted")]
+    b.round = -ahead
+    b.cover_until = {k: v - now for k, v in sorted(b.cover_until.items()) if v >= now}
+    b.heard_round = {k: 0 for k, v in sorted(b.heard_round.items()) if v == now}
+    for st, stuns, sprinted in kept:
+        st.stuns = [x - now for x in stuns if x >= now - 1]
+        st.sprinted = 0 if sprinted == now else -1
+    try:
+        yield
+    finally:
+        b.round, b.cover_until, b.heard_round = saved
+        for st, stuns, sprinted in kept:
+            st.stuns, st.sprinted = stuns, sprinted
 
 
 def turn_frames(start: Any) -> list[tuple[str, int, dict[str, Any]]] | None:
