@@ -286,11 +286,7 @@ class Battle(TurnFrame):
         if self.ended:
             self.running = False
             return
-        self.round += 1
-        self.harm_this_round = False
-        for s in self.sides.values():
-            s.round_dealt = s.round_taken = 0
-        self._start_round()
+        self.begin_round()
         if not self.ended:
             self.system.fight_round(self)
         if not self.ended:
@@ -298,6 +294,18 @@ class Battle(TurnFrame):
         self._record_round()
         if not self.ended and self.round >= self.max_rounds:
             self._finish(None, "max_rounds")
+
+    def begin_round(self) -> None:
+        """The next round up to its first turn: its number, events and every start of a round.
+
+        The sides' and fighters' start of a round: HD pools, armor, burning, the system's own
+        resets (a D6 reaction no longer stands).
+        """
+        self.round += 1
+        self.harm_this_round = False
+        for s in self.sides.values():
+            s.round_dealt = s.round_taken = 0
+        self._start_round()
 
     def take_turns(self) -> None:
         """A round of turns (:meth:`TurnFrame.take_turns`), or a round of faction pools.
