@@ -22,8 +22,6 @@ executions (:class:`TooLarge`), and a battle it cannot follow (:class:`NotExact`
 
 from __future__ import annotations
 
-import contextlib
-import importlib
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -40,9 +38,12 @@ from sim.odds.enumerate import Branch, Enumerator, Unsupported
 from sim.odds.estimate import estimate
 from sim.odds.states import (
     HOOKS,
+    MERGE,
     Codec,
     NotExact,
     TooLarge,
+    maneuvers_merged,
+    round_key,
     rounds_free,
     scenario_of,
     start,
@@ -60,15 +61,12 @@ __all__ = [
     "estimate",
 ]
 
-#: The most fights of a round (executions) an exact battle may take: about 10 minutes here
-#: (duel_of_tiers: 2,285,074 in 533 s).
-DEFAULT_LIMIT = 2_500_000
+#: The most fights of a round (executions) an exact battle may take: 5 to 10 minutes here
+#: (a fight takes 0.25 ms in a 2W2P duel, 0.3 ms in a War Game duel, 0.55 ms in a D6 duel).
+DEFAULT_LIMIT = 1_000_000
 #: The most states a battle may pass through (each kept pickled in memory, a few kB).
 MAX_STATES = 200_000
 
-#: Where a turn is cut into maneuvers (a merge point between them): the War Game's.
-_MANEUVERS = (("sim.systems.wargame", "maneuver"),)
-_MERGE: list[Callable[[], None]] = []  # the fight under way's merge point (see _Explorer._fight)
 
 Outcome = tuple[str | None, str, int, tuple[tuple[int, ...], ...]]
 
@@ -173,33 +171,6 @@ def _outcome(b: Battle) -> Outcome:
     return (out.winner, out.end_reason, out.rounds, counts)
 
 
-def _maneuver_hook(original: Callable[..., Any]) -> Callable[..., Any]:
-    def maneuver(*args: Any) -> Any:
-        if _MERGE:
-            _MERGE[-1]()
-        return original(*args)
-
-    return maneuver
-
-
-HOOKS.add(_maneuver_hook(print).__code__)
-
-
-@contextlib.contextmanager
-def _maneuvers_merged() -> Any:
-    """The War Game's maneuvers as merge points, while the exact battle is fought."""
-    saved = []
-    for module, name in _MANEUVERS:
-        m = importlib.import_module(module)
-        saved.append((m, name, getattr(m, name)))
-        setattr(m, name, _maneuver_hook(getattr(m, name)))
-    try:
-        yield
-    finally:
-        for m, name, original in saved:
-            setattr(m, name, original)
-
-
 # ------------------------------------------------------------------------- exploring
 End = tuple[str | None, str, tuple[tuple[int, ...], ...]]  # an outcome but for its round
 Move = tuple[int, Any]  # (1, an End) or (2, the key of the state at the round's end)
@@ -231,7 +202,7 @@ class _Explorer:
     def state(self, b: Battle) -> bytes:
         """The key of ``b`` at a round's end (its pickle kept, if the key is new)."""
         blob = state_of(self.codec, b)
-        k = self.codec.key(b, b, self.ahead)
+        k = round_key(self.codec, blob, self.ahead)
         self.blobs.setdefault(k, blob)
         return k
 
@@ -298,7 +269,7 @@ class _Explorer:
             TurnFrame.take_turn(b, f)
 
         b.take_turn = take_turn  # type: ignore[method-assign]
-        _MERGE.append(merge)
+        MERGE.append(merge)
         try:
             b.step()
         except _Merged:
@@ -311,7 +282,7 @@ class _Explorer:
         except Unsupported as e:
             raise NotExact(f"{e}: beyond the exact method (docs/odds.md)") from None
         finally:
-            _MERGE.pop()
+            MERGE.pop()
         del b.take_turn
         if b.ended:
             winner, reason, _, counts = _outcome(b)
@@ -382,7 +353,7 @@ def battle_odds(
     frontier = {explorer.state(b): Fraction(1)}
     outcomes: dict[Outcome, Fraction] = {}
     most = 0
-    with _maneuvers_merged():
+    with maneuvers_merged():
         for r in range(1, last + 1):
             if not frontier:
                 break

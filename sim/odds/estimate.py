@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -11,8 +13,19 @@ import numpy as np
 
 from sim.battle import Battle
 from sim.frame.turns import TurnFrame
-from sim.odds.enumerate import Enumerator, _drawn, multiset_count
-from sim.odds.states import Codec, rounds_free, scenario_of, start, turn_frames
+from sim.odds.enumerate import Enumerator, Options, _drawn, _multisets, _uniform
+from sim.odds.states import (
+    HOOKS,
+    MERGE,
+    Codec,
+    maneuvers_merged,
+    round_key,
+    rounds_free,
+    scenario_of,
+    start,
+    state_of,
+    turn_frames,
+)
 from sim.scenario import Scenario
 
 __all__ = ["estimate"]
@@ -23,7 +36,8 @@ def estimate(
 ) -> dict[str, float]:
     """A guess at an exact battle's work, from ``battles`` fought with real dice.
 
-    Each stretch of a battle (a round's start to a turn's, a turn's to the next) is counted
+    Each stretch of a battle (a round's start to a turn's, a turn's or a War Game maneuver's
+    to the next) is counted
     with the outcomes its draws could have had (a multiset of dice counting once);
     ``executions`` is the distinct round and turn starts the sample met (keyed as the exact
     method keys them: a state met again a round later counts once) times their mean
@@ -33,68 +47,95 @@ def estimate(
     b0 = start(s)
     codec = Codec(b0, dice=(Enumerator, _Counting))
     ahead = 1 if rounds_free(s) else None  # as the exact method keys its states
-    seen: set[bytes] = set()
+    seen: Counter[bytes] = Counter()
     branching: list[float] = []
-    for seed in range(battles):
-        b = Battle(s, seed=seed)
-        counter = _Counting(b.rng)
-        b.rng = counter
+    with maneuvers_merged():
+        for seed in range(battles):
+            _sample(Battle(s, seed=seed), codec, ahead, seen, branching)
+    mean = float(np.mean(branching)) if branching else 1.0
+    once = sum(1 for n in seen.values() if n == 1)
+    twice = sum(1 for n in seen.values() if n == 2)
+    starts = len(seen) + once * (once - 1) / (2 * (twice + 1))  # Chao1, bias-corrected
+    return {"seen": len(seen), "starts": starts, "branching": mean, "executions": starts * mean}
 
-        def take_turn(f: Any, b: Battle = b, counter: _Counting = counter) -> None:
-            branching.append(counter.flush())
-            del b.take_turn
-            frames = turn_frames(sys._getframe(1))
-            if frames is not None:  # the codec leaves the counting die out
-                seen.add(codec.key((b, f, frames), b, None if ahead is None else 0))
-            b.take_turn = take_turn  # type: ignore[method-assign]
-            TurnFrame.take_turn(b, f)
 
+def _sample(
+    b: Battle, codec: Codec, ahead: int | None, seen: Counter[bytes], branching: list[float]
+) -> None:
+    """One battle fought with real dice: its stretches' outcomes, its starts' keys."""
+    counter = _Counting(b.rng)
+    b.rng = counter
+
+    def at(f: Any = None) -> None:  # a turn's start, or a maneuver's (MERGE)
+        branching.append(counter.flush())
+        del b.take_turn
+        frames = turn_frames(sys._getframe(2))
+        if frames is not None:  # the codec leaves the counting die out
+            seen[codec.key((b, f, frames), b, None if ahead is None else 0)] += 1
         b.take_turn = take_turn  # type: ignore[method-assign]
+
+    def take_turn(f: Any) -> None:
+        at(f)
+        TurnFrame.take_turn(b, f)
+
+    MERGE.append(at)
+    try:
         while not b.ended:
-            del b.take_turn
             rows, states = b.round_rows, b.states
-            b.round_rows, b.states = [], []
-            seen.add(codec.key(b, b, ahead))
+            seen[round_key(codec, state_of(codec, b), ahead)] += 1
             b.round_rows, b.states = rows, states
             b.take_turn = take_turn  # type: ignore[method-assign]
             b.step()
+            del b.take_turn
             branching.append(counter.flush())
-    mean = float(np.mean(branching)) if branching else 1.0
-    return {"starts": len(seen), "branching": mean, "executions": len(seen) * mean}
+    finally:
+        MERGE.pop()
+
+
+_EITHER: Options = ((0.0, Fraction(1, 2)), (1 - 2**-53, Fraction(1, 2)))  # u < p, or not
 
 
 class _Counting:
-    """A real die that counts how many outcomes its draws could have had since the last flush."""
+    """A die that picks at random among the outcomes the exact method would fight, and counts.
+
+    Each outcome of a draw is as likely as any other; ``flush`` gives the fights a stretch's
+    draws made since the last flush.
+
+    Knuth's estimate of a tree's size: along a path chosen so, the product of the outcomes
+    of the draws so far is, on average, the number of fights at that depth.
+    """
 
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
-        self.ways = 1.0
+        self.ways = self.fights = 1.0
 
     def flush(self) -> float:
-        ways, self.ways = self.ways, 1.0
-        return ways
+        fights, self.ways, self.fights = self.fights, 1.0, 1.0
+        return fights
+
+    def _pick(self, options: Options) -> Any:
+        if len(options) > 1:
+            self.ways *= len(options)
+            self.fights += self.ways
+        return options[int(self.rng.integers(len(options)))][0]
 
     def integers(self, low: int, high: int | None = None, size: Any = None, **kw: Any) -> Any:
         lo, hi = (0, low) if high is None else (low, high)
-        k = int(hi) - int(lo)
-        n = 1 if size is None else int(np.prod(size))
-        self.ways *= k if size is None else multiset_count(k, n)
-        return self.rng.integers(low, high, size=size, **kw)
+        if size is None:
+            return self._pick(_uniform(int(lo), int(hi)))
+        return np.array(self._pick(_multisets(int(lo), int(hi), int(np.prod(size)))))
 
     def random(self, size: Any = None) -> Any:
-        self.ways *= 2
-        return self.rng.random(size)
+        return self._pick(_EITHER)
 
     def die_faces(self, sides: int, count: int) -> tuple[int, ...]:
-        self.ways *= multiset_count(sides, count)
-        return tuple(int(x) for x in self.rng.integers(1, sides + 1, size=count))
+        return self._pick(_multisets(1, sides + 1, count)) if count > 0 else ()
 
     def outcome(self, draw: Callable[..., Any], args: tuple[Any, ...] = (), key: Any = None) -> Any:
-        self.ways *= len(_drawn(draw, args, key))
-        return draw(self.rng, *args)
+        return self._pick(_drawn(draw, args, key))
 
     def until(self, draw: Callable[[Any], Any], accept: Callable[[Any], bool]) -> Any:
-        while True:
-            got = draw(self)
-            if accept(got):
-                return got
+        return self._pick(tuple((v, p) for v, p in _drawn(draw) if accept(v)))
+
+
+HOOKS.update(c for c in _sample.__code__.co_consts if getattr(c, "co_name", "") == "take_turn")

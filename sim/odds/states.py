@@ -21,16 +21,19 @@ from typing import Any
 
 from sim.battle import Battle
 from sim.errors import SimError
-from sim.odds.enumerate import Enumerator, Unsupported
+from sim.odds.enumerate import Branch, Enumerator, Unsupported
 from sim.scenario import Scenario, load_scenario
 
 __all__ = [
     "HOOKS",
+    "MERGE",
     "Codec",
     "NotExact",
     "TooLarge",
     "digest",
+    "maneuvers_merged",
     "relative",
+    "round_key",
     "rounds_free",
     "scenario_of",
     "start",
@@ -57,6 +60,10 @@ _TURN_LOOPS = {
 
 #: Frames a merge point's hooks add, passed over by :func:`turn_frames` (sim.odds.battle).
 HOOKS: set[Any] = set()
+#: Where a turn is cut into maneuvers (a merge point between them): the War Game's.
+_MANEUVERS = (("sim.systems.wargame", "maneuver"),)
+#: The fight under way's merge point, called before each maneuver (:func:`maneuvers_merged`).
+MERGE: list[Callable[[], None]] = []
 _WG_TURN = importlib.import_module("sim.systems.wargame").turn.__code__
 
 
@@ -179,7 +186,7 @@ class Codec:
         p = pickle.Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL)
         p.dispatch_table = self.key_table
         with relative(b, ahead):
-            p.dump(obj)
+            _dump(p, obj)
         return digest(buf.getvalue())
 
     def dumps(self, obj: Any) -> bytes:
@@ -187,7 +194,7 @@ class Codec:
         buf = io.BytesIO()
         p = pickle.Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL)
         p.dispatch_table = self.table
-        p.dump(obj)
+        _dump(p, obj)
         return buf.getvalue()
 
     def loads(self, blob: bytes) -> Any:
@@ -195,9 +202,62 @@ class Codec:
         return pickle.loads(blob)
 
 
+def _maneuver_hook(original: Callable[..., Any]) -> Callable[..., Any]:
+    def maneuver(*args: Any) -> Any:
+        if MERGE:
+            MERGE[-1]()
+        return original(*args)
+
+    return maneuver
+
+
+HOOKS.add(_maneuver_hook(print).__code__)
+
+
+@contextlib.contextmanager
+def maneuvers_merged() -> Iterator[None]:
+    """The War Game's maneuvers as merge points (each calls ``MERGE[-1]`` first), meanwhile."""
+    saved = []
+    for module, name in _MANEUVERS:
+        m = importlib.import_module(module)
+        saved.append((m, name, getattr(m, name)))
+        setattr(m, name, _maneuver_hook(getattr(m, name)))
+    try:
+        yield
+    finally:
+        for m, name, original in saved:
+            setattr(m, name, original)
+
+
+def _dump(p: pickle.Pickler, obj: Any) -> None:
+    try:
+        p.dump(obj)
+    except (pickle.PicklingError, AttributeError, TypeError) as e:
+        raise NotExact(
+            f"a battle whose state cannot be kept ({e}): beyond the exact method"
+        ) from None
+
+
 def digest(blob: bytes) -> bytes:
     """A state's short key (its pickle's BLAKE2b)."""
     return hashlib.blake2b(blob, digest_size=16).digest()
+
+
+def round_key(codec: Codec, blob: bytes, ahead: int | None) -> bytes:
+    """The key of the battle ``blob`` at a round's end: as the next round begins.
+
+    Two states that begin the next round alike (:meth:`Battle.begin_round`: what the last
+    round alone kept, a D6 reaction, the HD spent, is reset then) play alike from there.
+    A beginning that would roll a die keys the state as it is.
+    """
+    b: Battle = codec.loads(blob)
+    b.rng = Enumerator()
+    try:
+        b.begin_round()
+    except (Branch, Unsupported):
+        b = codec.loads(blob)
+        return codec.key(b, b, ahead)
+    return codec.key(b, b, None if ahead is None else 0)
 
 
 def rounds_free(s: Scenario) -> bool:

@@ -17,7 +17,7 @@ from tests.odds.make_exact import EXACT, text_sha256
 
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = ROOT / "scenarios/exact/duel_2w2p.yaml"
-WARGAME = ROOT / "scenarios/exact/duel_wargame.yaml"
+GREATSWORD = ROOT / "scenarios/greatsword.yaml"
 ACCEPTED = [(DUEL, []), (DUEL, ["max_rounds=2"])]  # what the exact method answers in seconds
 KEPT = json.loads(EXACT.read_text())  # and in minutes: its answers kept (tests/odds/make_exact.py)
 
@@ -96,10 +96,10 @@ def test_plot_draws_the_ends_and_the_rounds_and_keeps_an_existing_file(capsys, t
 
 def test_a_battle_too_large_is_refused_in_one_line_before_the_work(capsys):
     with pytest.raises(TooLarge, match="estimated"):
-        battle_odds(WARGAME)
-    assert main(["odds", "battle", str(WARGAME)]) == 2
+        battle_odds(GREATSWORD)
+    assert main(["odds", "battle", str(GREATSWORD)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err[-1].startswith("sim odds: error: duel_wargame: about ")
+    assert err[-1].startswith("sim odds: error: greatsword: about ")
     assert "too large for the exact method" in err[-1]
 
 
@@ -115,8 +115,16 @@ def test_a_battle_on_a_map_is_refused():
 
 def test_the_estimate_counts_starts_and_outcomes():
     e = estimate(DUEL, battles=50)
-    assert e["starts"] > 0 and e["branching"] > 1
+    assert e["starts"] >= e["seen"] > 0 and e["branching"] > 1
     assert e["executions"] == pytest.approx(e["starts"] * e["branching"])
+
+
+@pytest.mark.parametrize("path,sets", [(DUEL, []), (ROOT / "scenarios/duel_of_tiers.yaml", [])])
+def test_the_estimate_is_a_floor_within_a_few_times_the_work(path, sets):
+    """On the shipped battles it answers, the work was 2 to 4 times the estimate."""
+    e = estimate(path, sets)
+    work = battle_odds(path, sets, guess=e).executions
+    assert e["executions"] <= work <= 6 * e["executions"]
 
 
 def check_oracle(path, sets, ends_p, rounds_p, statuses_p, n=100_000):
