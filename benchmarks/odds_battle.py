@@ -77,7 +77,7 @@ def main(argv: list[str]) -> None:
         row = measure(path)
         est = row.get("estimate") or {}
         guess = (
-            f"estimate {est['executions']:,.0f} ({est['starts']:,} starts x "
+            f"estimate {est['executions']:,.0f} ({est['starts']:,.0f} starts x "
             f"{est['branching']:,.1f})"
             if est
             else "no estimate"
@@ -87,7 +87,8 @@ def main(argv: list[str]) -> None:
             wins = ", ".join(f"{s} {p:.6f}" for s, p in row["win"].items())
             print(
                 f"{path}: exact in {row['seconds']:.1f} s, {w['executions']:,} fights of a round, "
-                f"at most {w['most_states']:,} states, peak {row['peak_mb']:.0f} MB; {guess}; "
+                f"{w['states']:,} states (at most {w['most_states']:,} in a round), "
+                f"peak {row['peak_mb']:.0f} MB; {guess}; "
                 f"{wins}, draw {row['draw']:.6f}"
             )
         else:

@@ -281,8 +281,8 @@ def _battle_text(r: Any) -> str:
             lines.append(f"    {n:>3}  {float(p):.6f}  (by then {cum:.6f})")
     lines += [
         "",
-        f"  work: {r.executions:,} fights of a round, at most {r.most_states:,} states, "
-        f"{r.seconds:.1f} s",
+        f"  work: {r.executions:,} fights of a round, {r.states:,} states "
+        f"(at most {r.most_states:,} in a round), {r.seconds:.1f} s",
     ]
     return "\n".join(lines)
 

@@ -85,6 +85,7 @@ class BattleOdds:
     fighters: Mapping[str, int]
     outcomes: Mapping[Outcome, Fraction]
     executions: int = 0
+    states: int = 0
     most_states: int = 0
     seconds: float = 0.0
 
@@ -155,6 +156,7 @@ class BattleOdds:
             "mean_rounds": float(self.mean_rounds()),
             "work": {
                 "executions": self.executions,
+                "states": self.states,
                 "most_states": self.most_states,
                 "seconds": round(self.seconds, 3),
             },
@@ -380,6 +382,7 @@ def battle_odds(
         fighters={n: len(side.fighters) for n, side in b.sides.items()},
         outcomes=dict(sorted(outcomes.items(), key=lambda kv: str(kv[0]))),
         executions=explorer.spent,
+        states=len(explorer.blobs),
         most_states=most,
         seconds=time.perf_counter() - t0,
     )
