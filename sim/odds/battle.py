@@ -228,6 +228,10 @@ class _Explorer:
             self._fight(*work.pop(), work)
         for k, n in roots.items():
             self.moves[k] = self._collapse(n)
+        if len(self.blobs) > MAX_STATES:
+            raise TooLarge(
+                f"more than {MAX_STATES:,} states: too large for the exact method (docs/odds.md)"
+            )
         states: dict[bytes, Fraction] = {}
         ends: dict[End, Fraction] = {}
         for k, m in frontier.items():
@@ -363,11 +367,6 @@ def battle_odds(
             frontier, ends = explorer.round(frontier)
             for (winner, reason, counts), p in ends.items():
                 _add(outcomes, (winner, reason, r, counts), p)
-            if len(explorer.blobs) > MAX_STATES:
-                raise TooLarge(
-                    f"{s.name}: more than {MAX_STATES:,} states: too large for the exact method "
-                    "(docs/odds.md)"
-                )
             if progress is not None:
                 progress(len(outcomes), len(frontier), sum(frontier.values(), Fraction(0)))
     for k, p in frontier.items():  # still fighting after the last round: a draw
