@@ -4,14 +4,17 @@ The battle is fought by :class:`sim.battle.Battle` itself, with the enumerating 
 :mod:`sim.odds.enumerate` in place of its Generator. A round is explored from each state the
 battle can be in at its start: the round is fought again and again, each time with one more
 draw's outcome chosen, until every sequence of outcomes is covered. Equal states are merged:
-at the end of every round (the state of every fighter, side and the frame, pickled without
-the records of the rounds before) and at the start of every turn (the same, with the turn
-loop's own variables). A turn start reached again is not fought again: its chance is added
-to the first arrival's, whose continuations stand for both. Chances are exact fractions.
+at the start of every turn and War Game maneuver (every fighter, side and the frame, with
+the turn loop's own variables) and at the end of every round (keyed as the next round
+begins). A turn start reached again is not fought again: its chance is added to the first
+arrival's, whose continuations stand for both. A round's moves from a state (the chance of
+each end and each next state) are kept, and a state met again in a later round, equal but
+for the round number (:func:`sim.odds.states.relative`), is not explored again. Chances are
+exact fractions.
 
 Python API::
 
-    odds = battle_odds("scenarios/duel_wargame.yaml")     # a BattleOdds
+    odds = battle_odds("scenarios/exact/duel_wargame.yaml")  # a BattleOdds
     odds.win("red"), odds.draw("max_rounds"), odds.rounds(), odds.statuses("red")
     odds.to_dict()                                          # plain data (what --format json prints)
 
@@ -202,9 +205,12 @@ class _Explorer:
         return len(self.edges) - 1
 
     def state(self, b: Battle) -> bytes:
-        """The key of ``b`` at a round's end (its pickle kept, if the key is new)."""
+        """The key of ``b`` at a round's end (its pickle kept, if the key is new).
+
+        ``b`` is spent: the key is of it begun (:func:`sim.odds.states.round_key`).
+        """
         blob = state_of(self.codec, b)
-        k = round_key(self.codec, blob, self.ahead)
+        k = round_key(self.codec, blob, self.ahead, done=b)
         self.blobs.setdefault(k, blob)
         return k
 
@@ -356,7 +362,7 @@ def battle_odds(
     b.rng = None
     last, b.max_rounds = b.max_rounds, sys.maxsize  # the last round's end is ended below
     explorer = _Explorer(codec, limit, 1 if rounds_free(s) else None)
-    frontier = {explorer.state(b): Fraction(1)}
+    frontier = {explorer.state(codec.loads(state_of(codec, b))): Fraction(1)}
     outcomes: dict[Outcome, Fraction] = {}
     most = 0
     with maneuvers_merged():

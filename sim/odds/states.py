@@ -243,14 +243,15 @@ def digest(blob: bytes) -> bytes:
     return hashlib.blake2b(blob, digest_size=16).digest()
 
 
-def round_key(codec: Codec, blob: bytes, ahead: int | None) -> bytes:
+def round_key(codec: Codec, blob: bytes, ahead: int | None, done: Battle | None = None) -> bytes:
     """The key of the battle ``blob`` at a round's end: as the next round begins.
 
     Two states that begin the next round alike (:meth:`Battle.begin_round`: what the last
     round alone kept, a D6 reaction, the HD spent, is reset then) play alike from there.
-    A beginning that would roll a die keys the state as it is.
+    A beginning that would roll a die keys the state as it is. ``done``: the battle
+    ``blob`` was pickled from, no longer needed (begun in place of a copy).
     """
-    b: Battle = codec.loads(blob)
+    b: Battle = codec.loads(blob) if done is None else done
     b.rng = Enumerator()
     try:
         b.begin_round()
