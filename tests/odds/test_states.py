@@ -130,9 +130,9 @@ def test_a_reinforcement_or_a_hold_goal_keeps_the_round_in_the_key():
             [
                 "sides.red.fighters[0].hit_dice=2",
                 "sides.blue.fighters[0].hit_dice=3",
-                "max_rounds=6",
+                "max_rounds=4",
             ],
-            marks=pytest.mark.slow,  # 10 s
+            marks=pytest.mark.slow,  # 5 s
         ),
     ],
     ids=["2w2p", "wargame"],
