@@ -2,8 +2,9 @@
 
 The battle is fought by :class:`sim.battle.Battle` itself, with the enumerating die of
 :mod:`sim.odds.enumerate` in place of its Generator. A round is explored from each state the
-battle can be in at its start: the round is fought again and again, each time with one more
-draw's outcome chosen, until every sequence of outcomes is covered. Equal states are merged:
+battle can be in at its start: a fight of the round goes on with each draw's first outcome
+and leaves each other outcome to a fight of its own (which replays the draws before it),
+until every sequence of outcomes is covered. Equal states are merged:
 at the start of every turn and War Game maneuver (every fighter, side and the frame, with
 the turn loop's own variables) and at the end of every round (keyed as the next round
 begins). A turn start reached again is not fought again: its chance is added to the first
@@ -37,7 +38,7 @@ from sim.battle import Battle
 from sim.errors import SimError
 from sim.frame.core import STATUSES
 from sim.frame.turns import TurnFrame
-from sim.odds.enumerate import Branch, Enumerator, Unsupported
+from sim.odds.enumerate import Enumerator, Options, Unsupported
 from sim.odds.estimate import estimate
 from sim.odds.states import (
     HOOKS,
@@ -255,9 +256,17 @@ class _Explorer:
         work: list[tuple[bytes, tuple[Any, ...], int, Fraction]],
     ) -> None:
         b: Battle = self.codec.loads(blob)
-        rng = Enumerator(script)
-        b.rng = rng
         here: list[Any] = [at, p]
+
+        def fork(options: Options) -> Any:  # the first outcome fought now, the others later
+            at, p = here
+            for v, q in options[1:]:
+                work.append((blob, rng.script + (v,), at, p * q))
+            here[1] = p * options[0][1]
+            return options[0][0]
+
+        rng = Enumerator(script, fork)
+        b.rng = rng
 
         def merge(f: Any = None) -> None:
             if rng.pos != len(rng.script):  # a point this fight has passed on its path
@@ -285,11 +294,6 @@ class _Explorer:
         try:
             b.step()
         except _Merged:
-            return
-        except Branch as branch:
-            at, p = here
-            for v, q in branch.options:
-                work.append((blob, rng.script + (v,), at, p * q))
             return
         except Unsupported as e:
             raise NotExact(f"{e}: beyond the exact method (docs/odds.md)") from None

@@ -53,11 +53,18 @@ class Unsupported(SimError):
 
 
 class Enumerator:
-    """A die that replays ``script`` and then branches (see the module's docstring)."""
+    """A die that replays ``script`` and then branches (see the module's docstring).
 
-    def __init__(self, script: tuple[Any, ...] = ()) -> None:
+    With ``fork``, a draw past the script does not raise: ``fork(options)`` is told its
+    outcomes (to fight the others later) and names the one this fight goes on with.
+    """
+
+    def __init__(
+        self, script: tuple[Any, ...] = (), fork: Callable[[Options], Any] | None = None
+    ) -> None:
         self.script = script
         self.pos = 0
+        self.fork = fork
 
     def _next(self, options: Callable[[], Options]) -> Any:
         pos = self.pos
@@ -69,7 +76,12 @@ class Enumerator:
             self.script += (got[0][0],)
             self.pos = pos + 1
             return got[0][0]
-        raise Branch(got)
+        if self.fork is None:
+            raise Branch(got)
+        v = self.fork(got)
+        self.script += (v,)
+        self.pos = pos + 1
+        return v
 
     # ------------------------------------------------------------ numpy's Generator
     def integers(

@@ -104,21 +104,21 @@ class _Counting:
     draws made since the last flush.
 
     Knuth's estimate of a tree's size: along a path chosen so, the product of the outcomes
-    of the draws so far is, on average, the number of fights at that depth.
+    of the draws is, on average, the number of the tree's leaves: the fights of a stretch
+    (each fight goes on with a draw's first outcome and leaves the others to fights of their
+    own, :class:`sim.odds.enumerate.Enumerator`'s ``fork``).
     """
 
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
-        self.ways = self.fights = 1.0
+        self.ways = 1.0
 
     def flush(self) -> float:
-        fights, self.ways, self.fights = self.fights, 1.0, 1.0
+        fights, self.ways = self.ways, 1.0
         return fights
 
     def _pick(self, options: Options) -> Any:
-        if len(options) > 1:
-            self.ways *= len(options)
-            self.fights += self.ways
+        self.ways *= len(options)
         return options[int(self.rng.integers(len(options)))][0]
 
     def integers(self, low: int, high: int | None = None, size: Any = None, **kw: Any) -> Any:
