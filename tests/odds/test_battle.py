@@ -104,8 +104,8 @@ def test_a_battle_too_large_is_refused_in_one_line_before_the_work(capsys):
 
 
 def test_the_limit_bounds_the_work_itself():
-    with pytest.raises(TooLarge, match="more than 100 fights"):
-        battle_odds(DUEL, limit=100, guess={"executions": 0})
+    with pytest.raises(TooLarge, match="more than 50 fights"):
+        battle_odds(DUEL, limit=50, guess={"executions": 0})
 
 
 def test_a_battle_on_a_map_is_refused():

@@ -108,3 +108,18 @@ def test_d6_damage_and_hit_enumerated_are_the_rules_exact_distributions():
 def test_a_2w2p_exchange_enumerated_is_the_rules_exact_distribution():
     got = enumerate_draw(lambda rng: twowp.roll_exchange(4, 3, rng))
     assert {(h.felling, h.wounding): p for h, p in got} == dict(twowp.exchange_dist(4, 3).items())
+
+
+def test_morale_armor_recovery_and_a_deathwish_shot_branch_per_what_they_change():
+    """A morale roll per who flees, a recovery per pool, a shot per hit or miss: the rules'."""
+    values = (2, 5, 5, 9)
+    got = enumerate_draw(lambda rng: wargame.roll_morale(values, rng))
+    assert len(got) == len({m.fleeing for m, _ in got}) == 3  # none; the 2; the 2 and both 5s
+    assert {m.fleeing: p for m, p in got} == dict(wargame.morale_dist(values).items())
+    c = wargame.Combatant(hit_dice=4, spendable=4, armor_pool=1, armor_max=4)
+    got = enumerate_draw(lambda rng: wargame.recover_armor(c, rng)[0].armor_pool)
+    assert dist(got) == dict(wargame.recover_armor_dist(1, 4).items())
+    assert len(got) == 3  # a pool of 2, 3 or 4
+    got = enumerate_draw(lambda rng: deathwish.roll_to_hit(rng, 5, 2, 0))
+    assert dist(got) == dict(deathwish.hit_dist(5, 2, 0).items())
+    assert len(got) == 2

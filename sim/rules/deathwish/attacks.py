@@ -173,4 +173,10 @@ def roll_to_hit(
 ) -> bool:
     """Roll a d10 against the to-hit target; True on a hit."""
     target = to_hit_target(skill, wound_difficulty, cover_difficulty)
+    if type(rng) is not np.random.Generator:  # an enumerating die: a hit or a miss
+        return bool(outcome(rng, _hits, target))
+    return _hits(rng, target)
+
+
+def _hits(rng: np.random.Generator, target: int) -> bool:
     return int(roll_faces(rng, DIE, 1)[0]) <= target

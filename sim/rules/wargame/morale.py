@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from sim.dice import Dist
+from sim.dice import Dist, outcome
 from sim.rules.common import Status
 from sim.rules.wargame.base import HD_SIDES, QUIET_ROUNDS, _d
 from sim.rules.wargame.combatant import Combatant
@@ -75,8 +75,18 @@ def flee_chance(value: int) -> Fraction:
 
 def roll_morale(values: Sequence[int], rng: np.random.Generator) -> Morale:
     """Roll 1 HD (d8): every creature whose value is the roll or less starts to flee."""
+    if type(rng) is not np.random.Generator:  # an enumerating die: a branch per who flees
+        return outcome(rng, _morale, tuple(values), key=_fleeing)  # type: ignore[no-any-return]
+    return _morale(rng, values)
+
+
+def _morale(rng: np.random.Generator, values: Sequence[int]) -> Morale:
     roll = _d(rng, HD_SIDES)
     return Morale(roll, tuple(i for i, v in enumerate(values) if v <= roll))
+
+
+def _fleeing(m: Morale) -> tuple[int, ...]:
+    return m.fleeing  # the roll itself is only shown in the log
 
 
 def morale_dist(values: Sequence[int]) -> Dist:

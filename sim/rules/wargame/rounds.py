@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.dice import Dist
+from sim.dice import Dist, outcome
 from sim.errors import SimError
 from sim.rules.common import Status
 from sim.rules.wargame.base import (
@@ -216,10 +216,20 @@ def recover_armor(c: Combatant, rng: np.random.Generator) -> tuple[Combatant, Ar
     """Spend 1 HD at the start of a turn: roll a d8 and add it to the pool, capped at the max."""
     if not can_recover_armor(c):
         raise SimError("cannot recover armor now (no HD to spend, burning, or pool full)")
+    if type(rng) is not np.random.Generator:  # an enumerating die: a branch per pool after
+        got: ArmorRecovery = outcome(rng, _recovery, c.armor_pool, c.armor_max, key=_after)
+    else:
+        got = _recovery(rng, c.armor_pool, c.armor_max)
+    return spend(c, RECOVER_COST, "recover").evolve(armor_pool=got.after), got
+
+
+def _recovery(rng: np.random.Generator, pool: int, armor_max: int) -> ArmorRecovery:
     roll = _d(rng, HD_SIDES)
-    pool = min(c.armor_max, c.armor_pool + roll)
-    c2 = spend(c, RECOVER_COST, "recover").evolve(armor_pool=pool)
-    return c2, ArmorRecovery(roll, c.armor_pool, pool)
+    return ArmorRecovery(roll, pool, min(armor_max, pool + roll))
+
+
+def _after(r: ArmorRecovery) -> int:
+    return r.after  # the roll itself is only shown in the log
 
 
 def recover_armor_dist(armor_pool: int, armor_max: int) -> Dist:
