@@ -56,6 +56,13 @@ class RuleSystem(Protocol):
     def start_round(self, b: TurnFrame) -> None:
         """What the system resets at the start of every round."""
 
+    def state_key(self, state: Any) -> Any:
+        """What the rules read of a fighter's own ``state`` (:meth:`new_state`), or None: all.
+
+        Two states of equal keys fight the same from then on: the exact method
+        (:mod:`sim.odds`) merges them.
+        """
+
     def carried(self, f: Fighter) -> dict[str, Any]:
         """What ``f`` carries out of the battle into its aftermath, as Patient fields."""
 

@@ -173,6 +173,16 @@ class Codec:
         for die in dice:  # a die in a frame's variables is not the state
             self.table[die] = _no_die
         self.key_table = {**self.table, type(battle): _model_state}
+        system = battle.system
+
+        def state_key(state: Any) -> Any:
+            key = system.state_key(state)
+            if key is None:
+                return state.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
+            return _blank, (type(state),), key  # read by no one: a key is never unpickled
+
+        for t in {type(f.state) for f in battle.roster} - {type(None)}:
+            self.key_table[t] = state_key
 
     def key(self, obj: Any, b: Battle, ahead: int | None) -> bytes:
         """The short key of ``obj`` (a battle, or a battle with where its turn stands).

@@ -57,6 +57,10 @@ class System:
     def start_round(self, b: TurnFrame) -> None:
         """Nothing to reset."""
 
+    def state_key(self, state: Any) -> Any:
+        """All of it: the rules may read any of a fighter's own state."""
+        return None
+
     def carried(self, f: Fighter) -> dict[str, Any]:
         """Nothing of its own: the frame's HD say it all."""
         return {}

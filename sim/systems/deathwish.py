@@ -75,6 +75,16 @@ class Deathwish(System):
         weapon, thresholds = _start(dw.weapon, spec.body, spec.strength, dw.traits)
         return DeathwishState(weapon, thresholds, [deathwish.WoundLevel.SLIGHT] * spec.wounds)
 
+    def state_key(self, state: DeathwishState) -> Any:
+        """Its wounds by their total difficulty: no rule of a battle reads more of them.
+
+        The to-hit roll adds the difficulty (:func:`turn`); a new wound's level, death and
+        incapacity come from its own roll. Only :meth:`carried` (a campaign's aftermath)
+        reads each level.
+        """
+        difficulty = deathwish.wound_difficulty(state.wounds)
+        return state.weapon, state.thresholds, difficulty, state.bleeding_out
+
     def carried(self, f: Fighter) -> dict[str, Any]:
         """Its wound levels."""
         return {"dw_wounds": tuple(level.value for level in f.state.wounds)}

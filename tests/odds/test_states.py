@@ -143,3 +143,48 @@ def test_moves_kept_across_rounds_give_the_odds_of_rounds_fought_apart(path, set
     apart = battle_odds(path, sets, guess={"executions": 0})
     assert kept.outcomes == apart.outcomes
     assert kept.executions < apart.executions
+
+
+# Every read of a Deathwish fighter's wound list in the battle code: the system's state key
+# (sim.systems.deathwish.Deathwish.state_key) keeps them by their total difficulty alone,
+# which is all the to-hit roll reads. A new read fails here: check the key, then add it.
+WOUND_READS = {
+    "deathwish.wound_difficulty(f.state.wounds),",  # the to-hit roll
+    "difficulty = deathwish.wound_difficulty(state.wounds)",  # the key itself
+    'return {"dw_wounds": tuple(level.value for level in f.state.wounds)}',  # a campaign's
+    'f.state.wounds = [deathwish.WoundLevel(w) for w in carried["dw_wounds"]]',  # carry-in
+    "target.state.wounds.append(effect.level)",  # a new wound
+    "return DeathwishState(weapon, thresholds, [deathwish.WoundLevel.SLIGHT] * spec.wounds)",
+}
+
+
+def test_every_read_of_a_deathwish_fighters_wounds_is_known():
+    code = (ROOT / "sim/systems/deathwish.py").read_text().splitlines()
+    found = {line.split("#")[0].strip() for line in code if "state.wounds" in line}
+    found |= {line.strip() for line in code if "DeathwishState(" in line and "wounds" in line}
+    assert found == WOUND_READS
+    others = {
+        p.relative_to(ROOT).as_posix()
+        for p in (ROOT / "sim").rglob("*.py")
+        if re.search(r"DeathwishState|state\.wounds\b", p.read_text())
+    }
+    # the others are 2W2P's (its Wounds record, a count of each kind): none reaches into a
+    # Deathwish fighter's state
+    assert others == {
+        "sim/systems/deathwish.py",
+        "sim/systems/twowp.py",
+        "sim/aftermath/twowp.py",
+        "sim/rules/twowp/patients.py",
+    }
+
+
+@pytest.mark.slow  # 6 s
+def test_deathwish_wounds_keyed_by_difficulty_give_the_odds_of_wounds_kept_in_full(monkeypatch):
+    from sim.systems.deathwish import Deathwish
+
+    path, sets = ROOT / "scenarios/exact/duel_deathwish.yaml", ["max_rounds=3"]
+    keyed = battle_odds(path, sets, guess={"executions": 0})
+    monkeypatch.setattr(Deathwish, "state_key", lambda self, state: None)
+    full = battle_odds(path, sets, guess={"executions": 0})
+    assert keyed.outcomes == full.outcomes
+    assert keyed.states < full.states
