@@ -126,15 +126,17 @@ def until(
     rng: np.random.Generator,
     draw: Callable[[np.random.Generator], Any],
     accept: Callable[[Any], bool],
+    key: Callable[[Any], Any] | None = None,
 ) -> tuple[Any, int | None]:
     """``draw(rng)`` again and again until ``accept`` takes it: (the draw, how many were refused).
 
     A rule that re-rolls ties. ``draw`` must only roll (no state changed). An enumerating die
     (:class:`sim.odds.enumerate.Enumerator`, which has ``until``) answers with each accepted
-    draw at its chance given acceptance, exactly, and None for the count it does not follow.
+    draw at its chance given acceptance, exactly, and None for the count it does not follow;
+    with ``key``, each value of ``key(draw)`` once, as :func:`outcome`.
     """
     if type(rng) is not np.random.Generator and hasattr(rng, "until"):
-        return rng.until(draw, accept), None
+        return rng.until(draw, accept, key), None
     refused = 0
     while True:
         got = draw(rng)

@@ -134,16 +134,28 @@ class Enumerator:
         """
         return self._next(lambda: _drawn(draw, args, key))
 
-    def until(self, draw: Callable[[Any], Any], accept: Callable[[Any], bool]) -> Any:
-        """Each accepted draw at its chance given acceptance (:func:`sim.dice.until`)."""
+    def until(
+        self,
+        draw: Callable[[Any], Any],
+        accept: Callable[[Any], bool],
+        key: Callable[[Any], Any] | None = None,
+    ) -> Any:
+        """Each accepted draw (of ``key`` of it) at its chance given acceptance.
+
+        See :func:`sim.dice.until`.
+        """
 
         def options() -> Options:
-            drawn = _drawn(draw)
-            kept = [(v, p) for v, p in drawn if accept(v)]
-            total = sum((p for _, p in kept), Fraction(0))
+            kept: dict[Any, tuple[Any, Fraction]] = {}
+            for v, p in _drawn(draw):
+                if accept(v):
+                    k = v if key is None else key(v)
+                    first, q = kept.get(k, (v, Fraction(0)))
+                    kept[k] = (first, q + p)
+            total = sum((p for _, p in kept.values()), Fraction(0))
             if not total:
                 raise Unsupported("a re-roll that never settles")
-            return tuple((v, p / total) for v, p in kept)
+            return tuple((v, p / total) for v, p in kept.values())
 
         return self._next(options)
 

@@ -136,8 +136,9 @@ class _Counting:
     def outcome(self, draw: Callable[..., Any], args: tuple[Any, ...] = (), key: Any = None) -> Any:
         return self._pick(_drawn(draw, args, key))
 
-    def until(self, draw: Callable[[Any], Any], accept: Callable[[Any], bool]) -> Any:
-        return self._pick(tuple((v, p) for v, p in _drawn(draw) if accept(v)))
+    def until(self, draw: Callable[[Any], Any], accept: Callable[[Any], bool], key: Any) -> Any:
+        kept = {(v if key is None else key(v)): (v, p) for v, p in _drawn(draw) if accept(v)}
+        return self._pick(tuple(kept.values()))
 
 
 HOOKS.update(c for c in _sample.__code__.co_consts if getattr(c, "co_name", "") == "take_turn")

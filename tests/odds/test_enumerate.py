@@ -123,3 +123,13 @@ def test_morale_armor_recovery_and_a_deathwish_shot_branch_per_what_they_change(
     got = enumerate_draw(lambda rng: deathwish.roll_to_hit(rng, 5, 2, 0))
     assert dist(got) == dict(deathwish.hit_dist(5, 2, 0).items())
     assert len(got) == 2
+
+
+def test_initiative_branches_once_per_side_that_goes_first():
+    for ties in ("reroll", "first_listed"):
+        options = dataclasses.replace(DEFAULT_OPTIONS, initiative_ties=ties)
+        got = enumerate_draw(lambda rng, o=options: wargame.roll_initiative([2, 1, 3], rng, o))
+        assert len(got) == 3
+        assert {i.first: p for i, p in got} == dict(
+            wargame.initiative_dist([2, 1, 3], options).items()
+        )

@@ -45,13 +45,21 @@ def roll_initiative(
     """
     _check_counts(counts)
     ties = options.initiative_ties == "first_listed"
+    counts = tuple(counts)  # (a tuple: the exact method keeps the roll's outcomes)
 
     def draw(rng: np.random.Generator) -> tuple[tuple[int, ...], ...]:
         # die by die: the draws of rng.integers(1, HD_SIDES + 1, size=n), without its array
         return tuple(die_faces(rng, HD_SIDES, n) for n in counts)
 
-    rolls, rerolls = until(rng, draw, lambda rolls: ties or len(_leaders(rolls)) == 1)
-    return Initiative(rolls, _leaders(rolls)[0], rerolls)
+    rolls, rerolls = until(
+        rng, draw, lambda rolls: ties or len(_leaders(rolls)) == 1, key=_first
+    )
+    return Initiative(rolls, _first(rolls), rerolls)
+
+
+def _first(rolls: tuple[tuple[int, ...], ...]) -> int:
+    """The side that goes first: no more of the roll is read (its faces are only shown)."""
+    return _leaders(rolls)[0]
 
 
 def _leaders(rolls: tuple[tuple[int, ...], ...]) -> list[int]:
