@@ -312,7 +312,7 @@ class TurnFrame(MoraleFrame):
         if len(names) < 2:
             return names
         per_side = leaders_only or self.opts.initiative == "sides"
-        counts = [1 if per_side else len(self.sides[n].in_fight()) for n in names]
+        counts = tuple([1 if per_side else len(self.sides[n].in_fight()) for n in names])
         ini = wargame.roll_initiative(counts, self.rng, self.frame)
         if self.log is not None:
             self.note(

@@ -41,20 +41,18 @@ def roll_initiative(
 ) -> Initiative:
     """Everyone rolls 1 HD; the side with the highest die goes first (ties re-roll [H]).
 
-    ``counts`` is the number of creatures rolling per side (at large scale: 1 leader each).
+    ``counts`` is the number of creatures rolling per side (at large scale: 1 leader each);
+    as a tuple, the exact method keeps the roll's outcomes for the next roll of the same.
     """
     _check_counts(counts)
     ties = options.initiative_ties == "first_listed"
-    counts = tuple(counts)  # (a tuple: the exact method keeps the roll's outcomes)
 
     def draw(rng: np.random.Generator) -> tuple[tuple[int, ...], ...]:
         # die by die: the draws of rng.integers(1, HD_SIDES + 1, size=n), without its array
         return tuple(die_faces(rng, HD_SIDES, n) for n in counts)
 
-    rolls, rerolls = until(
-        rng, draw, lambda rolls: ties or len(_leaders(rolls)) == 1, key=_first
-    )
-    return Initiative(rolls, _first(rolls), rerolls)
+    rolls, rerolls = until(rng, draw, lambda rolls: ties or len(_leaders(rolls)) == 1, key=_first)
+    return Initiative(rolls, _leaders(rolls)[0], rerolls)
 
 
 def _first(rolls: tuple[tuple[int, ...], ...]) -> int:

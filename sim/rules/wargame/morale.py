@@ -77,7 +77,8 @@ def roll_morale(values: Sequence[int], rng: np.random.Generator) -> Morale:
     """Roll 1 HD (d8): every creature whose value is the roll or less starts to flee."""
     if type(rng) is not np.random.Generator:  # an enumerating die: a branch per who flees
         return outcome(rng, _morale, tuple(values), key=_fleeing)  # type: ignore[no-any-return]
-    return _morale(rng, values)
+    roll = _d(rng, HD_SIDES)  # _morale's lines, inline (a real die's path, as before)
+    return Morale(roll, tuple(i for i, v in enumerate(values) if v <= roll))
 
 
 def _morale(rng: np.random.Generator, values: Sequence[int]) -> Morale:

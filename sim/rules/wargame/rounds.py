@@ -218,9 +218,11 @@ def recover_armor(c: Combatant, rng: np.random.Generator) -> tuple[Combatant, Ar
         raise SimError("cannot recover armor now (no HD to spend, burning, or pool full)")
     if type(rng) is not np.random.Generator:  # an enumerating die: a branch per pool after
         got: ArmorRecovery = outcome(rng, _recovery, c.armor_pool, c.armor_max, key=_after)
-    else:
-        got = _recovery(rng, c.armor_pool, c.armor_max)
-    return spend(c, RECOVER_COST, "recover").evolve(armor_pool=got.after), got
+        return spend(c, RECOVER_COST, "recover").evolve(armor_pool=got.after), got
+    roll = _d(rng, HD_SIDES)  # _recovery's lines, inline (a real die's path, as before)
+    pool = min(c.armor_max, c.armor_pool + roll)
+    c2 = spend(c, RECOVER_COST, "recover").evolve(armor_pool=pool)
+    return c2, ArmorRecovery(roll, c.armor_pool, pool)
 
 
 def _recovery(rng: np.random.Generator, pool: int, armor_max: int) -> ArmorRecovery:
