@@ -8,12 +8,15 @@ battle before its first round, refused if the exact method cannot follow it.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import hashlib
 import importlib
 import io
 import itertools
+import operator
 import pickle
+import sys
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -100,7 +103,50 @@ def _count(c: Any) -> Any:
     Python 3.14 no longer pickles itertools objects (3.12 and 3.13 warn). The battle's
     counts start at whole numbers and step by 1: ``count(5)``.
     """
-    return itertools.count, tuple(int(x) for x in repr(c)[6:-1].split(","))
+    r = repr(c)[6:-1]
+    return itertools.count, (int(r),) if "," not in r else tuple(int(x) for x in r.split(","))
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _frozen_dataclasses() -> dict[type, Callable[[Any], Any]]:
+    """Reducers for the simulator's frozen slotted dataclasses, by their fields' values.
+
+    Such a class pickles through :mod:`dataclasses`' own ``__getstate__``, which asks
+    ``fields()`` for every object; these read the values with one ``attrgetter`` (the same
+    state, a tenth of a War Game fight's time less).
+    """
+    out: dict[type, Callable[[Any], Any]] = {}
+    for name, module in list(sys.modules.items()):
+        if not name.startswith("sim.") or module is None:
+            continue
+        for cls in vars(module).values():
+            if (
+                isinstance(cls, type)
+                and cls.__module__ == name
+                and getattr(cls.__getstate__, "__name__", "") == "_dataclass_getstate"
+                and getattr(getattr(cls, "__setstate__", None), "__name__", "")
+                == "_dataclass_setstate"
+                and not {"__reduce__", "__reduce_ex__"} & set(vars(cls))
+            ):
+                out[cls] = _frozen_reducer(cls)
+    return out
+
+
+def _frozen_reducer(cls: type) -> Callable[[Any], Any]:
+    names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    if not names:
+        return lambda x: (_blank, (cls,), (), None, None, _set_frozen)
+    get = operator.attrgetter(*names)
+    if len(names) == 1:
+        return lambda x: (_blank, (cls,), (get(x),), None, None, _set_frozen)
+    return lambda x: (_blank, (cls,), get(x), None, None, _set_frozen)
+
+
+def _set_frozen(obj: Any, values: tuple[Any, ...]) -> None:
+    for name, value in zip(_FIELDS[type(obj)], values, strict=True):
+        object.__setattr__(obj, name, value)
 
 
 @functools.cache
@@ -162,7 +208,8 @@ class Codec:
                 return _fixed, (token, i)
             return x.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
 
-        self.table: dict[type, Callable[[Any], Any]] = {type(x): reduce for x in self.fixed}
+        self.table: dict[type, Callable[[Any], Any]] = _frozen_dataclasses()
+        self.table.update({type(x): reduce for x in self.fixed})
         self.table[itertools.count] = _count
         try:  # Mesa 3.5's scheduled step: its event's serial number is not the battle's state
             from mesa.time.events import Event
