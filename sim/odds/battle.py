@@ -65,8 +65,8 @@ __all__ = [
     "estimate",
 ]
 
-#: The most fights of a round (executions) an exact battle may take: 5 to 10 minutes here
-#: (a fight takes 0.25 ms in a 2W2P duel, 0.3 ms in a War Game duel, 0.55 ms in a D6 duel).
+#: The most fights of a round (executions) an exact battle may take: 4 to 10 minutes here
+#: (a fight takes 0.25 ms in a War Game duel, 0.35 ms in a 2W2P 1 v 3, 0.6 ms in a D6 duel).
 DEFAULT_LIMIT = 1_000_000
 #: The most states a battle may pass through (each kept pickled in memory, a few kB).
 MAX_STATES = 200_000
