@@ -20,6 +20,7 @@ from sim.frame.morale import flee
 from sim.rules import wargame
 from sim.rules.common import Status
 from sim.systems.base import System
+from sim.systems.blows import roll_blow
 from sim.systems.called import call_shot, pay_attack
 from sim.systems.common import (
     choose_target,
@@ -425,7 +426,8 @@ def attack(b: TurnFrame, f: Fighter, target: Fighter) -> None:
     Mighty if its tactic says so; the damage rolled; the defender dodging, blocking with an
     inventory slot or letting its armor absorb (its tactic's
     :meth:`~sim.scenario.tactics.Tactic.defence`);
-    on a map a spear's hit shoves.
+    on a map a spear's hit shoves. Long on purpose: its blow lands through one closure over
+    these choices, for the fight and for the exact method's copies (:mod:`sim.systems.blows`).
     """
     sides = b.sides
     t = sides[f.side].tactic
@@ -444,27 +446,32 @@ def attack(b: TurnFrame, f: Fighter, target: Fighter) -> None:
     dice, word = pay_attack(b, f, target, called, mighty)
     if dice is None:
         return
-    roll = wargame.roll_damage(dice, b.rng, frame.damage, max_damage=frame.max_damage)
     in_cover = cover_of(b, f, target)
-    through = wargame.gets_through(tw, roll.total, called, frame)
-    would_wound = mighty or weapon.ignores_armor or through
-    would_out = would_wound and tw.hit_dice <= (2 if mighty else 1)
-    defence = guard.defence(guard.wants_dodge(would_wound, would_out), can_dodge, can_block)
+
+    def land(roll: wargame.DamageRoll, tw: wargame.Combatant, rng: Any) -> wargame.Blow:
+        """The blow of ``roll`` on the target's record ``tw``, its defence chosen."""
+        through = wargame.gets_through(tw, roll.total, called, frame)
+        would_wound = mighty or weapon.ignores_armor or through
+        would_out = would_wound and tw.hit_dice <= (2 if mighty else 1)
+        defence = guard.defence(guard.wants_dodge(would_wound, would_out), can_dodge, can_block)
+        return wargame.resolve_attack_in_place(
+            tw,
+            roll,
+            weapon,
+            defence=defence,
+            mighty=mighty,
+            two_handed=f.spec.two_handed and wargame.can_two_hand(f.wg),
+            mounted=f.spec.mounted,
+            cover=in_cover,
+            rng=rng,
+            options=frame,
+            called=called,
+        )
+
+    roll = roll_blow(b.rng, dice, frame, tw, land)
     before = tw.hit_dice
     subdued = tw.subdued
-    blow = wargame.resolve_attack_in_place(
-        tw,
-        roll,
-        weapon,
-        defence=defence,
-        mighty=mighty,
-        two_handed=f.spec.two_handed and wargame.can_two_hand(f.wg),
-        mounted=f.spec.mounted,
-        cover=in_cover,
-        rng=b.rng,
-        options=frame,
-        called=called,
-    )
+    blow = land(roll, tw, b.rng)
     if b.log is not None:  # describing the blow costs more than the blow; only when logged
         b.note(f.name, word, target.name, dice=roll.describe(), result=blow.hit().describe())
     if blow.damage > 0 and not blow.dodged:

@@ -1,0 +1,65 @@
+"""A War Game blow's damage, rolled so that the exact method branches by what it leaves.
+
+:func:`roll_blow` is :func:`sim.rules.wargame.roll_damage` from a real Generator: the same
+draws. An enumerating die (:mod:`sim.odds.enumerate`) is asked for each total that leaves
+the target otherwise (the blow landed on a copy of its record): against a pool of 4, a 2d8
+of 5 to 15 is one wound and an empty pool, one branch, not eleven. A blow whose landing
+rolls more dice (a gun's d4, a rolled wound type) keeps a branch per total.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from sim.dice import outcome
+from sim.errors import SimError
+from sim.rules import wargame
+
+__all__ = ["roll_blow"]
+
+Land = Callable[[wargame.DamageRoll, wargame.Combatant, Any], Any]
+
+
+class _Rolls(SimError):
+    """A landing that rolls dice: its effect is not the roll's alone."""
+
+
+class _NoDice:
+    """The die a landing on a copy is given: any draw stops it."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise _Rolls(name)
+
+
+def roll_blow(
+    rng: np.random.Generator,
+    dice: int,
+    frame: wargame.Options,
+    target: wargame.Combatant,
+    land: Land,
+) -> wargame.DamageRoll:
+    """The damage of a blow on ``target``'s record; ``land(roll, record, rng)`` lands it.
+
+    From an enumerating die, one outcome per what the landing leaves: the target's record,
+    and the blow's damage, dodge, wounds and shove (all the attack reads of it after).
+    """
+    if type(rng) is np.random.Generator:
+        return wargame.roll_damage(dice, rng, frame.damage, max_damage=frame.max_damage)
+
+    def draw(r: Any) -> wargame.DamageRoll:
+        return wargame.roll_damage(dice, r, frame.damage, max_damage=frame.max_damage)
+
+    def left(roll: wargame.DamageRoll) -> Any:
+        record = target.copy()
+        try:
+            blow = land(roll, record, _NoDice())
+        except _Rolls:
+            return "rolled", roll.total, roll.is_max
+        wounds = len(blow.wounds)
+        return "left", pickle.dumps(record), blow.damage > 0, blow.dodged, wounds, blow.shoved_ft
+
+    return outcome(rng, draw, key=left)
