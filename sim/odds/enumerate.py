@@ -73,12 +73,11 @@ class Enumerator:
             return self.script[pos]
         got = options()
         if len(got) == 1:  # a sure thing: no branch, but it takes its place in the script
-            self.script += (got[0][0],)
-            self.pos = pos + 1
-            return got[0][0]
-        if self.fork is None:
+            v = got[0][0]
+        elif self.fork is None:
             raise Branch(got)
-        v = self.fork(got)
+        else:
+            v = self.fork(got)
         self.script += (v,)
         self.pos = pos + 1
         return v
@@ -149,9 +148,7 @@ class Enumerator:
             kept: dict[Any, tuple[Any, Fraction]] = {}
             for v, p in _drawn(draw):
                 if accept(v):
-                    k = v if key is None else key(v)
-                    first, q = kept.get(k, (v, Fraction(0)))
-                    kept[k] = (first, q + p)
+                    _add(kept, v if key is None else key(v), v, p)
             total = sum((p for _, p in kept.values()), Fraction(0))
             if not total:
                 raise Unsupported("a re-roll that never settles")
@@ -228,10 +225,14 @@ def enumerate_draw(
         except Branch as b:
             stack.extend((rng.script + (v,), p * q) for v, q in b.options)
             continue
-        k = value if key is None else key(value)
-        first, q = out.get(k, (value, Fraction(0)))
-        out[k] = (first, q + p)
+        _add(out, value if key is None else key(value), value, p)
     return tuple(out.values())
+
+
+def _add(out: dict[Any, tuple[Any, Fraction]], k: Any, value: Any, p: Fraction) -> None:
+    """``p`` more for key ``k``, whose first value stands for all of its values."""
+    first, q = out.get(k, (value, Fraction(0)))
+    out[k] = (first, q + p)
 
 
 _DRAWN: dict[Any, Options] = {}

@@ -175,7 +175,7 @@ def roll_to_hit(
     target = to_hit_target(skill, wound_difficulty, cover_difficulty)
     if type(rng) is not np.random.Generator:  # an enumerating die: a hit or a miss
         return bool(outcome(rng, _hits, target))
-    return _hits(rng, target)
+    return int(roll_faces(rng, DIE, 1)[0]) <= target  # _hits's line, inline (as before)
 
 
 def _hits(rng: np.random.Generator, target: int) -> bool:
