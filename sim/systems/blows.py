@@ -1,4 +1,4 @@
-"""A War Game blow's damage, rolled so that the exact method branches by what it leaves.
+"""A War Game blow: how it lands (:func:`land`) and how its damage is rolled (:func:`roll_blow`).
 
 :func:`roll_blow` is :func:`sim.rules.wargame.roll_damage` from a real Generator: the same
 draws. An enumerating die (:mod:`sim.odds.enumerate`) is asked for each total that leaves
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pickle
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -19,9 +19,51 @@ from sim.dice import outcome
 from sim.errors import SimError
 from sim.rules import wargame
 
-__all__ = ["roll_blow"]
+if TYPE_CHECKING:
+    from sim.frame.agents import Fighter
+    from sim.scenario.tactics import Tactic
+
+__all__ = ["land", "roll_blow"]
 
 Land = Callable[[wargame.DamageRoll, wargame.Combatant, Any], Any]
+
+
+def land(
+    f: Fighter,
+    weapon: wargame.Weapon,
+    guard: Tactic,
+    called: str | None,
+    mighty: bool,
+    can_dodge: bool,
+    can_block: bool,
+    in_cover: wargame.Factor | None,
+    frame: wargame.Options,
+    roll: wargame.DamageRoll,
+    tw: wargame.Combatant,
+    rng: Any,
+) -> wargame.Blow:
+    """``f``'s blow of ``roll`` on the target's record ``tw``, its defence chosen by ``guard``.
+
+    :func:`sim.systems.wargame.attack` lands it on the target's record, :func:`roll_blow` on
+    copies.
+    """
+    through = wargame.gets_through(tw, roll.total, called, frame)
+    would_wound = mighty or weapon.ignores_armor or through
+    would_out = would_wound and tw.hit_dice <= (2 if mighty else 1)
+    defence = guard.defence(guard.wants_dodge(would_wound, would_out), can_dodge, can_block)
+    return wargame.resolve_attack_in_place(
+        tw,
+        roll,
+        weapon,
+        defence=defence,
+        mighty=mighty,
+        two_handed=f.spec.two_handed and wargame.can_two_hand(f.wg),
+        mounted=f.spec.mounted,
+        cover=in_cover,
+        rng=rng,
+        options=frame,
+        called=called,
+    )
 
 
 class _Rolls(SimError):

@@ -9,9 +9,12 @@ dodge-or-armor choice is made after seeing the damage [H]. The frame's own War G
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
 
 from sim.aftermath import Aftermath
 from sim.aftermath.wargame import WarGameAftermath
@@ -20,7 +23,7 @@ from sim.frame.morale import flee
 from sim.rules import wargame
 from sim.rules.common import Status
 from sim.systems.base import System
-from sim.systems.blows import roll_blow
+from sim.systems.blows import land, roll_blow
 from sim.systems.called import call_shot, pay_attack
 from sim.systems.common import (
     choose_target,
@@ -426,8 +429,7 @@ def attack(b: TurnFrame, f: Fighter, target: Fighter) -> None:
     Mighty if its tactic says so; the damage rolled; the defender dodging, blocking with an
     inventory slot or letting its armor absorb (its tactic's
     :meth:`~sim.scenario.tactics.Tactic.defence`);
-    on a map a spear's hit shoves. Long on purpose: its blow lands through one closure over
-    these choices, for the fight and for the exact method's copies (:mod:`sim.systems.blows`).
+    on a map a spear's hit shoves (the blow itself: :func:`land`).
     """
     sides = b.sides
     t = sides[f.side].tactic
@@ -447,31 +449,17 @@ def attack(b: TurnFrame, f: Fighter, target: Fighter) -> None:
     if dice is None:
         return
     in_cover = cover_of(b, f, target)
-
-    def land(roll: wargame.DamageRoll, tw: wargame.Combatant, rng: Any) -> wargame.Blow:
-        """The blow of ``roll`` on the target's record ``tw``, its defence chosen."""
-        through = wargame.gets_through(tw, roll.total, called, frame)
-        would_wound = mighty or weapon.ignores_armor or through
-        would_out = would_wound and tw.hit_dice <= (2 if mighty else 1)
-        defence = guard.defence(guard.wants_dodge(would_wound, would_out), can_dodge, can_block)
-        return wargame.resolve_attack_in_place(
-            tw,
-            roll,
-            weapon,
-            defence=defence,
-            mighty=mighty,
-            two_handed=f.spec.two_handed and wargame.can_two_hand(f.wg),
-            mounted=f.spec.mounted,
-            cover=in_cover,
-            rng=rng,
-            options=frame,
-            called=called,
-        )
-
-    roll = roll_blow(b.rng, dice, frame, tw, land)
+    rng = b.rng
+    if type(rng) is np.random.Generator:  # the real die: roll_blow's first line, inline
+        roll = wargame.roll_damage(dice, rng, frame.damage, max_damage=frame.max_damage)
+    else:
+        how = (f, weapon, guard, called, mighty, can_dodge, can_block, in_cover, frame)
+        roll = roll_blow(rng, dice, frame, tw, functools.partial(land, *how))
     before = tw.hit_dice
     subdued = tw.subdued
-    blow = land(roll, tw, b.rng)
+    blow = land(
+        f, weapon, guard, called, mighty, can_dodge, can_block, in_cover, frame, roll, tw, rng
+    )
     if b.log is not None:  # describing the blow costs more than the blow; only when logged
         b.note(f.name, word, target.name, dice=roll.describe(), result=blow.hit().describe())
     if blow.damage > 0 and not blow.dodged:
