@@ -56,11 +56,12 @@ class RuleSystem(Protocol):
     def start_round(self, b: TurnFrame) -> None:
         """What the system resets at the start of every round."""
 
-    def state_key(self, state: Any) -> Any:
-        """What the rules read of a fighter's own ``state`` (:meth:`new_state`), or None: all.
+    def state_key(self, f: Fighter, left: int | None) -> Any:
+        """What the rules read of ``f``'s own state (:meth:`new_state`), or None: all of it.
 
-        Two states of equal keys fight the same from then on: the exact method
-        (:mod:`sim.odds`) merges them.
+        ``left``: the rounds the battle has left, counting the one that plays next (None: no
+        last round). Two fighters equal but for states of equal keys fight the same to the
+        battle's end: the exact method (:mod:`sim.odds`) merges them.
         """
 
     def carried(self, f: Fighter) -> dict[str, Any]:

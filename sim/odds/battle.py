@@ -362,9 +362,9 @@ def battle_odds(
             f"than the limit of {limit:,}: too large for the exact method (docs/odds.md)"
         )
     b = start(s)
-    codec = Codec(b)
-    b.rng = None
     last, b.max_rounds = b.max_rounds, sys.maxsize  # the last round's end is ended below
+    codec = Codec(b, last=last)
+    b.rng = None
     explorer = _Explorer(codec, limit, 1 if rounds_free(s) else None)
     frontier = {explorer.state(codec.loads(state_of(codec, b))): Fraction(1)}
     outcomes: dict[Outcome, Fraction] = {}

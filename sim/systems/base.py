@@ -57,7 +57,7 @@ class System:
     def start_round(self, b: TurnFrame) -> None:
         """Nothing to reset."""
 
-    def state_key(self, state: Any) -> Any:
+    def state_key(self, f: Fighter, left: int | None) -> Any:
         """All of it: the rules may read any of a fighter's own state."""
         return None
 

@@ -75,15 +75,23 @@ class Deathwish(System):
         weapon, thresholds = _start(dw.weapon, spec.body, spec.strength, dw.traits)
         return DeathwishState(weapon, thresholds, [deathwish.WoundLevel.SLIGHT] * spec.wounds)
 
-    def state_key(self, state: DeathwishState) -> Any:
-        """Its wounds by their total difficulty: no rule of a battle reads more of them.
+    def state_key(self, f: Fighter, left: int | None) -> Any:
+        """Its wounds by their total difficulty up to its skill, and when they kill.
 
-        The to-hit roll adds the difficulty (:func:`turn`); a new wound's level, death and
-        incapacity come from its own roll. Only :meth:`carried` (a campaign's aftermath)
-        reads each level.
+        All a battle reads of them. The to-hit roll subtracts the difficulty from the skill
+        (:func:`turn`; cover and a map's range only subtract more), so a difficulty at or
+        past the skill never hits, as any higher one; a new wound's level, death and
+        incapacity come from its own roll. Wounds that would kill after the battle's last
+        round (more than ``left`` rounds away) are as none: a new wound's count is the
+        lesser (:func:`turn`), so either kills only when the new one does. Only
+        :meth:`carried` (a campaign's aftermath) reads each level.
         """
-        difficulty = deathwish.wound_difficulty(state.wounds)
-        return state.weapon, state.thresholds, difficulty, state.bleeding_out
+        state = f.state
+        difficulty = min(deathwish.wound_difficulty(state.wounds), max(0, f.spec.deathwish.skill))
+        bleeding = state.bleeding_out
+        if bleeding is not None and left is not None and bleeding > left:
+            bleeding = None
+        return state.weapon, state.thresholds, difficulty, bleeding
 
     def carried(self, f: Fighter) -> dict[str, Any]:
         """Its wound levels."""

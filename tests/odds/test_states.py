@@ -150,7 +150,7 @@ def test_moves_kept_across_rounds_give_the_odds_of_rounds_fought_apart(path, set
 # which is all the to-hit roll reads. A new read fails here: check the key, then add it.
 WOUND_READS = {
     "deathwish.wound_difficulty(f.state.wounds),",  # the to-hit roll
-    "difficulty = deathwish.wound_difficulty(state.wounds)",  # the key itself
+    "difficulty = min(deathwish.wound_difficulty(state.wounds), max(0, f.spec.deathwish.skill))",
     'return {"dw_wounds": tuple(level.value for level in f.state.wounds)}',  # a campaign's
     'f.state.wounds = [deathwish.WoundLevel(w) for w in carried["dw_wounds"]]',  # carry-in
     "target.state.wounds.append(effect.level)",  # a new wound
@@ -184,8 +184,74 @@ def test_deathwish_wounds_keyed_by_difficulty_give_the_odds_of_wounds_kept_in_fu
 
     path, sets = ROOT / "scenarios/exact/duel_deathwish.yaml", ["max_rounds=3"]
     keyed = battle_odds(path, sets, guess={"executions": 0})
-    monkeypatch.setattr(Deathwish, "state_key", lambda self, state: None)
+    monkeypatch.setattr(Deathwish, "state_key", lambda self, f, left: None)
     full = battle_odds(path, sets, guess={"executions": 0})
+    assert keyed.outcomes == full.outcomes
+    assert keyed.states < full.states
+
+
+# Every read of a fighter's or a side's tallies outside the exact method, the page and the
+# datasets: wounds_dealt and hd_lost only by the battle's records, wounds_taken by the records,
+# morale (up to the fighter's hit dice) and the weakest-first pick among a side's fighters.
+# The state key (sim.odds.states) leaves out the first two and counts wounds_taken up to the
+# hit dice of a fighter alone on its side. A new read fails here: check the key, then add it.
+TALLY_READS = {
+    (
+        "sim/frame/core.py",
+        "(f.status, f.wg.hit_dice, f.wg.armor_pool, f.wounds_taken, f.wounds_dealt)",
+    ),
+    ("sim/frame/core.py", '"wounds_dealt": s.wounds_dealt,'),
+    ("sim/frame/core.py", '"hd_lost": s.hd_lost,'),
+    ("sim/frame/core.py", '"wounds_taken": f.wounds_taken,'),
+    ("sim/frame/core.py", '"wounds_dealt": f.wounds_dealt,'),
+    ("sim/systems/base.py", "return max(0, f.wg.hit_dice - f.wounds_taken)"),  # morale
+    ("sim/scenario/tactics.py", "return (f.wg.hit_dice, -f.wounds_taken, f.unique_id)"),  # pick
+}
+_TALLY = re.compile(r"\.(?:wounds_taken|wounds_dealt|hd_lost)\b(?!\s*[+-]?=)")
+
+
+def test_every_read_of_a_tally_is_known():
+    found = set()
+    for path in sorted((ROOT / "sim").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        if rel.startswith(_NOT_RULES) or rel == "sim/battle/collect.py":  # (a record's replay)
+            continue
+        for line in path.read_text().splitlines():
+            code = line.split("#")[0].strip()
+            if _TALLY.search(code) and not code.startswith(("def ", "self.wounds_")):
+                found.add((rel, code))
+    assert found == TALLY_READS
+
+
+def _full_states(monkeypatch):
+    """State keys that keep every tally, index entry and wound in full."""
+    import sim.odds.states as states
+    from sim.systems.deathwish import Deathwish
+
+    monkeypatch.setattr(Deathwish, "state_key", lambda self, f, left: None)
+    monkeypatch.setattr(states, "_alone", lambda b: set())
+    monkeypatch.setattr(states, "_FIGHTER_TALLIES", ())
+    monkeypatch.setattr(states, "_SIDE_TALLIES", ())
+    monkeypatch.setattr(states, "_heap", lambda h: h.__reduce_ex__(5))
+
+
+@pytest.mark.parametrize(
+    "path,sets",
+    [  # wounds that kill within the battle and after its end; a fighter alone against three
+        pytest.param(
+            "scenarios/exact/duel_deathwish.yaml",
+            ["max_rounds=4", "rules.options.untreated_serious_rounds=3"]
+            + ["rules.options.untreated_critical_rounds=2"],
+            marks=pytest.mark.slow,  # 18 s
+            id="deathwish",
+        ),
+        pytest.param("scenarios/duel_of_tiers.yaml", ["max_rounds=3"], id="tiers"),
+    ],
+)
+def test_states_keyed_give_the_odds_of_states_kept_in_full(path, sets, monkeypatch):
+    keyed = battle_odds(ROOT / path, sets, guess={"executions": 0})
+    _full_states(monkeypatch)
+    full = battle_odds(ROOT / path, sets, guess={"executions": 0})
     assert keyed.outcomes == full.outcomes
     assert keyed.states < full.states
 
