@@ -37,6 +37,9 @@ class System:
     aftermath: ClassVar[type[Aftermath]]
     jumps_in: ClassVar[bool] = False
     factions: ClassVar[bool] = True
+    #: Fields of a fighter's state that only this round reads (:meth:`start_round` resets
+    #: them): attacks on it, then its own turn too. :meth:`state_key` leaves them out.
+    this_round: ClassVar[tuple[tuple[str, ...], tuple[str, ...]]] = ((), ())
 
     def build_options(self, values: Mapping[str, Any], where: str) -> Any:
         """The system's options (its ``Options`` record) from a scenario's values."""
@@ -58,8 +61,16 @@ class System:
         """Nothing to reset."""
 
     def state_key(self, f: Fighter, left: int | None) -> Any:
-        """All of it: the rules may read any of a fighter's own state."""
-        return None
+        """All of it, but what only this round reads once no turn of it that could is to come.
+
+        :attr:`this_round`'s first fields once every other fighter has acted (none can attack
+        ``f`` again), its second once ``f`` has too.
+        """
+        on_it, own = self.this_round
+        if not on_it or any(g is not f and g.in_fight and not g.acted for g in f.model.roster):
+            return None
+        drop = on_it + own if f.acted else on_it
+        return {k: v for k, v in vars(f.state).items() if k not in drop}
 
     def carried(self, f: Fighter) -> dict[str, Any]:
         """Nothing of its own: the frame's HD say it all."""

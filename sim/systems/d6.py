@@ -1,14 +1,13 @@
 """D6 tiers (seed 003, RULES.md 4): opposed rolls, the body roll and the damage table.
 
 The hit rating against the reaction rolled once per round and the difficulty, then damage
-against the body roll and the damage table's stacking. On a map a move of one space [S],
-and a sprint instead of the attack [S]. Mortal wounds kill with time
-(:meth:`D6.end_of_round`). The seed's own mechanics (issue 19): its turn cycle
-(:func:`cycle_turns`), extra attacks under the Multiple Action Penalty (:func:`turn`),
-area attacks with one hit roll (:func:`area_attack`), called shots (:func:`call_shot`),
-the modifiers table as outnumbering (:func:`hit_rating`), cover dice where ``d6.cover_on``
-says (:func:`modifiers`), Ride reactions (:func:`choose_reaction`), the two-handed parry's
-penalty (:func:`react`).
+against the body roll and the damage table's stacking. On a map a move of one space [S], and
+a sprint instead of the attack [S]. Mortal wounds kill with time (:meth:`D6.end_of_round`).
+The seed's own mechanics: its turn cycle (:func:`cycle_turns`), extra attacks under the
+Multiple Action Penalty (:func:`turn`), area attacks with one hit roll (:func:`area_attack`),
+called shots (:func:`call_shot`), the modifiers table as outnumbering (:func:`hit_rating`),
+cover dice where ``d6.cover_on`` says (:func:`modifiers`), Ride reactions
+(:func:`choose_reaction`), the two-handed parry's penalty (:func:`react`).
 """
 
 from __future__ import annotations
@@ -64,6 +63,7 @@ class D6(System):
     name: ClassVar[str] = d6.NAME
     rules: ClassVar[ModuleType] = d6
     aftermath: ClassVar[type[Aftermath]] = D6Aftermath
+    this_round = ("reactions", "attacked_by"), ("extra_attacks", "area_dodges", "attacked")
 
     def new_state(self, spec: FighterSpec) -> D6State:
         """Unhurt, but a Wounded result for each wound taken before (stacking)."""

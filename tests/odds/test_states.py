@@ -256,6 +256,45 @@ def test_states_keyed_give_the_odds_of_states_kept_in_full(path, sets, monkeypat
     assert keyed.states < full.states
 
 
+D6_ROUND = """
+name: d6_round
+rules: d6
+max_rounds: 1
+sides:
+  red:
+    fighters:
+      - {{name: Rolf, d6: {{dodge: 2D, attack: {red}, damage: 1D}}}}
+  blue:
+    fighters:
+{blue}
+"""
+
+
+@pytest.mark.parametrize(
+    "blue,red,cut",
+    [  # a duel; one fighter attacked twice a round, its reaction standing for the second
+        (["Bors"], "2D", True),
+        pytest.param(["Bors", "Cole"], "1D", False, marks=pytest.mark.slow),  # 10 s
+    ],
+    ids=["duel", "two-on-one"],
+)
+def test_d6_reactions_left_out_once_no_attack_is_to_come_give_the_odds_kept_in_full(
+    blue, red, cut, tmp_path, monkeypatch
+):
+    from sim.systems.d6 import D6
+
+    rows = "\n".join(
+        f"      - {{name: {n}, d6: {{dodge: 1D, attack: 2D, damage: 1D}}}}" for n in blue
+    )
+    path = tmp_path / "d6.yaml"
+    path.write_text(D6_ROUND.format(red=red, blue=rows))
+    keyed = battle_odds(path, [], guess={"executions": 0})
+    monkeypatch.setattr(D6, "this_round", ((), ()))
+    full = battle_odds(path, [], guess={"executions": 0})
+    assert keyed.outcomes == full.outcomes
+    assert keyed.executions < full.executions if cut else keyed.executions == full.executions
+
+
 def test_a_battle_pickled_by_the_codec_comes_back_equal():
     """Its frozen dataclasses by their fields' values, a heap's count by its next value."""
     import itertools
