@@ -33,7 +33,7 @@ from sim.systems.common import (
     one_attack_target,
     plan_move,
 )
-from sim.systems.reactions import ALL_REACTIONS, NO_PARRY, Plan, react, two_handed_penalty
+from sim.systems.reactions import ALL_REACTIONS, NO_PARRY, Plan, meet, react, two_handed_penalty
 
 if TYPE_CHECKING:
     from sim.frame.agents import Fighter
@@ -378,9 +378,7 @@ def attack(b: TurnFrame, f: Fighter, target: Fighter, base: int, cover: int) -> 
             result=f"+{b.options.called_shot_difficulty} difficulty, "
             f"+{b.options.called_shot_damage} damage",
         )
-    kind, reaction = react(b, target, plan, f)
-    difficulty = d6.roll_difficulty(base, mods, b.rng)
-    hit = d6.roll_hit(hit_code, reaction, difficulty, b.rng)
+    kind, reaction, difficulty, hit = meet(b, target, plan, f, hit_code, base, mods)
     if not hit.hit:
         shelter = f", cover {cover}D on the {b.options.cover_on}" if cover else ""
         b.note(

@@ -9,14 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from sim.dice import D6Code
+import numpy as np
+
+from sim.dice import D6Code, outcome
 from sim.rules import d6
 
 if TYPE_CHECKING:
     from sim.frame.agents import Fighter
     from sim.frame.turns import TurnFrame
 
-__all__ = ["ALL_REACTIONS", "NO_PARRY", "Plan", "react", "two_handed_penalty"]
+__all__ = ["ALL_REACTIONS", "NO_PARRY", "Plan", "meet", "react", "two_handed_penalty"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,14 +59,7 @@ def react(
         total = plan.code.roll(b.rng) if plan.code is not None else 0
         t.state.reactions[plan.kind] = total
     two, bare = plan.kind == "parry" and two_handed_penalty(b, t) > 0, not attacker.spec.d6.damage
-    use = d6.reaction_against(
-        total,
-        plan.kind,
-        area=area,
-        two_handed_attacked=two,
-        attacker_unarmed=bare,
-        options=b.options,
-    )
+    use = _use(b, t, plan, attacker, total, area)
     if two:
         why = (
             f" -{two_handed_penalty(b, t)} = {use.total}: its two-handed weapon attacked this round"
@@ -72,3 +67,57 @@ def react(
         why = ", no penalty against an unarmed attacker" if bare else why
         b.note(t.name, "two-handed parry", attacker.name, result=f"parry {total}{why}")
     return plan.kind, use.total
+
+
+def _use(
+    b: TurnFrame, t: Fighter, plan: Plan, attacker: Fighter, total: int, area: bool = False
+) -> d6.ReactionUse:
+    """How ``t``'s reaction ``total`` counts against ``attacker``'s attack [S]."""
+    return d6.reaction_against(
+        total,
+        plan.kind,
+        area=area,
+        two_handed_attacked=plan.kind == "parry" and two_handed_penalty(b, t) > 0,
+        attacker_unarmed=not attacker.spec.d6.damage,
+        options=b.options,
+    )
+
+
+def meet(
+    b: TurnFrame,
+    t: Fighter,
+    plan: Plan,
+    attacker: Fighter,
+    hit_code: D6Code,
+    base: int,
+    mods: d6.AttackModifiers,
+) -> tuple[str, int, int, d6.HitResult]:
+    """``t``'s reaction to ``attacker``'s attack, then its difficulty and hit roll [S].
+
+    From an enumerating die (:mod:`sim.odds.enumerate`), a reaction rolled now that no other
+    attack this round can meet (no fighter but these two is still to act, and ``attacker``
+    attacks once) is rolled with the hit as one draw, one branch per hit or miss: its total
+    and the difficulty are only shown after. From a real Generator, the same draws in turn.
+    """
+    if (
+        plan.standing is None
+        and plan.code is not None
+        and type(b.rng) is not np.random.Generator
+        and attacker.state.extra_attacks == 0
+        and not any(g not in (t, attacker) and g.in_fight and not g.acted for g in b.roster)
+    ):
+        code = plan.code
+
+        def draw(r: np.random.Generator) -> tuple[int, int, d6.HitResult]:
+            total = code.roll(r)
+            difficulty = d6.roll_difficulty(base, mods, r)
+            reaction = _use(b, t, plan, attacker, total).total
+            return total, difficulty, d6.roll_hit(hit_code, reaction, difficulty, r)
+
+        total, difficulty, hit = outcome(b.rng, draw, key=lambda x: x[2].hit)
+        kind, reaction = react(b, t, Plan(plan.kind, total, None), attacker)
+        t.state.reactions[kind] = total
+        return kind, reaction, difficulty, hit
+    kind, reaction = react(b, t, plan, attacker)
+    difficulty = d6.roll_difficulty(base, mods, b.rng)
+    return kind, reaction, difficulty, d6.roll_hit(hit_code, reaction, difficulty, b.rng)

@@ -262,6 +262,7 @@ rules: d6
 max_rounds: 1
 sides:
   red:
+    tactic: {{params: {{extra_attacks: {extra}}}}}
     fighters:
       - {{name: Rolf, d6: {{dodge: 2D, attack: {red}, damage: 1D}}}}
   blue:
@@ -272,7 +273,7 @@ sides:
 
 @pytest.mark.parametrize(
     "blue,red,cut",
-    [  # a duel; one fighter attacked twice a round, its reaction standing for the second
+    [  # a duel of two attacks a turn; one fighter attacked twice a round by two
         (["Bors"], "2D", True),
         pytest.param(["Bors", "Cole"], "1D", False, marks=pytest.mark.slow),  # 10 s
     ],
@@ -287,9 +288,38 @@ def test_d6_reactions_left_out_once_no_attack_is_to_come_give_the_odds_kept_in_f
         f"      - {{name: {n}, d6: {{dodge: 1D, attack: 2D, damage: 1D}}}}" for n in blue
     )
     path = tmp_path / "d6.yaml"
-    path.write_text(D6_ROUND.format(red=red, blue=rows))
+    path.write_text(D6_ROUND.format(red=red, blue=rows, extra=1 if cut else 0))
     keyed = battle_odds(path, [], guess={"executions": 0})
     monkeypatch.setattr(D6, "this_round", ((), ()))
+    full = battle_odds(path, [], guess={"executions": 0})
+    assert keyed.outcomes == full.outcomes
+    assert keyed.executions < full.executions if cut else keyed.executions <= full.executions
+
+
+@pytest.mark.parametrize(
+    "blue,cut",
+    [  # in the second, a reaction rolled is always met again: never drawn with its hit
+        (["Bors"], True),
+        pytest.param(["Bors", "Cole"], False, marks=pytest.mark.slow),  # 9 s
+    ],
+    ids=["duel", "two-on-one"],
+)
+def test_d6_reaction_and_hit_drawn_as_one_give_the_odds_of_each_drawn_in_full(
+    blue, cut, tmp_path, monkeypatch
+):
+    """A reaction no other attack meets is rolled with its hit, keyed by the hit alone."""
+    import sim.dice
+    import sim.systems.reactions
+
+    rows = "\n".join(
+        f"      - {{name: {n}, d6: {{dodge: 1D, attack: 2D, damage: 1D}}}}" for n in blue
+    )
+    path = tmp_path / "d6.yaml"
+    path.write_text(D6_ROUND.format(red="1D", blue=rows, extra=0))
+    keyed = battle_odds(path, [], guess={"executions": 0})
+    monkeypatch.setattr(
+        sim.systems.reactions, "outcome", lambda rng, draw, key=None: sim.dice.outcome(rng, draw)
+    )
     full = battle_odds(path, [], guess={"executions": 0})
     assert keyed.outcomes == full.outcomes
     assert keyed.executions < full.executions if cut else keyed.executions == full.executions
