@@ -244,20 +244,29 @@ def _drawn(
     """:func:`enumerate_draw`, kept for a draw of the same code, arguments and closures.
 
     Only when every argument and every value it closes over is a plain number, string or
-    tuple of them (and ``key`` closes over none): a roll of the same dice. Any other draw is
-    enumerated each time.
+    tuple of them: a roll of the same dice. A ``key`` that closes over values groups the
+    roll's values kept (the first of each key stands for them all, as it would in
+    :func:`enumerate_draw`). Any other draw is enumerated each time.
     """
     try:
         cells = tuple(c.cell_contents for c in draw.__closure__ or ())
     except (ValueError, AttributeError):
         return enumerate_draw(draw, args, key)
-    if not all(_plain(c) for c in (*cells, *args)) or getattr(key, "__closure__", None):
+    if not all(_plain(c) for c in (*cells, *args)):
         return enumerate_draw(draw, args, key)
+    later = key if getattr(key, "__closure__", None) else None
+    if later is not None:
+        key = None
     cache_key = (draw.__code__, cells, args, getattr(key, "__code__", None))
     got = _DRAWN.get(cache_key)
     if got is None:
         got = _DRAWN[cache_key] = enumerate_draw(draw, args, key)
-    return got
+    if later is None:
+        return got
+    out: dict[Any, tuple[Any, Fraction]] = {}
+    for v, p in got:
+        _add(out, later(v), v, p)
+    return tuple(out.values())
 
 
 def _plain(x: Any) -> bool:

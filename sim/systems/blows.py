@@ -9,7 +9,6 @@ rolls more dice (a gun's d4, a rolled wound type) keeps a branch per total.
 
 from __future__ import annotations
 
-import pickle
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -92,8 +91,10 @@ def roll_blow(
     if type(rng) is np.random.Generator:
         return wargame.roll_damage(dice, rng, frame.damage, max_damage=frame.max_damage)
 
+    mode, top = frame.damage, frame.max_damage  # (plain values: the roll's options are kept)
+
     def draw(r: Any) -> wargame.DamageRoll:
-        return wargame.roll_damage(dice, r, frame.damage, max_damage=frame.max_damage)
+        return wargame.roll_damage(dice, r, mode, max_damage=top)
 
     def left(roll: wargame.DamageRoll) -> Any:
         record = target.copy()
@@ -101,7 +102,7 @@ def roll_blow(
             blow = land(roll, record, _NoDice())
         except _Rolls:
             return "rolled", roll.total, roll.is_max
-        wounds = len(blow.wounds)
-        return "left", pickle.dumps(record), blow.damage > 0, blow.dodged, wounds, blow.shoved_ft
+        left = tuple(vars(record).values())
+        return "left", left, blow.damage > 0, blow.dodged, len(blow.wounds), blow.shoved_ft
 
     return outcome(rng, draw, key=left)
