@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import numpy as np
@@ -301,7 +301,15 @@ def parse_dice(text: str) -> Dice:
 
 def parse_code(text: str) -> D6Code:
     """Parse a D6 dice code ``ND[+P]``; raise :class:`DiceError` naming the text if it is bad."""
-    m = _CODE.match(text) if isinstance(text, str) else None
+    if isinstance(text, str):
+        return _parse_code(text)
+    raise DiceError(f"bad dice code {text!r}: expected ND or ND+P, e.g. 3D, 3D+2, 4D-1")
+
+
+@lru_cache(maxsize=4096)
+def _parse_code(text: str) -> D6Code:
+    """:func:`parse_code` of a string, kept: a battle parses its fighters' codes every turn."""
+    m = _CODE.match(text)
     if not m:
         raise DiceError(f"bad dice code {text!r}: expected ND or ND+P, e.g. 3D, 3D+2, 4D-1")
     dice = int(m.group(1))

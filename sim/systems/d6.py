@@ -348,10 +348,9 @@ def call_shot(
 
     def harm(called: bool) -> tuple[Any, ...]:
         mods = modifiers(b, f, target, cover, called=called)
-        dist = d6.blow_dist(
+        return d6.blow_harm(
             target.state.condition, hit_code, reaction, base, damage, body, mods, options=b.options
         )
-        return d6.harm(dist)
 
     return tactic.wants_called_shot(harm(False), harm(True))
 

@@ -134,7 +134,7 @@ from sim.rules.d6.mortal import (
     roll_knockout_minutes,
     roll_mortal_check,
 )
-from sim.rules.d6.odds import blow_dist, harm, reaction_use_dist
+from sim.rules.d6.odds import blow_dist, blow_harm, harm, reaction_use_dist
 from sim.rules.d6.options import (
     COVER_DICE_MAX,
     DEFAULT_OPTIONS,
@@ -269,6 +269,7 @@ __all__ = [
     "roll_area_attack",
     "roll_attack",
     "blow_dist",
+    "blow_harm",
     "harm",
     "reaction_use_dist",
     "cycle_order",
