@@ -337,8 +337,18 @@ def roll_faces(rng: np.random.Generator, sides: int, count: int) -> np.ndarray:
 
 
 def _total(rng: np.random.Generator, sides: int, count: int) -> int:
-    """The total of :func:`roll_faces`: only it matters, so the exact method branches per total."""
+    """The total of :func:`roll_faces`: only it matters, so the exact method branches per total.
+
+    A few dice from a Generator are rolled die by die (:func:`die`): numpy fills an array of
+    them off the same 32-bit words in turn, so the draws are the same, at a fraction of the
+    cost of the array.
+    """
+    if type(rng) is np.random.Generator and count <= _FEW:
+        return sum([die(rng, sides) for _ in range(count)])
     return int(roll_faces(rng, sides, count).sum())
+
+
+_FEW = 32  # dice up to which a Python loop of die() beats numpy's array
 
 
 Outcome = Hashable

@@ -8,7 +8,7 @@ difficulty numbers, modifiers table; ``d6_difficulties.csv``, ``d6_sizes.csv``,
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import numpy as np
@@ -87,6 +87,7 @@ NO_MODIFIERS = AttackModifiers()
 """An attack without cover, called shot or scale."""
 
 
+@lru_cache(maxsize=1024)
 def attack_modifiers(
     *,
     cover: int = 0,
@@ -101,6 +102,8 @@ def attack_modifiers(
     (``cover_on``). Scale [S, I]: relative = target size - attacker size (``scale_basis``).
     A larger target (relative > 0) eases the difficulty by that many D and adds them to its
     body; a smaller one (relative < 0) adds them to the difficulty and to the damage it takes.
+    Kept per its arguments (all hashable, the result frozen): a battle asks it three times
+    an attack.
     """
     if not 0 <= cover <= COVER_DICE_MAX:
         raise SimError(f"cover must be 0 or 1..{COVER_DICE_MAX} dice, got {cover}")
