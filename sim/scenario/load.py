@@ -13,9 +13,12 @@ The format is described in docs/scenario-format.md.
 
 from __future__ import annotations
 
+import copy
 import os
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from sim.scenario.checks import Checker
 from sim.scenario.model import Scenario
@@ -36,7 +39,8 @@ def parse_scenario(text: str, source: str = "<string>", overrides: Sequence[str]
     Raises:
         ScenarioError: every problem found, one :class:`Issue` each.
     """
-    doc, locate = read_yaml(text, source)
+    doc, locate = _read(text, source)
+    doc = copy.deepcopy(doc)  # the overrides below change it; the kept one stays as read
     if doc is None:
         raise fail(source, "the file is empty; expected a mapping with at least sides")
     if not isinstance(doc, dict):
@@ -60,6 +64,12 @@ def parse_scenario(text: str, source: str = "<string>", overrides: Sequence[str]
     if issues or scenario is None:
         raise ScenarioError(_sorted(issues) or [Issue(source, None, "", "not a valid scenario")])
     return scenario
+
+
+@lru_cache(maxsize=4)
+def _read(text: str, source: str) -> tuple[Any, Any]:
+    """:func:`read_yaml` of a scenario, kept: a sweep parses one text for each of its points."""
+    return read_yaml(text, source)
 
 
 def load_scenario(path: str | os.PathLike[str], overrides: Sequence[str] = ()) -> Scenario:
