@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from matplotlib.image import imread
 
+from tests.test_runner import cli
+
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "experiments" / "history" / "against_history.py"
 LABELS = ["1-1.25", "1.25-2", "2-3", "3-5", "5+"]
@@ -87,7 +89,7 @@ def _run(*args):
 
 
 @pytest.mark.slow
-def test_the_script_runs_both_sweeps_and_draws_the_chart(tmp_path):
+def test_the_script_runs_both_sweeps_and_draws_the_chart(tmp_path, capsys):
     results, chart = tmp_path / "results", tmp_path / "img" / "against-history.png"
     chart.parent.mkdir()
     done = _run("--results", str(results), "--chart", str(chart))
@@ -98,6 +100,12 @@ def test_the_script_runs_both_sweeps_and_draws_the_chart(tmp_path):
     answer = json.loads((results / "against_history" / "search" / "answer.json").read_text())
     first = next(c for c in answer["data"]["predictive"] if c["statistic"] == "wins.larger")
     assert f"{first['mean']:.1%} [{first['lo'] * 100:.1f}-" in done.stdout
+    for flag, name in (("--plot", "p.png"), ("--report", "r.html")):  # as every shipped search
+        code, printed, err = cli(
+            capsys, "analyze", results / "against_history", flag, tmp_path / name
+        )
+        assert code == 0 and err == "", err
+        assert (tmp_path / name).stat().st_size > 10_000 and f"{tmp_path / name}" in printed
     again = _run("--results", str(results), "--chart", str(chart))  # the datasets are kept
     assert again.returncode == 0, again.stderr
     assert again.stdout == done.stdout and "sim sweep" not in again.stderr
