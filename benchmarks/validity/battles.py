@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from benchmarks.validity.base import MASTER_SEED
+from sim import workers
 
 
 @dataclass(frozen=True)
@@ -132,8 +133,13 @@ class Runner:
         self.battles = 0
 
     def __enter__(self) -> Runner:
-        if self.workers > 1:
-            self.pool = cf.ProcessPoolExecutor(max_workers=self.workers)
+        if self.workers > 1:  # forked from the sweeps' preloaded forkserver, not spawned:
+            # Mesa 3.3 makes spawn the default (mesa.batchrunner), and a spawned worker
+            # imports everything again (as much CPU as a test's battles)
+            workers.start()
+            self.pool = cf.ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=workers.context()
+            )
         return self
 
     def __exit__(self, *exc: object) -> None:
