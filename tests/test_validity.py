@@ -231,7 +231,7 @@ def test_a_new_study_is_run_checked_and_reported_from_its_study_object_alone(tmp
 @pytest.mark.slow
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_identical_sides_win_equally_often_in_either_order(system):
-    with v.Runner(2) as runner:
+    with v.Runner(1) as runner:
         rows = v.mirror_study(runner, 300, [system])
     bad = [c for c in v.mirror_checks(rows, v.family_z(len(rows))) if not c.passed]
     assert not bad, bad
@@ -240,7 +240,7 @@ def test_identical_sides_win_equally_often_in_either_order(system):
 @pytest.mark.slow
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_a_stronger_side_never_does_significantly_worse(system):
-    with v.Runner(2) as runner:
+    with v.Runner(1) as runner:
         results = v.monotone_study(runner, 150, [system])
     steps = sum(len(r.steps) for r in results)
     bad = [c for c in v.monotone_checks(results, v.family_z(steps, sides=1)) if not c.passed]
@@ -252,7 +252,7 @@ def test_a_stronger_side_never_does_significantly_worse(system):
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_the_bigger_side_wins_man_to_man(system):
     """Small scale (forced for 10 v 8 and 20 v 16), morale off: the bigger side wins."""
-    with v.Runner(2) as runner:
+    with v.Runner(1) as runner:
         rows = v.lanchester_study(runner, 150, [system], sizes=((2, 1), (4, 3)))
         rows += v.lanchester_study(
             runner, 150, [system], sizes=((10, 8), (20, 16)), scales=("small (forced)",)
@@ -265,7 +265,7 @@ def test_the_bigger_side_wins_man_to_man(system):
 @pytest.mark.slow
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_the_bigger_side_wins_at_large_scale_with_morale_off(system):
-    with v.Runner(2) as runner:
+    with v.Runner(1) as runner:
         rows = v.lanchester_study(
             runner, 300, [system], sizes=((10, 8), (20, 16)), scales=("default",)
         )
@@ -277,7 +277,7 @@ def test_the_bigger_side_wins_at_large_scale_with_morale_off(system):
 @pytest.mark.slow
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_at_large_scale_the_bigger_side_wins_more_as_the_ratio_grows(system):
-    with v.Runner(2) as runner:
+    with v.Runner(1) as runner:
         rows = v.ratio_study(runner, 150, [system])
     bad = [c for c in v.ratio_checks(rows) if not c.passed]
     assert not bad, bad
@@ -286,7 +286,7 @@ def test_at_large_scale_the_bigger_side_wins_more_as_the_ratio_grows(system):
 @pytest.mark.slow
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_crossing_the_large_scale_threshold_keeps_the_result(system):
-    with v.Runner(2) as runner:
+    with v.Runner(1) as runner:
         (row,) = v.continuity_study(runner, 600, [system])
     assert not row.wins_clearly_apart, v.continuity_checks([row])[0]
     assert row.length_pass, v.continuity_checks([row])[1]

@@ -149,7 +149,7 @@ def test_a_row_measures_gaps_on_paired_battles():
 def test_every_shipped_scenario_agrees_with_small_scale_or_its_seed_rules_explain_it():
     """For every shipped scenario of more than 10 fighters: within 5 points and 25% of small
     scale, or within those once every seed rule of large scale is off (issue 30)."""
-    with v.Runner(2) as runner:
+    with v.Runner(1) as runner:
         rows = shipped.scenarios_study(runner, 150)
     bad = [c for c in shipped.scenario_checks(rows) if not c.passed]
     assert not bad, bad
@@ -161,7 +161,7 @@ def test_faction_pools_end_their_fights_and_let_the_bigger_side_win():
     """RULES.md 1.12: a pooled fight may not end at max_rounds for want of harm where the same
     fight at small scale ends, and the bigger of two identical sides wins, more with the ratio.
     """
-    with v.Runner(2) as runner:
+    with v.Runner(1) as runner:
         rows = shipped.pools_study(runner, 150)
     checks = shipped.pools_checks(rows)
     assert len(checks) == len(shipped.POOL_SIZES) + 4 + 2  # stalls; 4 sizes; rise; 20 v 16

@@ -153,7 +153,7 @@ def test_a_killed_match_resumes_to_the_same_answer(
 @pytest.mark.slow
 def test_six_unknowns_are_recovered_within_the_budget(tmp_path: Path) -> None:
     """One of the benchmark's 30 (benchmarks/calibration_match.py: the coverage of all 30)."""
-    answer, held = recover_six(tmp_path, 1, workers=2)
+    answer, held = recover_six(tmp_path, 1)
     assert held, answer["lines"]
     assert answer["data"]["battles"] <= 30_000
     assert [p["name"] for p in answer["data"]["parameters"]] == list(SIX)
