@@ -11,7 +11,7 @@ from functools import cache
 
 import numpy as np
 
-from sim.dice import Dist, outcome, roll_faces
+from sim.dice import Dist, die, die_faces, outcome, roll_faces
 from sim.errors import SimError
 from sim.rules.deathwish.options import (
     DEFAULT_OPTIONS,
@@ -114,6 +114,8 @@ def roll_damage(
     """Roll damage once (see :func:`damage_dist`)."""
     _check_damage_args(lethality, armor, cover)
     n = _dice(penetration, armor, cover)
+    if type(rng) is np.random.Generator:  # draw's dice die by die: the same draws, cheaper
+        return sum([face for face in die_faces(rng, DIE, n) if face <= lethality])
 
     def draw(rng: np.random.Generator) -> int:
         faces = roll_faces(rng, DIE, n)
@@ -175,7 +177,7 @@ def roll_to_hit(
     target = to_hit_target(skill, wound_difficulty, cover_difficulty)
     if type(rng) is not np.random.Generator:  # an enumerating die: a hit or a miss
         return bool(outcome(rng, _hits, target))
-    return int(roll_faces(rng, DIE, 1)[0]) <= target  # _hits's line, inline (as before)
+    return die(rng, DIE) <= target  # _hits's draw, from the same 32-bit word
 
 
 def _hits(rng: np.random.Generator, target: int) -> bool:
