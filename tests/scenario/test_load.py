@@ -191,6 +191,8 @@ def _mutate(doc, data):
             parent[last]  # noqa: B018 - the path may be gone after an earlier mutation
         except (KeyError, IndexError, TypeError):
             continue
+        if not isinstance(parent, (dict, list)):  # a text put there earlier: indexable, fixed
+            continue
         action = data.draw(st.sampled_from(["replace", "delete", "rename", "duplicate"]))
         if action == "replace":
             parent[last] = data.draw(_values)
