@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 import math
+import os
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 import pytest
+from threadpoolctl import threadpool_limits
 
 from sim.dice import Dist
+
+# One BLAS thread in each test process: xdist already runs a test on each core, and OpenBLAS's
+# second thread only spun beside it (the six-unknown calibration: 91 CPU seconds with two
+# threads, 59 with one, in the same 57 s). The variable holds for the libraries loaded from
+# now on (SciPy's own OpenBLAS) and for the tests' subprocesses; threadpoolctl (it comes with
+# scikit-learn) limits the ones loaded already (numpy's).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+threadpool_limits(limits=1)
 
 # Monte Carlo tolerance, stated once: every outcome's observed frequency must lie within
 # Z standard errors of its exact probability (plus one count of slack for tiny p). With
