@@ -108,6 +108,7 @@ def outcome(
     draw: Callable[..., Any],
     *args: Any,
     key: Callable[[Any], Any] | None = None,
+    same: Hashable = None,
 ) -> Any:
     """``draw(rng, *args)``: a roll whose value alone matters (a total, a count), not its faces.
 
@@ -115,10 +116,11 @@ def outcome(
     which has ``outcome``) answers with each value once, at its exact chance; with ``key``,
     each value of ``key(value)`` once (with one of its values): the caller's promise that
     nothing but ``key(value)`` changes what happens next (the faces of a total are only
-    shown in the log).
+    shown in the log). ``same``: the caller's promise that ``key`` depends on nothing but
+    the value and ``same`` (plain, hashable values), so that the die may keep its answer.
     """
     if type(rng) is not np.random.Generator and hasattr(rng, "outcome"):
-        return rng.outcome(draw, args, key)
+        return rng.outcome(draw, args, key, same)
     return draw(rng, *args)
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from fractions import Fraction
 from functools import cache
 from typing import Any
@@ -126,12 +126,15 @@ class Enumerator:
         draw: Callable[..., Any],
         args: tuple[Any, ...] = (),
         key: Callable[[Any], Any] | None = None,
+        same: Hashable = None,
     ) -> Any:
         """Each value of ``draw(rng, *args)`` (of ``key`` of it) once, at its exact chance.
 
-        See :func:`sim.dice.outcome`.
+        See :func:`sim.dice.outcome`; with ``same``, the answer is kept by it.
         """
-        return self._next(lambda: _drawn(draw, args, key))
+        if same is None:
+            return self._next(lambda: _drawn(draw, args, key))
+        return self._next(lambda: _kept(draw, args, key, same))
 
     def until(
         self,
@@ -267,6 +270,26 @@ def _drawn(
     for v, p in got:
         _add(out, later(v), v, p)
     return tuple(out.values())
+
+
+_KEPT: dict[Any, Options] = {}
+#: The most answers :func:`_kept` keeps (then it starts again): a few MB.
+KEPT_MOST = 50_000
+
+
+def _kept(draw: Callable[..., Any], args: tuple[Any, ...], key: Any, same: Hashable) -> Options:
+    """:func:`_drawn` kept by ``same``, which stands for what ``key`` closes over.
+
+    Only for a draw whose arguments and closures are plain (:func:`_drawn` keeps its values).
+    """
+    cells = tuple(c.cell_contents for c in draw.__closure__ or ())
+    cache_key = (draw.__code__, cells, args, key.__code__, same)
+    got = _KEPT.get(cache_key)
+    if got is None:
+        if len(_KEPT) >= KEPT_MOST:
+            _KEPT.clear()
+        got = _KEPT[cache_key] = _drawn(draw, args, key)
+    return got
 
 
 def _plain(x: Any) -> bool:

@@ -13,7 +13,7 @@ import numpy as np
 
 from sim.battle import Battle
 from sim.frame.turns import TurnFrame
-from sim.odds.enumerate import Enumerator, Options, _drawn, _multisets, _uniform
+from sim.odds.enumerate import Enumerator, Options, _drawn, _kept, _multisets, _uniform
 from sim.odds.states import (
     HOOKS,
     MERGE,
@@ -134,8 +134,14 @@ class _Counting:
     def die_faces(self, sides: int, count: int) -> tuple[int, ...]:
         return self._pick(_multisets(1, sides + 1, count)) if count > 0 else ()
 
-    def outcome(self, draw: Callable[..., Any], args: tuple[Any, ...] = (), key: Any = None) -> Any:
-        return self._pick(_drawn(draw, args, key))
+    def outcome(
+        self,
+        draw: Callable[..., Any],
+        args: tuple[Any, ...] = (),
+        key: Any = None,
+        same: Any = None,
+    ) -> Any:
+        return self._pick(_drawn(draw, args, key) if same is None else _kept(draw, args, key, same))
 
     def until(self, draw: Callable[[Any], Any], accept: Callable[[Any], bool], key: Any) -> Any:
         kept = {(v if key is None else key(v)): (v, p) for v, p in _drawn(draw) if accept(v)}

@@ -9,7 +9,6 @@ rolls more dice (a gun's d4, a rolled wound type) keeps a branch per total.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -19,16 +18,20 @@ from sim.errors import SimError
 from sim.rules import wargame
 
 if TYPE_CHECKING:
-    from sim.frame.agents import Fighter
     from sim.scenario.tactics import Tactic
 
-__all__ = ["land", "roll_blow"]
+__all__ = ["How", "land", "roll_blow"]
 
-Land = Callable[[wargame.DamageRoll, wargame.Combatant, Any], Any]
+#: A blow's plain values (:func:`land`'s arguments up to ``roll``).
+How = tuple[
+    bool, bool, wargame.Weapon, "Tactic", str | None, bool, bool, bool, wargame.Factor | None,
+    wargame.Options,
+]  # fmt: skip
 
 
 def land(
-    f: Fighter,
+    two_handed: bool,
+    mounted: bool,
     weapon: wargame.Weapon,
     guard: Tactic,
     called: str | None,
@@ -41,10 +44,12 @@ def land(
     tw: wargame.Combatant,
     rng: Any,
 ) -> wargame.Blow:
-    """``f``'s blow of ``roll`` on the target's record ``tw``, its defence chosen by ``guard``.
+    """A blow of ``roll`` on the target's record ``tw``, its defence chosen by ``guard``.
 
+    ``two_handed``: the attacker wields its weapon in both hands; ``mounted``: it rides.
     :func:`sim.systems.wargame.attack` lands it on the target's record, :func:`roll_blow` on
-    copies.
+    copies. Every argument but ``tw`` and ``rng`` is a plain value (:func:`roll_blow` keeps
+    what a blow leaves by them).
     """
     through = wargame.gets_through(tw, roll.total, called, frame)
     would_wound = mighty or weapon.ignores_armor or through
@@ -56,8 +61,8 @@ def land(
         weapon,
         defence=defence,
         mighty=mighty,
-        two_handed=f.spec.two_handed and wargame.can_two_hand(f.wg),
-        mounted=f.spec.mounted,
+        two_handed=two_handed,
+        mounted=mounted,
         cover=in_cover,
         rng=rng,
         options=frame,
@@ -81,12 +86,14 @@ def roll_blow(
     dice: int,
     frame: wargame.Options,
     target: wargame.Combatant,
-    land: Land,
+    how: How,
 ) -> wargame.DamageRoll:
-    """The damage of a blow on ``target``'s record; ``land(roll, record, rng)`` lands it.
+    """The damage of a blow on ``target``'s record; ``land(*how, roll, record, rng)`` lands it.
 
     From an enumerating die, one outcome per what the landing leaves: the target's record,
-    and the blow's damage, dodge, wounds and shove (all the attack reads of it after).
+    and the blow's damage, dodge, wounds and shove (all the attack reads of it after). What
+    a roll leaves depends on nothing but the record's values and ``how`` (plain values):
+    the die keeps it by them (:func:`sim.dice.outcome`'s ``same``).
     """
     if type(rng) is np.random.Generator:
         return wargame.roll_damage(dice, rng, frame.damage, max_damage=frame.max_damage)
@@ -99,10 +106,10 @@ def roll_blow(
     def left(roll: wargame.DamageRoll) -> Any:
         record = target.copy()
         try:
-            blow = land(roll, record, _NoDice())
+            blow = land(*how, roll, record, _NoDice())
         except _Rolls:
             return "rolled", roll.total, roll.is_max
         left = tuple(vars(record).values())
         return "left", left, blow.damage > 0, blow.dodged, len(blow.wounds), blow.shoved_ft
 
-    return outcome(rng, draw, key=left)
+    return outcome(rng, draw, key=left, same=(tuple(vars(target).values()), how))

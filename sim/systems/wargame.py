@@ -9,7 +9,6 @@ dodge-or-armor choice is made after seeing the damage [H]. The frame's own War G
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -23,7 +22,7 @@ from sim.frame.morale import flee
 from sim.rules import wargame
 from sim.rules.common import Status
 from sim.systems.base import System
-from sim.systems.blows import land, roll_blow
+from sim.systems.blows import How, land, roll_blow
 from sim.systems.called import call_shot, pay_attack
 from sim.systems.common import (
     choose_target,
@@ -450,16 +449,18 @@ def attack(b: TurnFrame, f: Fighter, target: Fighter) -> None:
         return
     in_cover = cover_of(b, f, target)
     rng = b.rng
+    two_handed = f.spec.two_handed and wargame.can_two_hand(f.wg)
+    how: How = (
+        two_handed, f.spec.mounted, weapon, guard, called, mighty, can_dodge, can_block, in_cover,
+        frame,
+    )  # fmt: skip
     if type(rng) is np.random.Generator:  # the real die: roll_blow's first line, inline
         roll = wargame.roll_damage(dice, rng, frame.damage, max_damage=frame.max_damage)
     else:
-        how = (f, weapon, guard, called, mighty, can_dodge, can_block, in_cover, frame)
-        roll = roll_blow(rng, dice, frame, tw, functools.partial(land, *how))
+        roll = roll_blow(rng, dice, frame, tw, how)
     before = tw.hit_dice
     subdued = tw.subdued
-    blow = land(
-        f, weapon, guard, called, mighty, can_dodge, can_block, in_cover, frame, roll, tw, rng
-    )
+    blow = land(*how, roll, tw, rng)
     if b.log is not None:  # describing the blow costs more than the blow; only when logged
         b.note(f.name, word, target.name, dice=roll.describe(), result=blow.hit().describe())
     if blow.damage > 0 and not blow.dodged:
