@@ -255,6 +255,8 @@ def _drawn(
         cells = tuple(c.cell_contents for c in draw.__closure__ or ())
     except (ValueError, AttributeError):
         return enumerate_draw(draw, args, key)
+    if key is not None and not hasattr(key, "__code__"):  # not a function: no code to keep by
+        return enumerate_draw(draw, args, key)
     if not all(_plain(c) for c in (*cells, *args)):
         return enumerate_draw(draw, args, key)
     later = key if getattr(key, "__closure__", None) else None
@@ -283,6 +285,8 @@ def _kept(draw: Callable[..., Any], args: tuple[Any, ...], key: Any, same: Hasha
     Only for a draw whose arguments and closures are plain (:func:`_drawn` keeps its values).
     """
     cells = tuple(c.cell_contents for c in draw.__closure__ or ())
+    if not hasattr(key, "__code__"):  # not a function: no code to keep by
+        return _drawn(draw, args, key)
     cache_key = (draw.__code__, cells, args, key.__code__, same)
     got = _KEPT.get(cache_key)
     if got is None:

@@ -134,6 +134,12 @@ class Deathwish(System):
         return b.opts.firearm_range_yd * YARD if self.is_ranged(f) else 0.0
 
 
+def _does(thr: deathwish.Thresholds, options: deathwish.Options, damage: int) -> Any:
+    """All :func:`turn` reads of a damage but the log: any at all, its wound, an instant kill."""
+    level = deathwish.wound_level(damage, thr, options)
+    return damage > 0, level, level is not None and deathwish.instant_death(damage, thr, options)
+
+
 def turn(b: TurnFrame, f: Fighter) -> None:
     """``f``'s Deathwish turn: one shot (after a move on a map) at one target."""
     if f.status == Status.FLEEING:
@@ -170,7 +176,10 @@ def turn(b: TurnFrame, f: Fighter) -> None:
         options=b.options,
     )
     armor = deathwish.armor_on(target.spec.deathwish.armor, location)
-    damage = deathwish.roll_damage(pen, leth, armor, cover_pts, b.rng)
+    thr, options = target.state.thresholds, b.options
+    damage = deathwish.roll_damage(
+        pen, leth, armor, cover_pts, b.rng, lambda d: _does(thr, options, d), (thr, options)
+    )
     effect = deathwish.roll_effect(damage, target.state.thresholds, b.rng, b.options)
     if b.log is not None:
         result = f"{location}, damage {damage}: " + (

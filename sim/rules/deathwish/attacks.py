@@ -6,8 +6,10 @@ Penetration and Lethality"; RULES.md 3 damage roll, hit location, ammunition, to
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from fractions import Fraction
 from functools import cache
+from typing import Any
 
 import numpy as np
 
@@ -109,9 +111,19 @@ def damage_dist(penetration: int, lethality: int, armor: int = 0, cover: int = 0
 
 
 def roll_damage(
-    penetration: int, lethality: int, armor: int, cover: int, rng: np.random.Generator
+    penetration: int,
+    lethality: int,
+    armor: int,
+    cover: int,
+    rng: np.random.Generator,
+    key: Callable[[int], Any] | None = None,
+    same: Hashable = None,
 ) -> int:
-    """Roll damage once (see :func:`damage_dist`)."""
+    """Roll damage once (see :func:`damage_dist`).
+
+    ``key`` and ``same``: as :func:`sim.dice.outcome`'s, for an enumerating die (what a
+    damage does, not its value, when nothing else reads it).
+    """
     _check_damage_args(lethality, armor, cover)
     n = _dice(penetration, armor, cover)
     if type(rng) is np.random.Generator:  # draw's dice die by die: the same draws, cheaper
@@ -121,7 +133,7 @@ def roll_damage(
         faces = roll_faces(rng, DIE, n)
         return int(faces[faces <= lethality].sum())
 
-    return int(outcome(rng, draw))
+    return int(outcome(rng, draw, key=key, same=same))
 
 
 def roll_damage_many(
