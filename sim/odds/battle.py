@@ -34,11 +34,13 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from gmpy2 import mpq
+
 from sim.battle import Battle
 from sim.errors import SimError
 from sim.frame.core import STATUSES
 from sim.frame.turns import TurnFrame
-from sim.odds.enumerate import Enumerator, Options, Unsupported
+from sim.odds.enumerate import Chance, Enumerator, Options, Unsupported
 from sim.odds.estimate import estimate
 from sim.odds.states import (
     HOOKS,
@@ -178,6 +180,7 @@ def _outcome(b: Battle) -> Outcome:
 
 
 # ------------------------------------------------------------------------- exploring
+_ZERO, _ONE = mpq(0), mpq(1)  # chances are gmpy2's rationals until the answer (Chance)
 End = tuple[str | None, str, tuple[tuple[int, ...], ...]]  # an outcome but for its round
 Move = tuple[int, Any]  # (1, an End) or (2, the key of the state at the round's end)
 
@@ -196,9 +199,9 @@ class _Explorer:
         self.ahead = ahead  # 1: keys count rounds from the next; None: they keep the round
         self.spent = 0  # fights of a round so far
         self.nodes: dict[bytes, int] = {}  # a turn start's key -> its node
-        self.edges: list[list[tuple[int, Any, Fraction]]] = []  # per node: (kind, target, p)
-        self.dists: dict[int, dict[Move, Fraction]] = {}  # per node: its moves, once known
-        self.moves: dict[bytes, dict[Move, Fraction]] = {}  # per state key
+        self.edges: list[list[tuple[int, Any, Chance]]] = []  # per node: (kind, target, p)
+        self.dists: dict[int, dict[Move, Chance]] = {}  # per node: its moves, once known
+        self.moves: dict[bytes, dict[Move, Chance]] = {}  # per state key
         self.blobs: dict[bytes, bytes] = {}  # per state key: a battle in that state
 
     def node(self) -> int:
@@ -216,15 +219,15 @@ class _Explorer:
         return k
 
     def round(
-        self, frontier: Mapping[bytes, Fraction]
-    ) -> tuple[dict[bytes, Fraction], dict[End, Fraction]]:
+        self, frontier: Mapping[bytes, Chance]
+    ) -> tuple[dict[bytes, Chance], dict[End, Chance]]:
         """One round from each state of ``frontier`` (key -> chance): the states and ends."""
         roots = {}
-        work: list[tuple[bytes, tuple[Any, ...], int, Fraction]] = []
+        work: list[tuple[bytes, tuple[Any, ...], int, Chance]] = []
         for k in frontier:
             if k not in self.moves:
                 n = roots[k] = self.node()
-                work.append((self.blobs[k], (), n, Fraction(1)))
+                work.append((self.blobs[k], (), n, mpq(1)))
         while work:
             self.spent += 1
             if self.spent > self.limit:
@@ -239,12 +242,12 @@ class _Explorer:
             raise TooLarge(
                 f"more than {MAX_STATES:,} states: too large for the exact method (docs/odds.md)"
             )
-        states: dict[bytes, Fraction] = {}
-        ends: dict[End, Fraction] = {}
+        states: dict[bytes, Chance] = {}
+        ends: dict[End, Chance] = {}
         for k, m in frontier.items():
             for (kind, t), q in self.moves[k].items():
-                into: dict[Any, Fraction] = states if kind == 2 else ends
-                into[t] = into.get(t, Fraction(0)) + m * q
+                into: dict[Any, Chance] = states if kind == 2 else ends
+                into[t] = into.get(t, _ZERO) + m * q
         return states, ends
 
     def _fight(
@@ -252,8 +255,8 @@ class _Explorer:
         blob: bytes,
         script: tuple[Any, ...],
         at: int,
-        p: Fraction,
-        work: list[tuple[bytes, tuple[Any, ...], int, Fraction]],
+        p: Chance,
+        work: list[tuple[bytes, tuple[Any, ...], int, Chance]],
     ) -> None:
         b: Battle = self.codec.loads(blob)
         here: list[Any] = [at, p]
@@ -283,7 +286,7 @@ class _Explorer:
                 raise _Merged
             n = self.nodes[key] = self.node()
             self.edges[here[0]].append((0, n, here[1]))
-            here[0], here[1] = n, Fraction(1)
+            here[0], here[1] = n, mpq(1)
 
         def take_turn(f: Any) -> None:
             merge(f)
@@ -306,7 +309,7 @@ class _Explorer:
         else:
             self.edges[here[0]].append((2, self.state(b), here[1]))
 
-    def _collapse(self, root: int) -> dict[Move, Fraction]:
+    def _collapse(self, root: int) -> dict[Move, Chance]:
         """The moves from ``root``: its chance of each end and state, through every turn."""
         dists = self.dists
         entered: set[int] = set()
@@ -325,10 +328,10 @@ class _Explorer:
                         stack.append((t, False))
                 continue
             entered.discard(n)
-            d: dict[Move, Fraction] = {}
+            d: dict[Move, Chance] = {}
             for kind, t, q in self.edges[n]:
-                for move, p in dists[t].items() if kind == 0 else (((kind, t), Fraction(1)),):
-                    d[move] = d.get(move, Fraction(0)) + q * p
+                for move, p in dists[t].items() if kind == 0 else (((kind, t), _ONE),):
+                    d[move] = d.get(move, _ZERO) + q * p
             dists[n] = d
         return dists.pop(root)
 
@@ -366,8 +369,8 @@ def battle_odds(
     codec = Codec(b, last=last)
     b.rng = None
     explorer = _Explorer(codec, limit, 1 if rounds_free(s) else None)
-    frontier = {explorer.state(codec.loads(state_of(codec, b))): Fraction(1)}
-    outcomes: dict[Outcome, Fraction] = {}
+    frontier = {explorer.state(codec.loads(state_of(codec, b))): mpq(1)}
+    outcomes: dict[Outcome, Chance] = {}
     most = 0
     with maneuvers_merged():
         for r in range(1, last + 1):
@@ -378,10 +381,10 @@ def battle_odds(
             for (winner, reason, counts), p in ends.items():
                 _add(outcomes, (winner, reason, r, counts), p)
             if progress is not None:
-                progress(len(outcomes), len(frontier), sum(frontier.values(), Fraction(0)))
+                progress(len(outcomes), len(frontier), _fraction(sum(frontier.values(), _ZERO)))
     for k, p in frontier.items():  # still fighting after the last round: a draw
         _add(outcomes, (None, "max_rounds", last, _outcome(codec.loads(explorer.blobs[k]))[3]), p)
-    total = sum(outcomes.values(), Fraction(0))
+    total = sum(outcomes.values(), _ZERO)
     if total != 1:
         raise SimError(f"exact odds of {s.name} sum to {total}, not 1: a bug")
     return BattleOdds(
@@ -389,7 +392,7 @@ def battle_odds(
         rules=b.rules,
         sides=tuple(b.sides),
         fighters={n: len(side.fighters) for n, side in b.sides.items()},
-        outcomes=dict(sorted(outcomes.items(), key=lambda kv: str(kv[0]))),
+        outcomes={o: _fraction(p) for o, p in sorted(outcomes.items(), key=lambda kv: str(kv[0]))},
         executions=explorer.spent,
         states=len(explorer.blobs),
         most_states=most,
@@ -397,5 +400,10 @@ def battle_odds(
     )
 
 
-def _add(outcomes: dict[Outcome, Fraction], o: Outcome, p: Fraction) -> None:
-    outcomes[o] = outcomes.get(o, Fraction(0)) + p
+def _add(outcomes: dict[Outcome, Chance], o: Outcome, p: Chance) -> None:
+    outcomes[o] = outcomes.get(o, _ZERO) + p
+
+
+def _fraction(p: Chance) -> Fraction:
+    """The exact chance ``p`` as the standard library's Fraction (the answer's type)."""
+    return Fraction(int(p.numerator), int(p.denominator))

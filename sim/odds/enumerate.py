@@ -32,12 +32,20 @@ from functools import cache
 from typing import Any
 
 import numpy as np
+from gmpy2 import mpq
 
 from sim.errors import SimError
 
 __all__ = ["Branch", "Enumerator", "Uniform", "Unsupported", "enumerate_draw"]
 
-Options = tuple[tuple[Any, Fraction], ...]
+#: An exact chance: gmpy2's rational (GMP's, in C), equal to the Fraction it is and hashed
+#: alike; the exact battle multiplies and adds millions of them (sim.odds.battle).
+Chance = Any
+Options = tuple[tuple[Any, Chance], ...]
+
+
+_ZERO = mpq(0)
+_MPQ = type(_ZERO)
 
 
 class Branch(Exception):  # noqa: N818 (a signal, not an error)
@@ -148,11 +156,11 @@ class Enumerator:
         """
 
         def options() -> Options:
-            kept: dict[Any, tuple[Any, Fraction]] = {}
+            kept: dict[Any, tuple[Any, Chance]] = {}
             for v, p in _drawn(draw):
                 if accept(v):
                     _add(kept, v if key is None else key(v), v, p)
-            total = sum((p for _, p in kept.values()), Fraction(0))
+            total = sum((p for _, p in kept.values()), _ZERO)
             if not total:
                 raise Unsupported("a re-roll that never settles")
             return tuple((v, p / total) for v, p in kept.values())
@@ -173,7 +181,7 @@ class Uniform:
         if self._used:
             raise Unsupported("a uniform draw compared twice")
         self._used = True
-        q = chance(p)
+        q = mpq(chance(p))
         return bool(self._die._next(lambda: ((True, q), (False, 1 - q))))
 
     def __lt__(self, p: Any) -> bool:
@@ -198,7 +206,7 @@ def chance(p: Any) -> Fraction:
     A float is read as the simplest fraction it stands for (``float(Fraction(1, 3))`` is
     1/3, not its 53-bit neighbour): the rules give their chances as fractions.
     """
-    if isinstance(p, Fraction | int):
+    if isinstance(p, Fraction | int | _MPQ):
         q = Fraction(p)
     else:
         x = float(p)
@@ -218,8 +226,8 @@ def enumerate_draw(
 
     With ``key``, the values of equal ``key(value)`` are one (the first stands for them all).
     """
-    out: dict[Any, tuple[Any, Fraction]] = {}
-    stack: list[tuple[tuple[Any, ...], Fraction]] = [((), Fraction(1))]
+    out: dict[Any, tuple[Any, Chance]] = {}
+    stack: list[tuple[tuple[Any, ...], Chance]] = [((), mpq(1))]
     while stack:
         script, p = stack.pop()
         rng = Enumerator(script)
@@ -232,9 +240,9 @@ def enumerate_draw(
     return tuple(out.values())
 
 
-def _add(out: dict[Any, tuple[Any, Fraction]], k: Any, value: Any, p: Fraction) -> None:
+def _add(out: dict[Any, tuple[Any, Chance]], k: Any, value: Any, p: Chance) -> None:
     """``p`` more for key ``k``, whose first value stands for all of its values."""
-    first, q = out.get(k, (value, Fraction(0)))
+    first, q = out.get(k, (value, _ZERO))
     out[k] = (first, q + p)
 
 
@@ -268,7 +276,7 @@ def _drawn(
         got = _DRAWN[cache_key] = enumerate_draw(draw, args, key)
     if later is None:
         return got
-    out: dict[Any, tuple[Any, Fraction]] = {}
+    out: dict[Any, tuple[Any, Chance]] = {}
     for v, p in got:
         _add(out, later(v), v, p)
     return tuple(out.values())
@@ -303,12 +311,12 @@ def _plain(x: Any) -> bool:
     params = getattr(type(x), "__dataclass_params__", None)
     if params is not None and params.frozen:
         return all(_plain(getattr(x, f.name)) for f in dataclasses.fields(x))
-    return x is None or type(x) in (int, float, str, bool, Fraction)
+    return x is None or type(x) in (int, float, str, bool, Fraction, _MPQ)
 
 
 @cache
 def _uniform(low: int, high: int) -> Options:
-    p = Fraction(1, high - low)
+    p = mpq(1, high - low)
     return tuple((v, p) for v in range(low, high))
 
 
@@ -323,7 +331,7 @@ def _multisets(low: int, high: int, n: int) -> Options:
         ways = fact
         for _, run in itertools.groupby(combo):
             ways //= math.factorial(sum(1 for _ in run))
-        out.append((combo, Fraction(ways, total)))
+        out.append((combo, mpq(ways, total)))
     return tuple(out)
 
 
