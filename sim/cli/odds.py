@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
 from sim import odds
@@ -199,11 +200,12 @@ def _add_odds_deathwish(systems: Any) -> None:
 
 def _odds_battle(a: argparse.Namespace) -> str:
     import json
-    import os
     import sys
 
     from sim.odds import battle
 
+    if a.workers < 1:
+        raise SimError(f"--workers must be 1 or more, got {a.workers}")
     s = battle.scenario_of(a.file, a.set)
     if a.plot and not a.force and os.path.lexists(a.plot):  # before minutes of work
         from sim.files import exists_error
@@ -228,7 +230,9 @@ def _odds_battle(a: argparse.Namespace) -> str:
 
     rounds = [0]
     shown = sys.stderr.isatty()
-    result = battle.battle_odds(s, limit=a.limit, guess=guess, progress=progress if shown else None)
+    result = battle.battle_odds(
+        s, limit=a.limit, guess=guess, progress=progress if shown else None, workers=a.workers
+    )
     if shown:
         print(file=sys.stderr)
     if a.plot:
@@ -301,6 +305,12 @@ def add_odds_battle(systems: Any) -> None:
         type=int,
         default=DEFAULT_LIMIT,
         help=f"most fights of a round to spend (default {DEFAULT_LIMIT:,}); docs/odds.md",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="processes to explore a round's new states on (default: CPU count); the same odds",
     )
     p.add_argument("--format", choices=["table", "json"], default="table")
     p.add_argument("--plot", metavar="FILE.png", help="draw how it ends and how long it lasts")

@@ -26,6 +26,7 @@ executions (:class:`TooLarge`), and a battle it cannot follow (:class:`NotExact`
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -42,6 +43,7 @@ from sim.frame.core import STATUSES
 from sim.frame.turns import TurnFrame
 from sim.odds.enumerate import Chance, Enumerator, Options, Unsupported
 from sim.odds.estimate import estimate
+from sim.odds.parallel import Pool
 from sim.odds.states import (
     HOOKS,
     MERGE,
@@ -219,25 +221,17 @@ class _Explorer:
         return k
 
     def round(
-        self, frontier: Mapping[bytes, Chance]
+        self, frontier: Mapping[bytes, Chance], pool: Pool | None = None
     ) -> tuple[dict[bytes, Chance], dict[End, Chance]]:
-        """One round from each state of ``frontier`` (key -> chance): the states and ends."""
-        roots = {}
-        work: list[tuple[bytes, tuple[Any, ...], int, Chance]] = []
-        for k in frontier:
-            if k not in self.moves:
-                n = roots[k] = self.node()
-                work.append((self.blobs[k], (), n, mpq(1)))
-        while work:
-            self.spent += 1
-            if self.spent > self.limit:
-                raise TooLarge(
-                    f"more than {self.limit:,} fights of a round: too large for the exact method "
-                    "(--limit raises it; docs/odds.md)"
-                )
-            self._fight(*work.pop(), work)
-        for k, n in roots.items():
-            self.moves[k] = self._collapse(n)
+        """One round from each state of ``frontier`` (key -> chance): the states and ends.
+
+        The states met for the first time are explored here, or by ``pool``'s workers.
+        """
+        new = [k for k in frontier if k not in self.moves]
+        if pool is not None and len(new) >= pool.least:
+            pool.explore(self, new)
+        else:
+            self.explore(new)
         if len(self.blobs) > MAX_STATES:
             raise TooLarge(
                 f"more than {MAX_STATES:,} states: too large for the exact method (docs/odds.md)"
@@ -249,6 +243,24 @@ class _Explorer:
                 into: dict[Any, Chance] = states if kind == 2 else ends
                 into[t] = into.get(t, _ZERO) + m * q
         return states, ends
+
+    def explore(self, keys: Sequence[bytes]) -> None:
+        """The moves of a round from each state of ``keys`` (kept in :attr:`blobs`)."""
+        roots = {}
+        work: list[tuple[bytes, tuple[Any, ...], int, Chance]] = []
+        for k in keys:
+            n = roots[k] = self.node()
+            work.append((self.blobs[k], (), n, mpq(1)))
+        while work:
+            self.spent += 1
+            if self.spent > self.limit:
+                raise TooLarge(
+                    f"more than {self.limit:,} fights of a round: too large for the exact method "
+                    "(--limit raises it; docs/odds.md)"
+                )
+            self._fight(*work.pop(), work)
+        for k, n in roots.items():
+            self.moves[k] = self._collapse(n)
 
     def _fight(
         self,
@@ -349,12 +361,15 @@ def battle_odds(
     limit: int = DEFAULT_LIMIT,
     progress: Callable[[int, int, Fraction], None] | None = None,
     guess: Mapping[str, float] | None = None,
+    workers: int = 1,
 ) -> BattleOdds:
     """The exact odds of ``scenario`` (a path with ``--set`` style ``overrides``, or one built).
 
     Raises :class:`TooLarge` when the :func:`estimate` (``guess``, made here if not given)
     or the work passes ``limit`` fights of a round, :class:`NotExact` for a battle it cannot
-    follow. ``progress(outcomes, states, chance still fighting)`` after each round.
+    follow. ``progress(outcomes, states, chance still fighting)`` after each round. With
+    ``workers`` above 1, a round's new states are explored on as many processes
+    (:mod:`sim.odds.parallel`): the same answer.
     """
     s = scenario_of(scenario, overrides)
     t0 = time.perf_counter()
@@ -372,12 +387,13 @@ def battle_odds(
     frontier = {explorer.state(codec.loads(state_of(codec, b))): mpq(1)}
     outcomes: dict[Outcome, Chance] = {}
     most = 0
-    with maneuvers_merged():
+    pool = Pool(s, codec, explorer.ahead, workers) if workers > 1 else None
+    with maneuvers_merged(), pool or contextlib.nullcontext():
         for r in range(1, last + 1):
             if not frontier:
                 break
             most = max(most, len(frontier))
-            frontier, ends = explorer.round(frontier)
+            frontier, ends = explorer.round(frontier, pool)
             for (winner, reason, counts), p in ends.items():
                 _add(outcomes, (winner, reason, r, counts), p)
             if progress is not None:

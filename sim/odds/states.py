@@ -222,7 +222,11 @@ class Codec:
     """
 
     def __init__(
-        self, battle: Battle, dice: Sequence[type] = (Enumerator,), last: int | None = None
+        self,
+        battle: Battle,
+        dice: Sequence[type] = (Enumerator,),
+        last: int | None = None,
+        token: int | None = None,
     ) -> None:
         fixed: list[Any] = [battle.random]  # the AgentSets keep it too
         battle.random = _NoRandom()
@@ -232,7 +236,9 @@ class Codec:
         fixed.append(battle.random)
         self.fixed = [x for x in fixed if x is not None]
         ids = {id(x): i for i, x in enumerate(self.fixed)}
-        token = id(self)
+        # the name its pickles give it: another process's codec of the same battle may
+        # take it (sim.odds.parallel), and then reads them
+        self.token = token = id(self) if token is None else token
         _CODECS[token] = self
 
         def reduce(x: Any) -> Any:

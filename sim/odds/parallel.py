@@ -1,0 +1,143 @@
+"""An exact battle explored on several processes: each round's new states shared out.
+
+A round's states met for the first time are dealt out among worker processes. Each worker
+keeps an explorer of its own (:class:`sim.odds.battle._Explorer`, its turn starts merged
+among its own fights, round after round) and sends back each state's moves and the states
+they reach, pickled as the battle's own process pickles them: the workers' codecs are built
+from the same scenario and share the battle's token (:class:`sim.odds.states.Codec`), so a
+state pickled by one is read by any. The answer is the one a single process gives (every
+chance is exact, and a state's moves are its own); only the work differs, by the turn
+starts two workers both meet.
+
+The workers come from :func:`sim.workers.context`, as a sweep's do, ignore Ctrl-C and end
+with the battle's process (:func:`sim.workers.init`).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import itertools
+import os
+import sys
+from collections.abc import Sequence
+from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING, Any
+
+from sim import workers as sweep_workers
+from sim.errors import SimError
+from sim.odds.states import Codec, TooLarge, maneuvers_merged, start
+from sim.scenario import Scenario
+
+if TYPE_CHECKING:
+    from sim.odds.battle import _Explorer
+
+__all__ = ["LEAST", "Pool"]
+
+#: The fewest new states a round deals out to the workers; fewer are explored here.
+LEAST = 32
+#: Each worker's share of a round, in parts: a worker done with one takes another.
+CHUNKS = 2
+
+
+class Pool:
+    """Worker processes for one exact battle, started when a round first has enough to share.
+
+    ``scenario`` and the codec's ``token``, ``ahead`` and ``last`` build each worker's own
+    explorer. Use it in a ``with`` block: the workers end with it (at once, on an error).
+    """
+
+    def __init__(self, scenario: Scenario, codec: Codec, ahead: int | None, workers: int) -> None:
+        self.args: tuple[Any, ...] = (scenario, codec.token, ahead, codec.last, os.getpid())
+        self.workers = workers
+        self.least = LEAST
+        self.met: dict[bytes, Any] = {}  # the turn starts the workers met in the last round
+        self._pool: cf.ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> Pool:
+        return self
+
+    def __exit__(self, kind: object, *exc: object) -> None:
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        if kind is not None:  # an error, a limit passed or Ctrl-C: no worker goes on
+            for proc in list(getattr(pool, "_processes", {}).values()):
+                proc.terminate()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+    def explore(self, x: _Explorer, keys: Sequence[bytes]) -> None:
+        """What :meth:`_Explorer.explore` does with ``keys``, by the workers, into ``x``."""
+        if self._pool is None:
+            sweep_workers.start()
+            self._pool = cf.ProcessPoolExecutor(
+                max_workers=self.workers,
+                mp_context=sweep_workers.context(),
+                initializer=_start,
+                initargs=self.args,
+            )
+        budget = x.limit - x.spent
+        n = CHUNKS * self.workers
+        met, self.met = self.met, {}
+        cuts = [len(keys) * i // n for i in range(n + 1)]  # in the order met: kin together
+        jobs = [
+            ([(k, x.blobs[k]) for k in keys[cuts[i] : cuts[i + 1]]], budget, met) for i in range(n)
+        ]
+        try:
+            for done in cf.as_completed([self._pool.submit(_explore, job) for job in jobs]):
+                moves, made, starts, spent = done.result()
+                x.spent += spent
+                x.moves.update(moves)
+                for k, blob in made.items():
+                    x.blobs.setdefault(k, blob)
+                self.met.update(starts)
+        except BrokenProcessPool:
+            raise SimError("a worker of the exact battle died (killed?); no odds") from None
+        if x.spent > x.limit:
+            raise TooLarge(
+                f"more than {x.limit:,} fights of a round: too large for the exact method "
+                "(--limit raises it; docs/odds.md)"
+            )
+
+
+_HERE: dict[str, Any] = {}
+
+
+def _start(scenario: Scenario, token: int, ahead: int | None, last: int, sweep: int) -> None:
+    """A worker: its explorer of the battle, the War Game's maneuvers merged for its life."""
+    from sim.odds.battle import _Explorer
+
+    sweep_workers.init(sweep)
+    b = start(scenario)
+    b.max_rounds = sys.maxsize
+    codec = Codec(b, last=last, token=token)
+    b.rng = None
+    _HERE["x"] = _Explorer(codec, 0, ahead)
+    _HERE["merged"] = merged = maneuvers_merged()
+    merged.__enter__()
+
+
+def _explore(
+    job: tuple[list[tuple[bytes, bytes]], int, dict[bytes, Any]],
+) -> tuple[dict[bytes, Any], dict[bytes, bytes], dict[bytes, Any], int]:
+    """A worker's round from each state of ``job`` (key, pickle), within a budget of fights.
+
+    ``job`` also brings the turn starts the workers met in the last round, each with its
+    moves (the chance of each end and state from it): one met is not fought again here.
+    Returns each state's moves, the states they reach (pickled), the turn starts met and
+    the fights it took.
+    """
+    roots, budget, met = job
+    x: _Explorer = _HERE["x"]
+    for k, moves in met.items():
+        if k not in x.nodes:
+            x.nodes[k] = n = x.node()
+            x.dists[n] = moves
+    spent = x.spent
+    x.limit = spent + budget
+    for k, blob in roots:
+        x.blobs.setdefault(k, blob)
+    blobs, nodes = len(x.blobs), len(x.nodes)
+    x.explore([k for k, _ in roots])
+    made = dict(itertools.islice(x.blobs.items(), blobs, None))
+    starts = {k: x.dists[n] for k, n in itertools.islice(x.nodes.items(), nodes, None)}
+    return {k: x.moves.pop(k) for k, _ in roots}, made, starts, x.spent - spent
