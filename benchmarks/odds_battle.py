@@ -7,7 +7,9 @@ Run from the repository root::
 
 For each scenario it prints the estimate (round and turn starts a sample of 100 battles met,
 times their mean outcomes), then either the exact answer's time, fights of a round, most
-states and peak memory (the child process's max RSS), or the refusal, in one line. Goals
+states and peak memory, or the refusal, in one line. The answer is worked out as ``sim odds
+battle`` does it, on a worker per core; its peak memory is the most its process and its
+workers held at once (their resident memory, read from /proc every 0.2 s). Goals
 (issue 39): each 1 v 1 at most 10 s, the 2 v 2 alley at most 60 s, the 1 v 3 duels and the
 3 v 3 skirmish at most 10 minutes, peak memory at most 2 GB. Work counts do not depend on
 the machine; the seconds printed do.
@@ -16,6 +18,7 @@ the machine; the seconds printed do.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -33,16 +36,45 @@ SCENARIOS = [
 ]
 
 TIMEOUT = 900  # seconds a scenario may take here before it is stopped
+WORKERS = os.cpu_count() or 1  # as sim odds battle: every core
 
 _CHILD = """
-import json, resource, sys, time
+import json, os, sys, threading, time
+from pathlib import Path
 from sim.odds.battle import battle_odds, estimate
 from sim.errors import SimError
-path = sys.argv[1]
+
+def tree_mb():
+    # the resident memory of this process and every process under it (the forkserver and
+    # the workers it forks), from /proc
+    parent, rss = {}, {}
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parent[int(d.name)] = int(fields[1])
+            rss[int(d.name)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+    mine, grew = {os.getpid()}, True
+    while grew:
+        more = {p for p, pp in parent.items() if pp in mine} - mine
+        grew = bool(more)
+        mine |= more
+    return sum(rss.get(p, 0) for p in mine) / 2**20
+
+peak = [0.0]
+def watch():
+    while True:
+        peak[0] = max(peak[0], tree_mb())
+        time.sleep(0.2)
+
+threading.Thread(target=watch, daemon=True).start()
+path, workers = sys.argv[1], int(sys.argv[2])
 t = time.perf_counter()
 try:
     guess = estimate(path)
-    odds = battle_odds(path, guess=guess)
+    odds = battle_odds(path, guess=guess, workers=workers)
     row = {"answer": odds.to_dict()["work"],
            "win": {s: float(odds.win(s)) for s in odds.sides}, "draw": float(odds.draw())}
 except SimError as e:
@@ -50,7 +82,7 @@ except SimError as e:
     guess = locals().get("guess")
 row["estimate"] = guess
 row["seconds"] = time.perf_counter() - t
-row["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+row["peak_mb"] = max(peak[0], tree_mb())
 print(json.dumps(row))
 """
 
@@ -59,7 +91,7 @@ def measure(path: str) -> dict:
     """One scenario's exact odds in a fresh process (its peak memory its own)."""
     try:
         out = subprocess.run(
-            [sys.executable, "-c", _CHILD, path],
+            [sys.executable, "-c", _CHILD, path, str(WORKERS)],
             cwd=ROOT,
             capture_output=True,
             text=True,
@@ -88,7 +120,7 @@ def main(argv: list[str]) -> None:
             print(
                 f"{path}: exact in {row['seconds']:.1f} s, {w['executions']:,} fights of a round, "
                 f"{w['states']:,} states (at most {w['most_states']:,} in a round), "
-                f"peak {row['peak_mb']:.0f} MB; {guess}; "
+                f"peak {row['peak_mb']:.0f} MB with {WORKERS} workers; {guess}; "
                 f"{wins}, draw {row['draw']:.6f}"
             )
         else:

@@ -228,7 +228,7 @@ class _Explorer:
         The states met for the first time are explored here, or by ``pool``'s workers.
         """
         new = [k for k in frontier if k not in self.moves]
-        if pool is not None and len(new) >= pool.least:
+        if pool is not None and len(new) >= pool.least and self.spent >= pool.after:
             pool.explore(self, new)
         else:
             self.explore(new)

@@ -35,6 +35,9 @@ __all__ = ["LEAST", "Pool"]
 
 #: The fewest new states a round deals out to the workers; fewer are explored here.
 LEAST = 32
+#: The fights a battle takes on its own process before it starts workers (about 2 s here;
+#: starting them takes about 1 s): a battle done by then is done without them.
+AFTER = 5_000
 #: Each worker's share of a round, in parts: a worker done with one takes another.
 CHUNKS = 2
 
@@ -49,7 +52,7 @@ class Pool:
     def __init__(self, scenario: Scenario, codec: Codec, ahead: int | None, workers: int) -> None:
         self.args: tuple[Any, ...] = (scenario, codec.token, ahead, codec.last, os.getpid())
         self.workers = workers
-        self.least = LEAST
+        self.least, self.after = LEAST, AFTER
         self.met: dict[bytes, Any] = {}  # the turn starts the workers met in the last round
         self._pool: cf.ProcessPoolExecutor | None = None
 

@@ -19,6 +19,7 @@ DEATHWISH = ROOT / "scenarios/exact/duel_deathwish.yaml"
 
 def test_two_workers_give_the_very_odds_of_one_process(monkeypatch):
     monkeypatch.setattr(parallel, "LEAST", 2)  # every round but the first shared out
+    monkeypatch.setattr(parallel, "AFTER", 0)
     serial = battle_odds(TIERS, ["max_rounds=4"], guess={"executions": 0})
     started = []
     real = parallel.Pool.explore
@@ -35,6 +36,7 @@ def test_two_workers_give_the_very_odds_of_one_process(monkeypatch):
 
 def test_the_workers_keep_to_the_limit(monkeypatch):
     monkeypatch.setattr(parallel, "LEAST", 2)
+    monkeypatch.setattr(parallel, "AFTER", 0)
     with pytest.raises(TooLarge, match="more than 300 fights"):
         battle_odds(TIERS, limit=300, guess={"executions": 0}, workers=2)
 
