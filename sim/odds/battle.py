@@ -225,10 +225,13 @@ class _Explorer:
     ) -> tuple[dict[bytes, Chance], dict[End, Chance]]:
         """One round from each state of ``frontier`` (key -> chance): the states and ends.
 
-        The states met for the first time are explored here, or by ``pool``'s workers.
+        The states met for the first time are explored here, or by ``pool``'s workers if
+        they are many and look like more than a few seconds' work
+        (:data:`sim.odds.parallel.AFTER`).
         """
         new = [k for k in frontier if k not in self.moves]
-        if pool is not None and len(new) >= pool.least and self.spent >= pool.after:
+        per_state = self.spent / max(1, len(self.moves))  # fights a state took, so far
+        if pool is not None and len(new) >= pool.least and len(new) * per_state >= pool.after:
             pool.explore(self, new)
         else:
             self.explore(new)

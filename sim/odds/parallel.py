@@ -35,8 +35,8 @@ __all__ = ["LEAST", "Pool"]
 
 #: The fewest new states a round deals out to the workers; fewer are explored here.
 LEAST = 32
-#: The fights a battle takes on its own process before it starts workers (about 2 s here;
-#: starting them takes about 1 s): a battle done by then is done without them.
+#: The fewest fights a round must look like (its new states times the fights a state has
+#: taken so far) to be dealt out: about 2 s here, as starting the workers takes about 1 s.
 AFTER = 5_000
 #: Each worker's share of a round, in parts: a worker done with one takes another.
 CHUNKS = 2

@@ -3,7 +3,7 @@
 ``tests/odds/exact.json`` holds :meth:`sim.odds.battle.BattleOdds.to_dict` of each scenario
 below, as ``sim odds battle`` gives it; ``tests/odds/test_battle.py`` fights 100,000 battles
 of each and finds every exact chance in the 99.9% band. A rule change that moves the odds
-regenerates it in its own commit (about 5 minutes here)::
+regenerates it in its own commit (about 2.5 minutes here)::
 
     python -m tests.odds.make_exact
 """
