@@ -53,7 +53,6 @@ class Pool:
         self.args: tuple[Any, ...] = (scenario, codec.token, ahead, codec.last, os.getpid())
         self.workers = workers
         self.least, self.after = LEAST, AFTER
-        self.met: dict[bytes, Any] = {}  # the turn starts the workers met in the last round
         self._pool: cf.ProcessPoolExecutor | None = None
 
     def __enter__(self) -> Pool:
@@ -80,19 +79,15 @@ class Pool:
             )
         budget = x.limit - x.spent
         n = CHUNKS * self.workers
-        met, self.met = self.met, {}
         cuts = [len(keys) * i // n for i in range(n + 1)]  # in the order met: kin together
-        jobs = [
-            ([(k, x.blobs[k]) for k in keys[cuts[i] : cuts[i + 1]]], budget, met) for i in range(n)
-        ]
+        jobs = [([(k, x.blobs[k]) for k in keys[cuts[i] : cuts[i + 1]]], budget) for i in range(n)]
         try:
             for done in cf.as_completed([self._pool.submit(_explore, job) for job in jobs]):
-                moves, made, starts, spent = done.result()
+                moves, made, spent = done.result()
                 x.spent += spent
                 x.moves.update(moves)
                 for k, blob in made.items():
                     x.blobs.setdefault(k, blob)
-                self.met.update(starts)
         except BrokenProcessPool:
             raise SimError("a worker of the exact battle died (killed?); no odds") from None
         if x.spent > x.limit:
@@ -120,27 +115,20 @@ def _start(scenario: Scenario, token: int, ahead: int | None, last: int, sweep: 
 
 
 def _explore(
-    job: tuple[list[tuple[bytes, bytes]], int, dict[bytes, Any]],
-) -> tuple[dict[bytes, Any], dict[bytes, bytes], dict[bytes, Any], int]:
+    job: tuple[list[tuple[bytes, bytes]], int],
+) -> tuple[dict[bytes, Any], dict[bytes, bytes], int]:
     """A worker's round from each state of ``job`` (key, pickle), within a budget of fights.
 
-    ``job`` also brings the turn starts the workers met in the last round, each with its
-    moves (the chance of each end and state from it): one met is not fought again here.
-    Returns each state's moves, the states they reach (pickled), the turn starts met and
-    the fights it took.
+    Returns each state's moves, the states they reach (pickled) and the fights it took. The
+    worker keeps its turn starts (their moves, for a fight that meets one again), not the
+    states: the battle's process keeps those.
     """
-    roots, budget, met = job
+    roots, budget = job
     x: _Explorer = _HERE["x"]
-    for k, moves in met.items():
-        if k not in x.nodes:
-            x.nodes[k] = n = x.node()
-            x.dists[n] = moves
     spent = x.spent
     x.limit = spent + budget
-    for k, blob in roots:
-        x.blobs.setdefault(k, blob)
-    blobs, nodes = len(x.blobs), len(x.nodes)
+    x.blobs = dict(roots)
     x.explore([k for k, _ in roots])
-    made = dict(itertools.islice(x.blobs.items(), blobs, None))
-    starts = {k: x.dists[n] for k, n in itertools.islice(x.nodes.items(), nodes, None)}
-    return {k: x.moves.pop(k) for k, _ in roots}, made, starts, x.spent - spent
+    made = dict(itertools.islice(x.blobs.items(), len(roots), None))
+    x.blobs = {}
+    return {k: x.moves.pop(k) for k, _ in roots}, made, x.spent - spent
