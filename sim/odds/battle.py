@@ -205,6 +205,7 @@ class _Explorer:
         self.dists: dict[int, dict[Move, Chance]] = {}  # per node: its moves, once known
         self.moves: dict[bytes, dict[Move, Chance]] = {}  # per state key
         self.blobs: dict[bytes, bytes] = {}  # per state key: a battle in that state
+        self.canon: dict[Move, Move] = {}  # each move once, for every turn start's moves
 
     def node(self) -> int:
         self.edges.append([])
@@ -344,10 +345,16 @@ class _Explorer:
                 continue
             entered.discard(n)
             d: dict[Move, Chance] = {}
+            canon = self.canon
             for kind, t, q in self.edges[n]:
-                for move, p in dists[t].items() if kind == 0 else (((kind, t), _ONE),):
-                    d[move] = d.get(move, _ZERO) + q * p
+                if kind == 0:
+                    for move, p in dists[t].items():
+                        d[move] = d.get(move, _ZERO) + q * p
+                else:
+                    move = canon.setdefault((kind, t), (kind, t))  # one of each, shared
+                    d[move] = d.get(move, _ZERO) + q
             dists[n] = d
+            self.edges[n] = []  # its moves say all a fight that meets it again needs
         return dists.pop(root)
 
 
