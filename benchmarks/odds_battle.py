@@ -124,7 +124,9 @@ def main(argv: list[str]) -> None:
                 f"{wins}, draw {row['draw']:.6f}"
             )
         else:
-            print(f"{path}: refused in {row.get('seconds', 0):.1f} s; {guess}: {row['refused']}")
+            peak = f", peak {row['peak_mb']:.0f} MB" if "peak_mb" in row else ""
+            took = f"{row.get('seconds', 0):.1f} s{peak}"
+            print(f"{path}: refused in {took}; {guess}: {row['refused']}")
 
 
 if __name__ == "__main__":
