@@ -397,7 +397,7 @@ def battle_odds(
     frontier = {explorer.state(codec.loads(state_of(codec, b))): mpq(1)}
     outcomes: dict[Outcome, Chance] = {}
     most = 0
-    pool = Pool(s, codec, explorer.ahead, workers) if workers > 1 else None
+    pool = Pool(_Explorer, s, codec, explorer.ahead, workers) if workers > 1 else None
     with maneuvers_merged(), pool or contextlib.nullcontext():
         for r in range(1, last + 1):
             if not frontier:

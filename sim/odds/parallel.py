@@ -21,15 +21,12 @@ import os
 import sys
 from collections.abc import Sequence
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sim import workers as sweep_workers
 from sim.errors import SimError
 from sim.odds.states import Codec, TooLarge, maneuvers_merged, start
 from sim.scenario import Scenario
-
-if TYPE_CHECKING:
-    from sim.odds.battle import _Explorer
 
 __all__ = ["LEAST", "Pool"]
 
@@ -49,8 +46,11 @@ class Pool:
     explorer. Use it in a ``with`` block: the workers end with it (at once, on an error).
     """
 
-    def __init__(self, scenario: Scenario, codec: Codec, ahead: int | None, workers: int) -> None:
-        self.args: tuple[Any, ...] = (scenario, codec.token, ahead, codec.last, os.getpid())
+    def __init__(
+        self, explorer: type, scenario: Scenario, codec: Codec, ahead: int | None, workers: int
+    ) -> None:
+        args = (explorer, scenario, codec.token, ahead, codec.last, os.getpid())
+        self.args: tuple[Any, ...] = args
         self.workers = workers
         self.least, self.after = LEAST, AFTER
         self._pool: cf.ProcessPoolExecutor | None = None
@@ -67,7 +67,7 @@ class Pool:
                 proc.terminate()
         pool.shutdown(wait=True, cancel_futures=True)
 
-    def explore(self, x: _Explorer, keys: Sequence[bytes]) -> None:
+    def explore(self, x: Any, keys: Sequence[bytes]) -> None:
         """What :meth:`_Explorer.explore` does with ``keys``, by the workers, into ``x``."""
         if self._pool is None:
             sweep_workers.start()
@@ -100,16 +100,20 @@ class Pool:
 _HERE: dict[str, Any] = {}
 
 
-def _start(scenario: Scenario, token: int, ahead: int | None, last: int, sweep: int) -> None:
-    """A worker: its explorer of the battle, the War Game's maneuvers merged for its life."""
-    from sim.odds.battle import _Explorer
+def _start(
+    explorer: type, scenario: Scenario, token: int, ahead: int | None, last: int, sweep: int
+) -> None:
+    """A worker: its ``explorer`` of the battle, the War Game's maneuvers merged for its life.
 
+    ``explorer`` is :class:`sim.odds.battle._Explorer`, given (by reference) rather than
+    imported: that module imports this one.
+    """
     sweep_workers.init(sweep)
     b = start(scenario)
     b.max_rounds = sys.maxsize
     codec = Codec(b, last=last, token=token)
     b.rng = None
-    _HERE["x"] = _Explorer(codec, 0, ahead)
+    _HERE["x"] = explorer(codec, 0, ahead)
     _HERE["merged"] = merged = maneuvers_merged()
     merged.__enter__()
 
@@ -124,7 +128,7 @@ def _explore(
     states: the battle's process keeps those.
     """
     roots, budget = job
-    x: _Explorer = _HERE["x"]
+    x = _HERE["x"]
     spent = x.spent
     x.limit = spent + budget
     x.blobs = dict(roots)
