@@ -49,6 +49,15 @@ def alive(pid):
     return state not in ("Z", "X")
 
 
+def kill_left(proc, pids):
+    """After a test: SIGKILL each of ``pids`` still running, and ``proc``'s group if it runs."""
+    for pid in pids:
+        if alive(pid):
+            os.kill(pid, signal.SIGKILL)
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
 def parts_on_disk(out):
     return {p.relative_to(out).as_posix(): p.stat().st_mtime_ns for p in out.glob("*/part-*")}
 
@@ -83,11 +92,7 @@ def kill_parent_alone(tmp_path, sig):
         assert parts_on_disk(out) == after, "a part was written after the workers stopped"
         return args, out, proc.returncode, stdout, err, stopped
     finally:
-        for w in [*workers, *servers]:
-            if alive(w):
-                os.kill(w, signal.SIGKILL)
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+        kill_left(proc, [*workers, *servers])
 
 
 @pytest.mark.slow

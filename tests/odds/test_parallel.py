@@ -9,7 +9,7 @@ import pytest
 
 from sim.odds import parallel
 from sim.odds.battle import TooLarge, battle_odds
-from tests.test_faults import alive
+from tests.test_faults import alive, kill_left
 from tests.test_runner import cli, finish, forkservers, pool_workers, start
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,8 +69,4 @@ def test_the_workers_end_when_the_battle_is_killed_alone():
         assert not any(alive(s) for s in servers), "the forkserver outlived its battle"
         finish(proc)
     finally:
-        for w in [*workers, *servers]:
-            if alive(w):
-                os.kill(w, signal.SIGKILL)
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+        kill_left(proc, [*workers, *servers])
