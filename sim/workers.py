@@ -40,6 +40,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from multiprocessing.context import BaseContext
+from typing import Any
 
 PRELOAD = ("numpy", "pandas", "pyarrow.parquet", "pyarrow.dataset", "yaml", "mesa")
 """The libraries a worker needs before its first battle, imported once by the forkserver."""
@@ -94,6 +95,27 @@ def sigint_ignored() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, old)
+
+
+@contextlib.contextmanager
+def dropped_quietly(noted: threading.Event) -> Iterator[None]:
+    """A Ctrl-C that Python drops (raised in a weak reference's callback) prints no traceback.
+
+    Python reports such an error as "Exception ignored in ..." with its traceback; once
+    ``noted`` is set (the Ctrl-C was seen, and the block stops for it all the same), a
+    dropped KeyboardInterrupt is not reported. Any other dropped error is, as before.
+    """
+    hook = sys.unraisablehook
+
+    def report(unraisable: Any) -> None:
+        if not (isinstance(unraisable.exc_value, KeyboardInterrupt) and noted.is_set()):
+            hook(unraisable)
+
+    sys.unraisablehook = report
+    try:
+        yield
+    finally:
+        sys.unraisablehook = hook
 
 
 _SWEEP: int | None = None

@@ -103,3 +103,44 @@ def test_workers_run_the_sweeps_sim_not_one_in_its_folder(tmp_path):
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert not marker.exists(), "a sweep process imported the sim of its folder"
+
+
+DROPPED = """
+import signal, threading, weakref
+from sim.cli.battles import _ctrl_c_noted
+from sim.experiment.runner import interrupts
+
+class Agent:
+    pass
+
+def callback(_):
+    signal.raise_signal(signal.SIGINT)
+    x = [1]
+    x.append(2)  # Python runs the handler here, in the callback, and drops its Ctrl-C
+
+if {sweep}:
+    block = interrupts()
+else:
+    noted = threading.Event()
+    block = _ctrl_c_noted(noted, [0.0])
+with block:
+    a = Agent()
+    r = weakref.ref(a, callback)
+    del a
+print("went on")
+"""
+
+
+@pytest.mark.parametrize("sweep", [True, False], ids=["sim sweep", "sim run"])
+def test_a_ctrl_c_python_drops_in_a_weak_reference_callback_prints_no_traceback(sweep):
+    """Mesa's agents have weak reference callbacks: a Ctrl-C in one was "Exception ignored"."""
+    run = subprocess.run(
+        [sys.executable, "-c", DROPPED.format(sweep=sweep)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == "went on\n"
+    assert run.stderr == ""

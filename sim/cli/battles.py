@@ -121,9 +121,12 @@ def _ctrl_c_noted(noted: threading.Event, when: list[float]) -> Iterator[None]:
         noted.set()
         raise KeyboardInterrupt
 
+    from sim.workers import dropped_quietly
+
     old = signal.signal(signal.SIGINT, interrupt)
     try:
-        yield
+        with dropped_quietly(noted):
+            yield
     finally:
         signal.signal(signal.SIGINT, old)
 

@@ -225,7 +225,8 @@ def interrupts() -> Iterator[threading.Event]:
     old_int = signal.signal(signal.SIGINT, interrupt) if ctrl_c else None
     _ACTIVE.append(stop)
     try:
-        yield stop
+        with sweep_workers.dropped_quietly(stop):
+            yield stop
     finally:
         _ACTIVE.pop()
         signal.signal(signal.SIGTERM, old_term)
