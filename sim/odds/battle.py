@@ -74,6 +74,12 @@ __all__ = [
 DEFAULT_LIMIT = 1_000_000
 #: The most states a battle may pass through (each kept pickled in memory, a few kB).
 MAX_STATES = 200_000
+#: The most turn starts an explorer keeps with their moves (about 2 kB each): past it, it
+#: forgets them between two groups of states (a fight that would meet one fights on).
+MAX_TURNS = 200_000
+#: How many states an explorer explores together (their turn starts kept until the group
+#: is explored, whatever :data:`MAX_TURNS` says).
+GROUP = 16
 
 
 Outcome = tuple[str | None, str, int, tuple[tuple[int, ...], ...]]
@@ -249,7 +255,21 @@ class _Explorer:
         return states, ends
 
     def explore(self, keys: Sequence[bytes]) -> None:
-        """The moves of a round from each state of ``keys`` (kept in :attr:`blobs`)."""
+        """The moves of a round from each state of ``keys`` (kept in :attr:`blobs`).
+
+        By groups of :data:`GROUP` states; past :data:`MAX_TURNS` turn starts kept, they
+        are forgotten before the next group (the same moves, with more fights).
+        """
+        for i in range(0, len(keys), GROUP):
+            if len(self.nodes) > MAX_TURNS:
+                self.forget()
+            self._explore(keys[i : i + GROUP])
+
+    def forget(self) -> None:
+        """Every turn start kept (each group's are collapsed into its states' moves)."""
+        self.nodes, self.edges, self.dists, self.canon = {}, [], {}, {}
+
+    def _explore(self, keys: Sequence[bytes]) -> None:
         roots = {}
         work: list[tuple[bytes, tuple[Any, ...], int, Chance]] = []
         for k in keys:

@@ -11,6 +11,7 @@ import pytest
 from sim.battle import Battle
 from sim.cli import main
 from sim.frame.core import STATUSES
+from sim.odds import battle as exact_battle
 from sim.odds.battle import NotExact, TooLarge, battle_odds, estimate
 from sim.scenario import load_scenario
 from tests.odds.make_exact import EXACT, text_sha256
@@ -160,6 +161,25 @@ def test_oracle_every_exact_chance_is_in_the_999_band_of_100000_battles(path, se
         for count, p in dist.items()
     }
     check_oracle(path, sets, odds.reasons(), odds.rounds(), statuses)
+
+
+def test_turn_starts_forgotten_past_the_bound_give_the_same_odds(monkeypatch):
+    """MAX_TURNS bounds the turn starts kept (their memory): the same answer, more fights."""
+    duel = ROOT / "scenarios/exact/duel_d6.yaml"
+    kept = battle_odds(duel, ["max_rounds=3"], guess={"executions": 0})
+    forgot = []
+    real = exact_battle._Explorer.forget
+
+    def forget(self):
+        forgot.append(len(self.nodes))
+        real(self)
+
+    monkeypatch.setattr(exact_battle, "MAX_TURNS", 60)
+    monkeypatch.setattr(exact_battle._Explorer, "forget", forget)
+    bounded = battle_odds(duel, ["max_rounds=3"], guess={"executions": 0})
+    assert forgot and min(forgot) > 60
+    assert bounded.outcomes == kept.outcomes and bounded.states == kept.states
+    assert bounded.executions > kept.executions
 
 
 def test_the_kept_exact_odds_are_of_the_scenarios_as_they_are():
