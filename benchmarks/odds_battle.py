@@ -9,7 +9,8 @@ For each scenario it prints the estimate (round and turn starts a sample of 100 
 times their mean outcomes), then either the exact answer's time, fights of a round, most
 states and peak memory, or the refusal, in one line. The answer is worked out as ``sim odds
 battle`` does it, on a worker per core; its peak memory is the most its process and its
-workers held at once (their resident memory, read from /proc every 0.2 s). Goals
+workers held at once (their proportional memory, a shared page split among the processes
+that share it, read from /proc every 0.2 s). Goals
 (issue 39): each 1 v 1 at most 10 s, the 2 v 2 alley at most 60 s, the 1 v 3 duels and the
 3 v 3 skirmish at most 10 minutes, peak memory at most 2 GB. Work counts do not depend on
 the machine; the seconds printed do.
@@ -44,9 +45,20 @@ from pathlib import Path
 from sim.odds.battle import battle_odds, estimate
 from sim.errors import SimError
 
+def memory(pid, rss):
+    # a process's proportional memory (Pss: a page it shares with n processes counts 1/n),
+    # so that the libraries the forkserver's workers share count once; else its resident
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return rss
+
 def tree_mb():
-    # the resident memory of this process and every process under it (the forkserver and
-    # the workers it forks), from /proc
+    # the memory of this process and every process under it (the forkserver and the
+    # workers it forks), from /proc
     parent, rss = {}, {}
     for d in Path("/proc").iterdir():
         if d.name.isdigit():
@@ -61,7 +73,7 @@ def tree_mb():
         more = {p for p, pp in parent.items() if pp in mine} - mine
         grew = bool(more)
         mine |= more
-    return sum(rss.get(p, 0) for p in mine) / 2**20
+    return sum(memory(p, rss[p]) for p in mine if p in rss) / 2**20
 
 peak = [0.0]
 def watch():

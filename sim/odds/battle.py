@@ -74,7 +74,7 @@ __all__ = [
 DEFAULT_LIMIT = 1_000_000
 #: The most states a battle may pass through (each kept pickled in memory, a few kB).
 MAX_STATES = 200_000
-#: The most turn starts an explorer keeps with their moves (about 2 kB each): past it, it
+#: The most turn starts an explorer keeps with their moves (about 1 kB each): past it, it
 #: forgets them between two groups of states (a fight that would meet one fights on).
 MAX_TURNS = 200_000
 #: How many states an explorer explores together (their turn starts kept until the group
