@@ -261,6 +261,7 @@ def mirror(tmp_path_factory):
     return analysis.load(folder / "out")
 
 
+@pytest.mark.slow  # a statistical check: 500 battles a system
 @pytest.mark.parametrize("system", ["wargame", "2w2p", "deathwish", "d6"])
 def test_a_mirrored_scenario_gives_each_side_about_half(mirror, system):
     s = analysis.summarize(mirror)

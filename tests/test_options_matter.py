@@ -22,6 +22,9 @@ fought with one number drawn and thrown away before the battle does not pass.
 option needs one) or a probe's option is gone (a removed option leaves the registry).
 ``NOT_WIRED`` lists the options the code never reads where the seeds need them; their cases
 are strict xfails, so wiring one in makes its case pass and the suite say so.
+
+The permutation tests (about 35 CPU seconds, 221 cases) are slow statistical checks: the
+quick loop leaves them to the whole suite; the catalogue's checks stay in it.
 """
 
 from __future__ import annotations
@@ -1841,6 +1844,7 @@ CONTROLS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", CONTROLS)
 def test_the_check_is_not_fooled_by_an_extra_draw(name):
     """A dead option that only draws one more number passes nowhere.
@@ -1854,6 +1858,7 @@ def test_the_check_is_not_fooled_by_an_extra_draw(name):
     assert p > ALPHA
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("key", "index", "value"), CASES)
 def test_every_value_of_every_option_changes_the_outcomes(key, index, value):
     probe = PROBES[key][index]

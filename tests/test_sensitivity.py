@@ -41,6 +41,7 @@ def ishigami(x, a=7.0, b=0.1):
     return np.sin(x[:, 0]) + a * np.sin(x[:, 1]) ** 2 + b * x[:, 2] ** 4 * np.sin(x[:, 0])
 
 
+@pytest.mark.slow  # a statistical check of the estimates
 def test_sobol_indices_of_the_ishigami_function():
     # published values (Ishigami and Homma 1990; Saltelli et al. 2008): a = 7, b = 0.1
     s1 = {"x1": 0.3139, "x2": 0.4424, "x3": 0.0}
@@ -54,6 +55,7 @@ def test_sobol_indices_of_the_ishigami_function():
         assert 0 < got[n]["S1_conf"] < 0.05 and 0 < got[n]["ST_conf"] < 0.05
 
 
+@pytest.mark.slow  # a statistical check of the estimates
 def test_second_order_sobol_indices_of_the_ishigami_function():
     # the only interaction is x1 with x3: S13 = 0.2437; S12 = S23 = 0
     doc, x, names = sample("sobol", 4096, [(-math.pi, math.pi)] * 3, second_order=True)

@@ -98,6 +98,7 @@ class TestEverySystem:
         monkeypatch.setattr(np.random, "randint", forbidden)
         Battle(scenario(name), seed=1).run()
 
+    @pytest.mark.slow  # a statistical check: 200 battles
     def test_mirrored_sides_win_alike(self, name):
         sc = scenario(name)
         wins = {"red": 0, "blue": 0}
