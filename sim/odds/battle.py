@@ -56,6 +56,7 @@ from sim.odds.states import (
     scenario_of,
     start,
     state_of,
+    too_many_fights,
     turn_frames,
 )
 from sim.scenario import Scenario
@@ -72,8 +73,9 @@ __all__ = [
 #: The most fights of a round (executions) an exact battle may take: 4 to 10 minutes here
 #: (a fight takes 0.25 ms in a War Game duel, 0.35 ms in a 2W2P 1 v 3, 0.6 ms in a D6 duel).
 DEFAULT_LIMIT = 1_000_000
-#: The most states a battle may pass through (each kept pickled in memory, a few kB).
-MAX_STATES = 200_000
+#: The most states a battle may pass through (each kept pickled in memory, about 4.5 kB in
+#: the alley: 450 MB; no battle the method answers passes 23,000).
+MAX_STATES = 100_000
 #: The most turn starts an explorer keeps with their moves (about 1 kB each): past it, it
 #: forgets them between two groups of states (a fight that would meet one fights on).
 MAX_TURNS = 200_000
@@ -206,6 +208,7 @@ class _Explorer:
         self.limit = limit
         self.ahead = ahead  # 1: keys count rounds from the next; None: they keep the round
         self.spent = 0  # fights of a round so far
+        self.shared: Any = None  # a worker's: the fights of every worker (sim.odds.parallel)
         self.nodes: dict[bytes, int] = {}  # a turn start's key -> its node
         self.edges: list[list[tuple[int, Any, Chance]]] = []  # per node: (kind, target, p)
         self.dists: dict[int, dict[Move, Chance]] = {}  # per node: its moves, once known
@@ -242,10 +245,7 @@ class _Explorer:
             pool.explore(self, new)
         else:
             self.explore(new)
-        if len(self.blobs) > MAX_STATES:
-            raise TooLarge(
-                f"more than {MAX_STATES:,} states: too large for the exact method (docs/odds.md)"
-            )
+        self.bounded()
         states: dict[bytes, Chance] = {}
         ends: dict[End, Chance] = {}
         for k, m in frontier.items():
@@ -253,6 +253,25 @@ class _Explorer:
                 into: dict[Any, Chance] = states if kind == 2 else ends
                 into[t] = into.get(t, _ZERO) + m * q
         return states, ends
+
+    def bounded(self) -> None:
+        """Refused (:class:`TooLarge`) past :data:`MAX_STATES` states."""
+        if len(self.blobs) > MAX_STATES:
+            raise TooLarge(
+                f"more than {MAX_STATES:,} states: too large for the exact method (docs/odds.md)"
+            )
+
+    def count(self) -> None:
+        """One more fight, refused once ``limit`` are fought (a worker's: by every worker)."""
+        if self.shared is None:
+            total = self.spent
+        else:
+            with self.shared.get_lock():
+                total = self.shared.value
+                self.shared.value = min(total + 1, self.limit)
+        if total >= self.limit:
+            raise too_many_fights(self.limit)
+        self.spent += 1
 
     def explore(self, keys: Sequence[bytes]) -> None:
         """The moves of a round from each state of ``keys`` (kept in :attr:`blobs`).
@@ -276,12 +295,7 @@ class _Explorer:
             n = roots[k] = self.node()
             work.append((self.blobs[k], (), n, mpq(1)))
         while work:
-            self.spent += 1
-            if self.spent > self.limit:
-                raise TooLarge(
-                    f"more than {self.limit:,} fights of a round: too large for the exact method "
-                    "(--limit raises it; docs/odds.md)"
-                )
+            self.count()
             self._fight(*work.pop(), work)
         for k, n in roots.items():
             self.moves[k] = self._collapse(n)

@@ -7,7 +7,8 @@ they reach, pickled as the battle's own process pickles them: the workers' codec
 from the same scenario and share the battle's token (:class:`sim.odds.states.Codec`), so a
 state pickled by one is read by any. The answer is the one a single process gives (every
 chance is exact, and a state's moves are its own); only the work differs, by the turn
-starts two workers both meet.
+starts two workers both meet. The limit bounds the fights of every worker together: each
+counts its fights into one shared count, and stops past the limit.
 
 The workers come from :func:`sim.workers.context`, as a sweep's do, ignore Ctrl-C and end
 with the battle's process (:func:`sim.workers.init`).
@@ -25,7 +26,7 @@ from typing import Any
 
 from sim import workers as sweep_workers
 from sim.errors import SimError
-from sim.odds.states import Codec, TooLarge, maneuvers_merged, start
+from sim.odds.states import Codec, maneuvers_merged, start
 from sim.scenario import Scenario
 
 __all__ = ["LEAST", "Pool"]
@@ -51,6 +52,7 @@ class Pool:
     ) -> None:
         args = (explorer, scenario, codec.token, ahead, codec.last, os.getpid())
         self.args: tuple[Any, ...] = args
+        self.fights: Any = None  # every worker's fights together, which the limit bounds
         self.workers = workers
         self.least, self.after = LEAST, AFTER
         self._pool: cf.ProcessPoolExecutor | None = None
@@ -71,16 +73,18 @@ class Pool:
         """What :meth:`_Explorer.explore` does with ``keys``, by the workers, into ``x``."""
         if self._pool is None:
             sweep_workers.start()
+            ctx = sweep_workers.context()
+            self.fights = ctx.Value("q", 0)  # each worker counts its fights into it
             self._pool = cf.ProcessPoolExecutor(
                 max_workers=self.workers,
-                mp_context=sweep_workers.context(),
+                mp_context=ctx,
                 initializer=_start,
-                initargs=self.args,
+                initargs=(*self.args, self.fights),
             )
-        budget = x.limit - x.spent
+        self.fights.value = x.spent
         n = CHUNKS * self.workers
         cuts = [len(keys) * i // n for i in range(n + 1)]  # in the order met: kin together
-        jobs = [([(k, x.blobs[k]) for k in keys[cuts[i] : cuts[i + 1]]], budget) for i in range(n)]
+        jobs = [([(k, x.blobs[k]) for k in keys[cuts[i] : cuts[i + 1]]], x.limit) for i in range(n)]
         try:
             for done in cf.as_completed([self._pool.submit(_explore, job) for job in jobs]):
                 moves, made, spent = done.result()
@@ -88,20 +92,22 @@ class Pool:
                 x.moves.update(moves)
                 for k, blob in made.items():
                     x.blobs.setdefault(k, blob)
+                x.bounded()  # the states kept so far, as each part comes in
         except BrokenProcessPool:
             raise SimError("a worker of the exact battle died (killed?); no odds") from None
-        if x.spent > x.limit:
-            raise TooLarge(
-                f"more than {x.limit:,} fights of a round: too large for the exact method "
-                "(--limit raises it; docs/odds.md)"
-            )
 
 
 _HERE: dict[str, Any] = {}
 
 
 def _start(
-    explorer: type, scenario: Scenario, token: int, ahead: int | None, last: int, sweep: int
+    explorer: type,
+    scenario: Scenario,
+    token: int,
+    ahead: int | None,
+    last: int,
+    sweep: int,
+    fights: Any,
 ) -> None:
     """A worker: its ``explorer`` of the battle, the War Game's maneuvers merged for its life.
 
@@ -113,7 +119,8 @@ def _start(
     b.max_rounds = sys.maxsize
     codec = Codec(b, last=last, token=token)
     b.rng = None
-    _HERE["x"] = explorer(codec, 0, ahead)
+    _HERE["x"] = x = explorer(codec, 0, ahead)
+    x.shared = fights
     _HERE["merged"] = merged = maneuvers_merged()
     merged.__enter__()
 
@@ -121,16 +128,14 @@ def _start(
 def _explore(
     job: tuple[list[tuple[bytes, bytes]], int],
 ) -> tuple[dict[bytes, Any], dict[bytes, bytes], int]:
-    """A worker's round from each state of ``job`` (key, pickle), within a budget of fights.
+    """A worker's round from each state of ``job`` (key, pickle), within the battle's limit.
 
     Returns each state's moves, the states they reach (pickled) and the fights it took. The
     worker keeps its turn starts (their moves, for a fight that meets one again), not the
     states: the battle's process keeps those.
     """
-    roots, budget = job
-    x = _HERE["x"]
-    spent = x.spent
-    x.limit = spent + budget
+    roots, x = job[0], _HERE["x"]
+    spent, x.limit = x.spent, job[1]
     x.blobs = dict(roots)
     x.explore([k for k, _ in roots])
     made = dict(itertools.islice(x.blobs.items(), len(roots), None))

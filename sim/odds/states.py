@@ -42,6 +42,7 @@ __all__ = [
     "scenario_of",
     "start",
     "state_of",
+    "too_many_fights",
     "turn_frames",
 ]
 
@@ -77,6 +78,14 @@ class NotExact(SimError):
 
 class TooLarge(SimError):
     """A battle too large for the exact method within its limit."""
+
+
+def too_many_fights(limit: int) -> TooLarge:
+    """The refusal of a battle whose work passed ``limit`` fights of a round."""
+    return TooLarge(
+        f"more than {limit:,} fights of a round: too large for the exact method "
+        "(--limit raises it; docs/odds.md)"
+    )
 
 
 class _NoRandom:

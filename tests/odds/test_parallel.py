@@ -34,11 +34,24 @@ def test_two_workers_give_the_very_odds_of_one_process(monkeypatch):
     assert shared.states == serial.states and shared.executions >= serial.executions
 
 
-def test_the_workers_keep_to_the_limit(monkeypatch):
+def test_the_workers_keep_to_the_limit_together(monkeypatch):
+    """Every worker's fights count against one limit: not the limit each, for each part."""
     monkeypatch.setattr(parallel, "LEAST", 2)
     monkeypatch.setattr(parallel, "AFTER", 0)
+    fought = []
+    real = parallel.Pool.__exit__
+
+    def leave(self, *exc):
+        fought.append(self.fights.value)
+        real(self, *exc)
+
+    monkeypatch.setattr(parallel.Pool, "__exit__", leave)
     with pytest.raises(TooLarge, match="more than 300 fights"):
         battle_odds(TIERS, limit=300, guess={"executions": 0}, workers=2)
+    assert fought[0] == 300  # a worker that would fight one more stops there
+    with pytest.raises(TooLarge, match="more than 3,000 fights"):
+        battle_odds(TIERS, limit=3_000, guess={"executions": 0}, workers=2)
+    assert fought[1] == 3_000
 
 
 def test_no_workers_is_one_line(capsys):
