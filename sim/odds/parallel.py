@@ -79,12 +79,12 @@ class Pool:
                 max_workers=self.workers,
                 mp_context=ctx,
                 initializer=_start,
-                initargs=(*self.args, self.fights),
+                initargs=(*self.args, self.fights, x.limit),
             )
         self.fights.value = x.spent
         n = CHUNKS * self.workers
         cuts = [len(keys) * i // n for i in range(n + 1)]  # in the order met: kin together
-        jobs = [([(k, x.blobs[k]) for k in keys[cuts[i] : cuts[i + 1]]], x.limit) for i in range(n)]
+        jobs = [[(k, x.blobs[k]) for k in keys[cuts[i] : cuts[i + 1]]] for i in range(n)]
         try:
             for done in cf.as_completed([self._pool.submit(_explore, job) for job in jobs]):
                 moves, made, spent = done.result()
@@ -108,6 +108,7 @@ def _start(
     last: int,
     sweep: int,
     fights: Any,
+    limit: int,
 ) -> None:
     """A worker: its ``explorer`` of the battle, the War Game's maneuvers merged for its life.
 
@@ -119,23 +120,23 @@ def _start(
     b.max_rounds = sys.maxsize
     codec = Codec(b, last=last, token=token)
     b.rng = None
-    _HERE["x"] = x = explorer(codec, 0, ahead)
+    _HERE["x"] = x = explorer(codec, limit, ahead)
     x.shared = fights
     _HERE["merged"] = merged = maneuvers_merged()
     merged.__enter__()
 
 
 def _explore(
-    job: tuple[list[tuple[bytes, bytes]], int],
+    roots: list[tuple[bytes, bytes]],
 ) -> tuple[dict[bytes, Any], dict[bytes, bytes], int]:
-    """A worker's round from each state of ``job`` (key, pickle), within the battle's limit.
+    """A worker's round from each state of ``roots`` (key, pickle), within the battle's limit.
 
     Returns each state's moves, the states they reach (pickled) and the fights it took. The
     worker keeps its turn starts (their moves, for a fight that meets one again), not the
     states: the battle's process keeps those.
     """
-    roots, x = job[0], _HERE["x"]
-    spent, x.limit = x.spent, job[1]
+    x = _HERE["x"]
+    spent = x.spent
     x.blobs = dict(roots)
     x.explore([k for k, _ in roots])
     made = dict(itertools.islice(x.blobs.items(), len(roots), None))
